@@ -1,0 +1,72 @@
+// Builds every bundle with esbuild: the CLI (one file, fast start), the extension host (CJS,
+// `vscode` external) and each test file (so mocha runs plain JS without a TypeScript loader).
+import * as esbuild from 'esbuild';
+import { readdirSync, statSync, existsSync, chmodSync } from 'node:fs';
+import { join } from 'node:path';
+
+const root = new URL('..', import.meta.url).pathname;
+const watch = process.argv.includes('--watch');
+
+/** Every `*.ts` file below `dir`, relative to the project root. */
+function tsFilesUnder(dir) {
+  const abs = join(root, dir);
+  if (!existsSync(abs)) return [];
+  const out = [];
+  for (const name of readdirSync(abs)) {
+    const rel = join(dir, name);
+    if (statSync(join(root, rel)).isDirectory()) out.push(...tsFilesUnder(rel));
+    else if (name.endsWith('.ts') && !name.endsWith('.d.ts')) out.push(rel);
+  }
+  return out;
+}
+
+const common = {
+  absWorkingDir: root,
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  format: 'cjs',
+  sourcemap: 'linked',
+  logLevel: 'warning',
+  legalComments: 'none',
+};
+
+const builds = [
+  {
+    ...common,
+    entryPoints: ['src/cli/main.ts'],
+    outfile: 'dist/cli.js',
+    banner: { js: '#!/usr/bin/env node' },
+    minify: true,
+  },
+];
+
+if (existsSync(join(root, 'src/extension/extension.ts'))) {
+  builds.push({
+    ...common,
+    entryPoints: ['src/extension/extension.ts'],
+    outfile: 'dist/extension.js',
+    external: ['vscode'],
+  });
+}
+
+const testEntries = tsFilesUnder('test').filter((f) => !f.startsWith('test/fixtures/'));
+if (testEntries.length > 0) {
+  builds.push({
+    ...common,
+    entryPoints: testEntries,
+    outdir: 'out/test',
+    outbase: 'test',
+    external: ['vscode', 'mocha', 'fast-check', 'playwright-core'],
+  });
+}
+
+for (const options of builds) {
+  if (watch) {
+    const ctx = await esbuild.context(options);
+    await ctx.watch();
+  } else {
+    await esbuild.build(options);
+  }
+}
+if (existsSync(join(root, 'dist/cli.js'))) chmodSync(join(root, 'dist/cli.js'), 0o755);

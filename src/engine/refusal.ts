@@ -1,0 +1,50 @@
+// Every engine rule returns either a result or a Refusal: an exit code and the findings that
+// justify it. Shells print the findings one per line and exit with the code.
+import type { Finding } from './types';
+
+/** The exit codes of the reference, by meaning. */
+export const EXIT = {
+  ok: 0,
+  malformed: 1,
+  usage: 2,
+  wrongState: 3,
+  noIterations: 4,
+  actionCompleted: 5,
+  gateBreached: 6,
+  retainOverGate: 7,
+  unreadableInput: 8,
+  scopeNotCovered: 9,
+} as const;
+export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
+
+/** What each exit code means, for people (the extension shows it beside a refusal). */
+export const EXIT_MEANING: Record<ExitCode, string> = {
+  0: 'ok',
+  1: 'the contract or the iteration facts are malformed',
+  2: 'usage error, or no readable ledger',
+  3: 'the ledger is not in a state this command acts on',
+  4: 'reported over a ledger with no iterations',
+  5: 'an action is already recorded complete',
+  6: 'scored, and a hard gate breached its failure threshold',
+  7: 'refused: retain over a breached hard gate',
+  8: 'an input the command needs could not be read, or was empty',
+  9: "the diff does not cover the declared change scope",
+};
+
+export interface Refusal {
+  refused: true;
+  exitCode: ExitCode;
+  findings: Finding[];
+}
+
+export function refuse(exitCode: ExitCode, findings: (Finding | string)[]): Refusal {
+  return {
+    refused: true,
+    exitCode,
+    findings: findings.map((f) => (typeof f === 'string' ? { message: f } : f)),
+  };
+}
+
+export function isRefusal(value: unknown): value is Refusal {
+  return typeof value === 'object' && value !== null && (value as Refusal).refused === true;
+}
