@@ -9,16 +9,40 @@ const noChildProcess = ['child_process', 'node:child_process'].map((name) => ({
   message: 'The engine never spawns a process: the caller runs commands and passes their output in.',
 }));
 
-const noIo = ['fs', 'node:fs', 'fs/promises', 'node:fs/promises', 'net', 'node:net', 'http', 'node:http', 'https', 'node:https'].map(
-  (name) => ({ name, message: 'The engine does no I/O: src/store/ and the shells read and write files.' }),
-);
+const noIo = [
+  'fs',
+  'node:fs',
+  'fs/promises',
+  'node:fs/promises',
+  'net',
+  'node:net',
+  'http',
+  'node:http',
+  'https',
+  'node:https',
+].map((name) => ({
+  name,
+  message: 'The engine does no I/O: src/store/ and the shells read and write files.',
+}));
 
 export default tseslint.config(
   { ignores: ['node_modules/', 'dist/', 'out/', '.vscode-test/', 'test/fixtures/', '.demo/', '.bench/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
-    languageOptions: { globals: { process: 'readonly', console: 'readonly', Buffer: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly', URL: 'readonly', __dirname: 'readonly', require: 'readonly', module: 'writable' } },
+    languageOptions: {
+      globals: {
+        process: 'readonly',
+        console: 'readonly',
+        Buffer: 'readonly',
+        setTimeout: 'readonly',
+        clearTimeout: 'readonly',
+        URL: 'readonly',
+        __dirname: 'readonly',
+        require: 'readonly',
+        module: 'writable',
+      },
+    },
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
     },

@@ -39,6 +39,13 @@ const builds = [
     banner: { js: '#!/usr/bin/env node' },
     minify: true,
   },
+  {
+    // open and validate: loaded by dist/cli.js on demand, so other commands never parse zod.
+    ...common,
+    entryPoints: ['src/cli/contract-commands.ts'],
+    outfile: 'dist/cli-contract.js',
+    minify: true,
+  },
 ];
 
 if (existsSync(join(root, 'src/extension/extension.ts'))) {

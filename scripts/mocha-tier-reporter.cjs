@@ -5,7 +5,8 @@ const Mocha = require('mocha');
 class TierReporter extends Mocha.reporters.Spec {
   constructor(runner, options) {
     super(runner, options);
-    const tier = (options && options.reporterOptions && options.reporterOptions.tier) || process.env.TEST_TIER || 'unit';
+    const tier =
+      (options && options.reporterOptions && options.reporterOptions.tier) || process.env.TEST_TIER || 'unit';
     runner.once('end', () => {
       const { passes = 0, failures = 0 } = runner.stats || {};
       console.log(`TIER ${tier}: ${passes} passed, ${failures} failed`);

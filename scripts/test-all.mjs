@@ -9,9 +9,13 @@ const only = process.argv.slice(2); // e.g. `npm test -- unit` runs one tier
 /** name → command (argv). A tier whose command exits non-zero counts as failed even if it printed counts. */
 const tiers = [
   ['static', ['node', 'scripts/static-checks.mjs']],
-  ['unit', ['npx', 'mocha', '--reporter', './scripts/mocha-tier-reporter.cjs', '--reporter-option', 'tier=unit']],
+  [
+    'unit',
+    ['npx', 'mocha', '--reporter', './scripts/mocha-tier-reporter.cjs', '--reporter-option', 'tier=unit'],
+  ],
 ];
-if (existsSync('scripts/run-integration.mjs')) tiers.push(['integration', ['node', 'scripts/run-integration.mjs']]);
+if (existsSync('scripts/run-integration.mjs'))
+  tiers.push(['integration', ['node', 'scripts/run-integration.mjs']]);
 if (existsSync('scripts/run-e2e.mjs')) tiers.push(['e2e', ['node', 'scripts/run-e2e.mjs']]);
 
 function run(name, argv) {

@@ -28,7 +28,7 @@ export const EXIT_MEANING: Record<ExitCode, string> = {
   6: 'scored, and a hard gate breached its failure threshold',
   7: 'refused: retain over a breached hard gate',
   8: 'an input the command needs could not be read, or was empty',
-  9: "the diff does not cover the declared change scope",
+  9: 'the diff does not cover the declared change scope',
 };
 
 export interface Refusal {

@@ -15,7 +15,12 @@ export type Decision = (typeof DECISIONS)[number];
 export const DIRECTIONS = ['higher-is-better', 'lower-is-better'] as const;
 export type Direction = (typeof DIRECTIONS)[number];
 
-export const STALLS = ['dependency-unavailable', 'repeated-error', 'circular-state', 'retries-exhausted'] as const;
+export const STALLS = [
+  'dependency-unavailable',
+  'repeated-error',
+  'circular-state',
+  'retries-exhausted',
+] as const;
 export type StallName = (typeof STALLS)[number];
 
 export interface RubricDimension {

@@ -1,0 +1,88 @@
+import { iterate } from '../../engine/iterate';
+import { isRefusal } from '../../engine/refusal';
+import { OUTCOMES, type Outcome } from '../../engine/types';
+import { SESSION_FLAG, type CommandSpec, type ParsedFlags } from '../args';
+import { requireLedger, updateLedger } from '../ledger-access';
+import { fromRefusal, type CommandOutcome } from '../outcome';
+import { list, str, type CommandContext } from './context';
+
+const text = (help: string) => ({ type: 'string' as const, help, placeholder: 'TEXT' });
+const many = (help: string, placeholder: string) => ({
+  type: 'string' as const,
+  multiple: true,
+  help,
+  placeholder,
+});
+
+export const spec: CommandSpec = {
+  name: 'iterate',
+  summary: 'Record one iteration with exactly one outcome. Refusals write nothing.',
+  flags: {
+    session: SESSION_FLAG,
+    outcome: {
+      type: 'string',
+      required: true,
+      choices: OUTCOMES,
+      help: 'the outcome the iteration reports',
+      placeholder: 'OUTCOME',
+    },
+    action: many('a stable action id completed by this iteration', 'ID'),
+    error: text('failure text (its normalised signature feeds repeated-error)'),
+    state: text('the resulting state (its hash feeds circular-state)'),
+    'dependency-missing': {
+      type: 'string',
+      help: 'a declared dependency that was unreachable',
+      placeholder: 'NAME',
+    },
+    blocker: text('what stopped the loop (escalate)'),
+    evidence: text('what shows the blocker (escalate)'),
+    'recommended-next': text('what the next session should do (escalate)'),
+    measure: many('a rubric measurement (all dimensions or none)', 'DIM=NUMBER'),
+    'files-changed': many('a file the iteration changed', 'PATH'),
+    'command-run': many('a command the iteration ran', 'CMD'),
+    'evidence-path': many('an evidence artifact (required with a verdict)', 'PATH'),
+    'critic-verdict': { type: 'string', help: 'PASS FAIL REVISE REVERT ESCALATE', placeholder: 'VERDICT' },
+    'critic-next': text("the critic's single best next improvement"),
+    'critic-brief': { type: 'string', help: 'the pending brief id the verdict judged', placeholder: 'ID' },
+    decision: { type: 'string', help: 'retain revert revise escalate', placeholder: 'DECISION' },
+    note: text('free text'),
+  },
+};
+
+export function run(flags: ParsedFlags, ctx: CommandContext): CommandOutcome {
+  const session = str(flags.session) as string;
+  return updateLedger(ctx.root, session, (read, location) => {
+    const result = iterate(requireLedger(read, location, session), {
+      outcome: str(flags.outcome) as Outcome,
+      actions: list(flags.action),
+      error: str(flags.error),
+      state: str(flags.state),
+      dependencyMissing: str(flags.dependencyMissing),
+      blocker: str(flags.blocker),
+      evidence: str(flags.evidence),
+      recommendedNext: str(flags.recommendedNext),
+      measures: list(flags.measure),
+      filesChanged: list(flags.filesChanged),
+      commandsRun: list(flags.commandRun),
+      evidencePaths: list(flags.evidencePath),
+      criticVerdict: str(flags.criticVerdict),
+      criticNext: str(flags.criticNext),
+      criticBrief: str(flags.criticBrief),
+      decision: str(flags.decision),
+      note: str(flags.note),
+      now: ctx.now,
+    });
+    if (isRefusal(result)) return { result: fromRefusal(result) };
+    const r = result.record;
+    const promoted = r.stall ? ` (reported ${r.reported_outcome}, stall ${r.stall})` : '';
+    const scored = r.evaluation ? `; rubric ${r.evaluation.verdict} ${r.evaluation.weighted_total}` : '';
+    return {
+      write: result.ledger,
+      result: {
+        exitCode: 0,
+        payload: r,
+        human: `${session}: iteration ${r.n} recorded: ${r.outcome}${promoted}${scored}`,
+      },
+    };
+  });
+}

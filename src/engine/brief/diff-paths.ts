@@ -1,0 +1,69 @@
+// The paths a unified diff touches. Only three kinds of line matter (`diff --git `, `--- `,
+// `+++ `), so instead of splitting a multi-megabyte diff into an array of lines we let one
+// regex find the starts of those lines and read just them.
+import { PY_LINE_BREAKS, PY_WHITESPACE, pyStrip, sortedUnique } from './python-json';
+
+const GIT_HEADER = 'diff --git ';
+
+/**
+ * The start of every line we read: the start of the text, or just after one of the line
+ * breaks Python's `str.splitlines()` honours. One native regex pass over the text finds them
+ * all, which is faster than visiting every line from JavaScript.
+ */
+const CANDIDATE = new RegExp(`(?:^|[${PY_LINE_BREAKS}])(?:diff --git |--- |\\+\\+\\+ )`, 'g');
+/** The rest of a line: everything up to the next line break. */
+const LINE_BODY = new RegExp(`[^${PY_LINE_BREAKS}]*`, 'y');
+const PY_SPLIT = new RegExp(`[${PY_WHITESPACE}]+`);
+
+/** `a/x.py` → `x.py`; `/dev/null` or nothing → null (the absent side of an add or delete). */
+function stripSide(side: string): string | null {
+  if (!side || side === '/dev/null') return null;
+  const resolved = side.startsWith('a/') || side.startsWith('b/') ? side.slice(2) : side;
+  return resolved || null;
+}
+
+function isPrefixStart(c: number): boolean {
+  return c === 0x64 /* d */ || c === 0x2d /* - */ || c === 0x2b; /* + */
+}
+
+function readLine(line: string, found: Set<string>): void {
+  if (line.startsWith(GIT_HEADER)) {
+    const sides = pyStrip(line.slice(GIT_HEADER.length)).split(PY_SPLIT);
+    // A header whose paths contain spaces is ambiguous; the ---/+++ lines name it instead.
+    if (sides.length !== 2) return;
+    for (const side of sides) {
+      const resolved = stripSide(side);
+      if (resolved) {
+        found.add(resolved);
+        return;
+      }
+    }
+  } else if (line.startsWith('--- ') || line.startsWith('+++ ')) {
+    const rest = line.slice(4);
+    const tab = rest.indexOf('\t');
+    const resolved = stripSide(pyStrip(tab === -1 ? rest : rest.slice(0, tab)));
+    if (resolved) found.add(resolved);
+  }
+}
+
+/**
+ * Every path the diff names, sorted (by code point) and unique. A two-sided `diff --git A B`
+ * header contributes its first side that is not `/dev/null`; every `--- ` and `+++ ` line
+ * contributes its path (the text before a tab, trimmed). `a/` and `b/` prefixes are removed.
+ * Lines are split as Python's `str.splitlines()` splits them.
+ *
+ * Like the original engine, a hunk line that happens to begin with `--- ` or `+++ ` (a
+ * removed `-- x` or an added `++ x`) is read as a path too.
+ */
+export function diffPaths(diff: string): string[] {
+  const found = new Set<string>();
+  CANDIDATE.lastIndex = 0;
+  for (let m = CANDIDATE.exec(diff); m !== null; m = CANDIDATE.exec(diff)) {
+    // The match is the break before the line (none at the very start) plus its prefix.
+    const start = isPrefixStart(m[0].charCodeAt(0)) ? m.index : m.index + 1;
+    LINE_BODY.lastIndex = start;
+    const body = LINE_BODY.exec(diff);
+    readLine(body ? body[0] : '', found);
+  }
+  return sortedUnique(found);
+}

@@ -1,0 +1,58 @@
+// The critic packet: everything a reviewer who did not build the change needs, and nothing
+// the builder wrote about it. The instructions travel inside the packet so the builder's
+// framing never becomes the critic's prompt.
+import { CRITIC_VERDICTS } from '../types';
+import type { CriticVerdict, RubricDimension } from '../types';
+
+/** What the packet says about how complete its diff is known to be. */
+export interface BriefScope {
+  /** `verified` when a change scope was given and the diff covers it; else `unverified`. */
+  provenance: 'verified' | 'unverified';
+  declared_paths: string[] | null;
+  diff_paths: string[];
+  undeclared_paths: string[];
+}
+
+/** The `brief` payload: exactly these eight keys. */
+export interface BriefPacket {
+  brief_id: string;
+  rubric: RubricDimension[];
+  baseline: Record<string, number>;
+  diff: string;
+  verification: string;
+  scope: BriefScope;
+  verdicts: CriticVerdict[];
+  asks: string[];
+}
+
+/** What the critic is asked to do, in the order it should do it. */
+export const BRIEF_ASKS: readonly string[] = [
+  'Judge the diff against the rubric and its baseline numbers; the builder’s own account of the change is not evidence.',
+  'Compare the state before the change with the state after it — an opinion about the result alone is not a comparison.',
+  'Point out every regression, and every claim that the verification output does not back up.',
+  'Answer with exactly one verdict from the list, together with the one next improvement that would be worth most.',
+  'Cite the evidence — diff lines, verification output, measurements — that your verdict rests on.',
+  'Start with the scope block: when its provenance is `unverified`, nothing shows this diff is the entire change, so judge only what the diff contains.',
+];
+
+export interface PacketParts {
+  briefId: string;
+  rubric: RubricDimension[];
+  baseline: Record<string, number>;
+  diff: string;
+  verification: string;
+  scope: BriefScope;
+}
+
+export function assemblePacket(parts: PacketParts): BriefPacket {
+  return {
+    brief_id: parts.briefId,
+    rubric: parts.rubric,
+    baseline: parts.baseline,
+    diff: parts.diff,
+    verification: parts.verification,
+    scope: parts.scope,
+    verdicts: [...CRITIC_VERDICTS],
+    asks: [...BRIEF_ASKS],
+  };
+}

@@ -1,0 +1,42 @@
+// Placeholder detection for evidence commands (reference §1, static check 1). A placeholder
+// is a token that shows the author never ran the command. The search runs over the raw text,
+// not the tokenised words, so it also finds placeholders inside a quoted program
+// (`python3 -c "run('--root','R')"`). Each shape is kept narrow: real commands such as
+// `--format JSON`, `--component always-on`, globs, `{…}` and `$VAR` must not match.
+
+// Character classes spelled to behave like Python's Unicode-aware `\w` and `\s`, which the
+// original engine's detector used; JavaScript's own `\w`/`\s` differ at the edges.
+const WORD = String.raw`[\p{L}\p{N}_]`;
+export const PYTHON_SPACE = String.raw`[\t\n\v\f\r\x1c-\x1f \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]`;
+const BLANK_TEXT = new RegExp(`^${PYTHON_SPACE}*$`, 'u');
+
+/** Blank as Python's `str.strip()` decides it (the original engine's notion of "declared empty"). */
+export function isBlankText(text: string): boolean {
+  return BLANK_TEXT.test(text);
+}
+
+/** Between a long flag and its value: quotes, commas and whitespace, in any mix. */
+const GAP = String.raw`(?:['",]|${PYTHON_SPACE})`;
+
+const SHAPES = [
+  // A long flag whose value is a bare one- or two-letter capital token: `--root R`,
+  // `'--root','R'`, `--session "AB"`. The token must end at a quote, comma, space or the end of
+  // the text, so `--format JSON` and `--root R1` are left alone.
+  String.raw`--[a-z](?:${WORD}|-)*${GAP}+[A-Z]{1,2}(?=${GAP}|$)`,
+  // An angle-bracket stand-in: `<session-id>`, `<path to file>`.
+  String.raw`<[A-Za-z_](?:${WORD}|[ ./-])*>`,
+  // A marker left for later, as a whole word.
+  String.raw`(?<!${WORD})(?:TBD|FIXME|XXX)(?!${WORD})`,
+];
+
+const PLACEHOLDER = new RegExp(SHAPES.join('|'), 'gu');
+
+/** Every placeholder in `command`, in order of appearance; empty when there is none. */
+export function findPlaceholders(command: string): string[] {
+  return Array.from(command.matchAll(PLACEHOLDER), (match) => match[0]);
+}
+
+/** True if `command` carries at least one placeholder. */
+export function hasPlaceholder(command: string): boolean {
+  return findPlaceholders(command).length > 0;
+}

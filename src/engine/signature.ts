@@ -1,0 +1,46 @@
+// Error signatures and state hashes: the normalised fingerprints the stall predicates compare.
+// Normalisation follows the original engine (Python, Unicode-aware \w \d \s) so the same error
+// text yields the same signature in both engines.
+import { sha256Hex16 as sha16 } from './sha';
+
+// Python's str.isspace() set, which is what its Unicode \s and str.split() use.
+const WS =
+  '\\t\\n\\x0b\\x0c\\r\\x1c-\\x1f \\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000';
+const QUOTED = /"[^"]*"|'[^']*'/g;
+const HEX = /0x[0-9a-f]+/g;
+const PATHS = /(?:\/[\p{L}\p{N}_.@+-]+)+/gu;
+const TIMESTAMP = new RegExp(
+  `\\p{Nd}{4}-\\p{Nd}{2}-\\p{Nd}{2}[t ]\\p{Nd}{2}:\\p{Nd}{2}:\\p{Nd}{2}[^${WS}]*`,
+  'gu',
+);
+const NUMBERS = /\p{Nd}+/gu;
+const SPACES = new RegExp(`[${WS}]+`, 'gu');
+const EDGES = new RegExp(`^[${WS}]+|[${WS}]+$`, 'gu');
+
+/** The normalised form of an error text (exported for tests and tooltips). */
+export function normaliseError(text: string): string {
+  return text
+    .toLowerCase()
+    .replace(QUOTED, ' <q> ')
+    .replace(HEX, ' <hex> ')
+    .replace(PATHS, ' <path> ')
+    .replace(TIMESTAMP, ' <ts> ')
+    .replace(NUMBERS, ' <n> ')
+    .replace(SPACES, ' ')
+    .replace(EDGES, '');
+}
+
+export function errorSignature(text: string | null | undefined): string | null {
+  if (!text) return null;
+  const normal = normaliseError(text);
+  return normal === '' ? null : sha16(normal);
+}
+
+export function stateHash(text: string | null | undefined): string | null {
+  if (!text) return null;
+  const words = text
+    .toLowerCase()
+    .split(SPACES)
+    .filter((w) => w !== '');
+  return sha16(words.join(' '));
+}

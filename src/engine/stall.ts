@@ -1,0 +1,56 @@
+// The four stall predicates. They run only over the current epoch's records plus this
+// iteration's facts, only when the reported outcome is `continue`, and the first that fires
+// names the recorded outcome.
+import { epochRecords, stallThreshold } from './ledger-view';
+import type { Ledger, Outcome, StallName } from './types';
+
+export interface StallFacts {
+  dependencyMissing: string | null;
+  errorSignature: string | null;
+  stateHash: string | null;
+}
+
+export interface Stall {
+  name: StallName;
+  outcome: Outcome;
+  /** For a stall-promoted escalate: the three escalate fields the engine writes when the caller gave none. */
+  derived?: { blocker: string; evidence: string; recommended_next: string };
+}
+
+export function detectStall(ledger: Ledger, facts: StallFacts): Stall | null {
+  const records = epochRecords(ledger);
+  if (facts.dependencyMissing !== null) {
+    return {
+      name: 'dependency-unavailable',
+      outcome: 'escalate',
+      derived: {
+        blocker: 'A dependency the contract declares could not be reached, so the loop cannot progress.',
+        evidence: `declared dependency unreachable: ${facts.dependencyMissing}`,
+        recommended_next: 'Restore access to the dependency, then re-open this contract.',
+      },
+    };
+  }
+  if (facts.errorSignature !== null) {
+    const threshold = stallThreshold(ledger);
+    const seen = records.filter((r) => r.error_signature === facts.errorSignature).length;
+    if (seen + 1 >= threshold) {
+      return {
+        name: 'repeated-error',
+        outcome: 'escalate',
+        derived: {
+          blocker: 'The same failure keeps recurring; more iterations of this approach will not clear it.',
+          evidence: `error signature ${facts.errorSignature} repeated to threshold ${threshold}`,
+          recommended_next:
+            'Diagnose the recurring error outside the loop, then re-open with a revised contract.',
+        },
+      };
+    }
+  }
+  if (facts.stateHash !== null && records.some((r) => r.state_hash === facts.stateHash)) {
+    return { name: 'circular-state', outcome: 'revise' };
+  }
+  if (records.length + 1 >= ledger.contract.iteration_limit) {
+    return { name: 'retries-exhausted', outcome: 'stop' };
+  }
+  return null;
+}

@@ -1,0 +1,95 @@
+// Every session in a workspace, for `list` and the extension's tree. A file that cannot be
+// read is listed with its problem instead of hiding it or failing the whole listing.
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Outcome } from '../engine/types';
+import { readLedgerFile } from './ledger-file';
+import { ledgerDir, legacyLedgerDir } from './paths';
+import { sessionIdProblem } from './session-id';
+
+export interface SessionSummary {
+  session: string;
+  path: string;
+  legacy: boolean;
+  /** Null when the file could not be read (see `error`). */
+  status: 'open' | 'closed' | null;
+  final_outcome: Outcome | null;
+  /** 1 for an original-format ledger from before epochs; null when unreadable. */
+  epoch: number | null;
+  /** The number of iteration records; null when unreadable. */
+  iterations: number | null;
+  last_outcome: Outcome | null;
+  /** Why the file could not be read, when it could not. */
+  error?: string;
+}
+
+/** Sessions from .loop/ledgers and the original engine's folder, sorted by id; .loop wins a clash. */
+export function listSessions(root: string): SessionSummary[] {
+  const found = new Map<string, SessionSummary>();
+  for (const [dir, legacy] of [
+    [ledgerDir(root), false],
+    [legacyLedgerDir(root), true],
+  ] as const) {
+    for (const session of sessionFilesIn(dir)) {
+      if (!found.has(session)) found.set(session, summarize(session, join(dir, `${session}.json`), legacy));
+    }
+  }
+  return [...found.keys()].sort().map((session) => found.get(session) as SessionSummary);
+}
+
+/**
+ * Session ids with a `<id>.json` file in `dir`. Lock files (`.json.lock`), kept corrupt copies
+ * (`.json.corrupt-…`) and temporary files (hidden, `.tmp`) do not end in `.json`; anything else
+ * whose stem is not a valid session id cannot have been written by us and is skipped.
+ */
+function sessionFilesIn(dir: string): string[] {
+  let entries;
+  try {
+    entries = readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return []; // no such folder: no sessions there
+  }
+  const sessions: string[] = [];
+  for (const entry of entries) {
+    if (!entry.name.endsWith('.json') || entry.isDirectory()) continue;
+    const session = entry.name.slice(0, -'.json'.length);
+    if (sessionIdProblem(session) === null) sessions.push(session);
+  }
+  return sessions;
+}
+
+function summarize(session: string, path: string, legacy: boolean): SessionSummary {
+  const unknown = {
+    session,
+    path,
+    legacy,
+    status: null,
+    final_outcome: null,
+    epoch: null,
+    iterations: null,
+    last_outcome: null,
+  };
+  const read = readLedgerFile(path);
+  switch (read.kind) {
+    case 'absent':
+      return { ...unknown, error: 'disappeared while listing' };
+    case 'corrupt':
+      return { ...unknown, error: `unreadable ledger: ${read.reason}` };
+    case 'too-new':
+      return { ...unknown, error: `written by a newer Loop Ledger (schema_version ${read.version})` };
+    case 'ok': {
+      const { ledger } = read;
+      const last = ledger.iterations[ledger.iterations.length - 1];
+      return {
+        session,
+        path,
+        legacy,
+        status: ledger.status,
+        final_outcome: ledger.final_outcome ?? null,
+        epoch: ledger.epoch ?? 1,
+        iterations: ledger.iterations.length,
+        last_outcome: last?.outcome ?? null,
+      };
+    }
+  }
+}

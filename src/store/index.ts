@@ -1,0 +1,19 @@
+// The store: the only code that touches ledger files.
+export { sessionIdProblem, quoteSessionId, InvalidSessionIdError } from './session-id';
+export { ledgerDir, ledgerPath, legacyLedgerDir, legacyLedgerPath } from './paths';
+export { writeFileAtomicSync } from './atomic-write';
+export { withLock, LockBusyError, LOCK_STALE_MS } from './lock';
+export type { LockHolder } from './lock';
+export {
+  SCHEMA_VERSION,
+  readLedgerFile,
+  parseLedgerText,
+  serializeLedger,
+  saveLedgerFile,
+  keepCorruptCopy,
+} from './ledger-file';
+export type { LedgerRead, LedgerFormat } from './ledger-file';
+export { locateLedger } from './locate';
+export type { LedgerLocation } from './locate';
+export { listSessions } from './discover';
+export type { SessionSummary } from './discover';

@@ -1,0 +1,36 @@
+// A session id names a ledger file, so it is checked before it ever reaches a path: only
+// letters, digits, '.', '_' and '-', starting with a letter or digit, at most 128 characters.
+// That rules out '..', separators, NUL, newlines and hidden (dot-prefixed) names by construction.
+
+const SESSION_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
+
+/** How much of a refused id a message quotes: enough to recognise it, not a wall of text. */
+const QUOTE_LIMIT = 64;
+
+/** The id as a JSON string (control characters visible), shortened when it is huge. */
+export function quoteSessionId(id: string): string {
+  if (id.length <= QUOTE_LIMIT) return JSON.stringify(id);
+  return `${JSON.stringify(id.slice(0, QUOTE_LIMIT))}… (${id.length} characters)`;
+}
+
+/** Null when `id` is a usable session id, else a one-line message naming it. */
+export function sessionIdProblem(id: string): string | null {
+  // `$` in a JS regex without the `m` flag only matches at the very end, so a trailing
+  // newline is refused too (unlike Python's `$`).
+  if (SESSION_ID.test(id)) return null;
+  const why =
+    id.length === 0
+      ? 'it is empty'
+      : id.length > 128
+        ? `it is ${id.length} characters long (at most 128)`
+        : 'use letters, digits, ".", "_" and "-", starting with a letter or digit';
+  return `session id ${quoteSessionId(id)} is not valid: ${why}`;
+}
+
+/** Thrown when a path is asked for an id that `sessionIdProblem` refuses. */
+export class InvalidSessionIdError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'InvalidSessionIdError';
+  }
+}
