@@ -1,6 +1,7 @@
 // `open --baseline-evidence DIMENSION=PATH`: a transcript the caller produced promotes a declared
 // baseline to a measured one, but only if the declared number stands in it on its own.
 import { pythonFloatRepr } from './brief/python-json';
+import { isPyBlank } from './python-text';
 import type { Finding, Provenance, RubricDimension } from './types';
 
 export interface BaselineEvidence {
@@ -64,7 +65,7 @@ export function checkBaselineEvidence(
       });
       continue;
     }
-    if (t && t.text.trim() === '') {
+    if (t && isPyBlank(t.text)) {
       unreadable.push({
         message: `--baseline-evidence ${name}: ${t.path}: is empty`,
         code: 'empty-evidence',

@@ -1,4 +1,5 @@
 // Closing a ledger: shared by a terminal iteration and `close`, which must leave the same six keys.
+import { isBlank } from './ledger-view';
 import type { Ledger, Outcome } from './types';
 
 export interface CloseFacts {
@@ -26,9 +27,9 @@ export function missingEscalateFields(
   facts: Pick<CloseFacts, 'blocker' | 'evidence' | 'recommended_next'>,
 ): string[] {
   const missing: string[] = [];
-  if (!facts.blocker || facts.blocker.trim() === '') missing.push('--blocker');
-  if (!facts.evidence || facts.evidence.trim() === '') missing.push('--evidence');
-  if (!facts.recommended_next || facts.recommended_next.trim() === '') missing.push('--recommended-next');
+  if (isBlank(facts.blocker)) missing.push('--blocker');
+  if (isBlank(facts.evidence)) missing.push('--evidence');
+  if (isBlank(facts.recommended_next)) missing.push('--recommended-next');
   return missing;
 }
 

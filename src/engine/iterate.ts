@@ -4,6 +4,7 @@ import { deriveBaseline } from './baseline';
 import { closeLedger, missingEscalateFields, wrongStateMessage } from './close-fields';
 import { currentEpoch, isBlank, sortKeysDeep, utcStamp } from './ledger-view';
 import { parseMeasurements } from './measurements';
+import { pyStrip } from './python-text';
 import { EXIT, refuse, type Refusal } from './refusal';
 import { scoreRubric } from './score';
 import { errorSignature, stateHash } from './signature';
@@ -49,7 +50,7 @@ export interface IterateResult {
 /** Stripped text, or null when blank (verdict, decision and brief id are read this way). */
 function stripped(text: string | null | undefined): string | null {
   if (text === null || text === undefined) return null;
-  const s = text.trim();
+  const s = pyStrip(text);
   return s === '' ? null : s;
 }
 

@@ -1,4 +1,5 @@
 // Read-side helpers over a ledger that may be in the original format (keys missing).
+import { isPyBlank } from './python-text';
 import type { IterationRecord, Ledger } from './types';
 
 export const DEFAULT_STALL_THRESHOLD = 3;
@@ -28,7 +29,7 @@ export function utcStamp(now: Date): string {
 
 /** Blank (absent, empty or whitespace-only) text. */
 export function isBlank(text: string | null | undefined): boolean {
-  return text === null || text === undefined || text.trim() === '';
+  return text === null || text === undefined || isPyBlank(text);
 }
 
 /** Returns a copy of `value` with object keys sorted at every level (small objects only). */

@@ -3,9 +3,7 @@
 // text yields the same signature in both engines.
 import { sha256Hex16 as sha16 } from './sha';
 
-// Python's str.isspace() set, which is what its Unicode \s and str.split() use.
-const WS =
-  '\\t\\n\\x0b\\x0c\\r\\x1c-\\x1f \\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000';
+import { PY_WHITESPACE as WS } from './python-text';
 const QUOTED = /"[^"]*"|'[^']*'/g;
 const HEX = /0x[0-9a-f]+/g;
 const PATHS = /(?:\/[\p{L}\p{N}_.@+-]+)+/gu;

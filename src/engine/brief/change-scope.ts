@@ -2,7 +2,7 @@
 // or `--name-only` (or the `git diff` equivalents) and hands us the output; we never run git.
 // The patterns follow Python's `re` semantics: Unicode whitespace and digits, and a word
 // boundary that counts letters, digits and `_` as word characters.
-import { PY_WHITESPACE, pySplitLines, pyStrip, sortedUnique } from './python-json';
+import { PY_WHITESPACE, pySplitLines, pyStrip, sortedUnique } from '../python-text';
 
 const WS = `[${PY_WHITESPACE}]`;
 const NOT_WS = `[^${PY_WHITESPACE}]`;

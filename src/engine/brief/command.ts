@@ -11,7 +11,7 @@ import { scopeCoverage } from './coverage';
 import { diffPaths } from './diff-paths';
 import { assemblePacket } from './packet';
 import type { BriefPacket, BriefScope } from './packet';
-import { isPyBlank } from './python-json';
+import { isPyBlank } from '../python-text';
 
 /** One input file as the shell found it: its text, or why it could not be read. */
 export type BriefInput = { path: string; text: string } | { path: string; error: string };

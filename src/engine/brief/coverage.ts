@@ -2,7 +2,7 @@
 // means the packet shows part of the change while a verdict on it would read as a verdict
 // on all of it, so every such path is a refusal. Extra diff paths are only recorded.
 import type { Finding } from '../types';
-import { sortedUnique } from './python-json';
+import { sortedUnique } from '../python-text';
 
 const ABBREVIATION = '.../';
 

@@ -1,7 +1,7 @@
 // The paths a unified diff touches. Only three kinds of line matter (`diff --git `, `--- `,
 // `+++ `), so instead of splitting a multi-megabyte diff into an array of lines we let one
 // regex find the starts of those lines and read just them.
-import { PY_LINE_BREAKS, PY_WHITESPACE, pyStrip, sortedUnique } from './python-json';
+import { PY_LINE_BREAKS, PY_WHITESPACE, pyStrip, sortedUnique } from '../python-text';
 
 const GIT_HEADER = 'diff --git ';
 

@@ -8,12 +8,4 @@ export type { BriefIdParts } from './brief-id';
 export { diffPaths } from './diff-paths';
 export { declaredPaths } from './change-scope';
 export { coverageFindings, undeclaredPaths, scopeCoverage } from './coverage';
-export {
-  pythonJsonDumps,
-  pythonFloatRepr,
-  compareCodePoints,
-  sortedUnique,
-  pyStrip,
-  pySplitLines,
-  isPyBlank,
-} from './python-json';
+export { pythonJsonDumps, pythonFloatRepr } from './python-json';

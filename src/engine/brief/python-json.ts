@@ -1,7 +1,6 @@
 // The brief id must equal the one the original Python engine computes, so the bytes we hash
 // have to be the bytes CPython's `json.dumps(value, sort_keys=True)` would produce. This
-// module reproduces that serialisation for plain JSON data, plus the Python ordering and
-// whitespace rules the brief parsers share.
+// module reproduces that serialisation for plain JSON data.
 //
 // Known limitation: after JSON.parse, JavaScript cannot tell `10` from `10.0`. Python keeps
 // them apart (int vs float) and prints `10` vs `10.0`. We print every integral number as an
@@ -9,74 +8,7 @@
 // integral value with a decimal point (`"weight": 20.0`) hashes differently here than in the
 // original engine.
 
-/**
- * The characters Python's `str.isspace()` (and so `str.strip()`, `str.split()` and `\s` in a
- * `re` pattern) treats as whitespace. It differs from JavaScript's `\s`: it includes
- * U+001C–U+001F and U+0085, and excludes U+FEFF.
- */
-export const PY_WHITESPACE =
-  '\\t\\n\\v\\f\\r\\x1c-\\x1f \\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000';
-
-const LEADING_WS = new RegExp(`^[${PY_WHITESPACE}]+`);
-const TRAILING_WS = new RegExp(`[${PY_WHITESPACE}]+$`);
-const ONLY_WS = new RegExp(`^[${PY_WHITESPACE}]*$`);
-
-/** Python's `s.strip()` with no argument. */
-export function pyStrip(text: string): string {
-  return text.replace(LEADING_WS, '').replace(TRAILING_WS, '');
-}
-
-/** True when Python's `not s.strip()` would be true. */
-export function isPyBlank(text: string): boolean {
-  return ONLY_WS.test(text);
-}
-
-/** The characters Python's `str.splitlines()` breaks lines at, as a regex class body. */
-export const PY_LINE_BREAKS = '\\n\\r\\v\\f\\x1c-\\x1e\\x85\\u2028\\u2029';
-
-/** One line break as `str.splitlines()` sees it (\r\n counts once). */
-export const PY_LINE_BREAK = new RegExp(`\\r\\n|[${PY_LINE_BREAKS}]`);
-
-/** Python's `s.splitlines()`: no trailing empty line after a final break. */
-export function pySplitLines(text: string): string[] {
-  if (text === '') return [];
-  const lines = text.split(PY_LINE_BREAK);
-  const last = text.charCodeAt(text.length - 1);
-  if (lines.length > 1 && lines[lines.length - 1] === '' && PY_LINE_BREAK.test(String.fromCharCode(last))) {
-    lines.pop();
-  }
-  return lines;
-}
-
-/**
- * Order two strings the way Python's `sorted()` does: by code point. JavaScript's default
- * sort compares UTF-16 code units, which puts astral characters (surrogate pairs) before
- * U+E000–U+FFFF; Python puts them after.
- */
-export function compareCodePoints(a: string, b: string): number {
-  const n = Math.min(a.length, b.length);
-  for (let i = 0; i < n; i++) {
-    const x = a.charCodeAt(i);
-    const y = b.charCodeAt(i);
-    if (x === y) continue;
-    // Only a surrogate against a unit in U+E000–U+FFFF sorts differently by code point.
-    const xs = x >= 0xd800 && x <= 0xdfff;
-    const ys = y >= 0xd800 && y <= 0xdfff;
-    if (xs !== ys) return xs ? 1 : -1;
-    return x - y;
-  }
-  return a.length - b.length;
-}
-
-const SURROGATE = /[\ud800-\udfff]/;
-
-/** Sorted, deduplicated, in Python's order. */
-export function sortedUnique(values: Iterable<string>): string[] {
-  const unique = [...new Set(values)];
-  // Without surrogates, UTF-16 order is code-point order and the native sort is much faster.
-  if (unique.some((v) => SURROGATE.test(v))) return unique.sort(compareCodePoints);
-  return unique.sort();
-}
+import { compareCodePoints } from '../python-text';
 
 /**
  * Python's `repr(float(n))`: the shortest digits that round-trip (the same digits

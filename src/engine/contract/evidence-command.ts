@@ -3,7 +3,8 @@
 // answered by the caller's `resolveProgram` (PATH, an absolute path, or a file under the root).
 import { split } from 'shlex';
 import type { Finding } from '../types';
-import { findPlaceholders, isBlankText } from './placeholder';
+import { isPyBlank } from '../python-text';
+import { findPlaceholders } from './placeholder';
 
 /** Answers "could this word start a process?" — injected so the engine stays free of I/O. */
 export type ProgramResolver = (word: string) => boolean;
@@ -47,7 +48,7 @@ export function checkEvidenceCommand(command: string, resolveProgram: ProgramRes
   }
 
   for (const segment of command.split(SEGMENT_BREAK)) {
-    if (isBlankText(segment)) continue;
+    if (isPyBlank(segment)) continue;
     let words: string[];
     try {
       words = split(segment);

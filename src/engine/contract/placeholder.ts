@@ -6,14 +6,10 @@
 
 // Character classes spelled to behave like Python's Unicode-aware `\w` and `\s`, which the
 // original engine's detector used; JavaScript's own `\w`/`\s` differ at the edges.
-const WORD = String.raw`[\p{L}\p{N}_]`;
-export const PYTHON_SPACE = String.raw`[\t\n\v\f\r\x1c-\x1f \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]`;
-const BLANK_TEXT = new RegExp(`^${PYTHON_SPACE}*$`, 'u');
+import { PY_WHITESPACE } from '../python-text';
 
-/** Blank as Python's `str.strip()` decides it (the original engine's notion of "declared empty"). */
-export function isBlankText(text: string): boolean {
-  return BLANK_TEXT.test(text);
-}
+const WORD = String.raw`[\p{L}\p{N}_]`;
+export const PYTHON_SPACE = `[${PY_WHITESPACE}]`;
 
 /** Between a long flag and its value: quotes, commas and whitespace, in any mix. */
 const GAP = String.raw`(?:['",]|${PYTHON_SPACE})`;

@@ -8,7 +8,7 @@
 // Loop Ledger deviations (SPEC.md): a `null` field and a non-finite number are refused.
 import type { Contract, Finding, RubricDimension } from '../types';
 import { checkEvidenceCommand, type ProgramResolver } from './evidence-command';
-import { PYTHON_SPACE, isBlankText } from './placeholder';
+import { isPyBlank, pyStrip } from '../python-text';
 import {
   CONTRACT_FIELDS,
   DIMENSION_KEYS,
@@ -270,12 +270,9 @@ function isPlainObject(value: unknown): value is PlainObject {
   return proto === Object.prototype || proto === null;
 }
 
-/** Leading and trailing whitespace, by Python's definition. */
-const PY_EDGES = new RegExp(`^${PYTHON_SPACE}+|${PYTHON_SPACE}+$`, 'gu');
-
 /** Blank as the original decides it: only text can be blank; any other value has a non-empty rendering. */
 function isBlank(value: unknown): boolean {
-  return typeof value === 'string' && isBlankText(value);
+  return typeof value === 'string' && isPyBlank(value);
 }
 
 /**
@@ -287,7 +284,7 @@ function dimensionName(value: unknown): string {
   if (Array.isArray(value) && value.length === 0) return '';
   if (isPlainObject(value) && Object.keys(value).length === 0) return '';
   const text = typeof value === 'string' ? value : pythonStr(value);
-  return isBlank(text) ? '' : text.replace(PY_EDGES, '');
+  return isBlank(text) ? '' : pyStrip(text);
 }
 
 /**

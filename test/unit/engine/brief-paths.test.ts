@@ -9,7 +9,7 @@ import {
   scopeCoverage,
   undeclaredPaths,
 } from '../../../src/engine/brief';
-import { PY_LINE_BREAKS } from '../../../src/engine/brief/python-json';
+import { PY_LINE_BREAKS } from '../../../src/engine/python-text';
 
 const PY_LINE_BREAK_ANY = new RegExp(`[${PY_LINE_BREAKS}]`, 'g');
 
