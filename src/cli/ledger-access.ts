@@ -1,5 +1,7 @@
 // Loading and saving a session's ledger for a command: session-id check, legacy location,
 // corrupt/too-new refusals, and every write under the per-ledger lock with a fresh read inside it.
+import { existsSync, rmdirSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { EXIT } from '../engine/refusal';
 import type { Ledger } from '../engine/types';
 import {
@@ -51,15 +53,46 @@ export function updateLedger<T>(
   decide: (read: LedgerRead, location: LedgerLocation) => { write?: Ledger; result: T },
 ): T {
   const location = checkedLocation(root, session);
+  const madeForLock = missingFolders(location.writePath);
   try {
     return withLock(location.writePath, () => {
-      const { write, result } = decide(readLedgerFile(location.readPath), location);
-      if (write) saveLedgerFile(location.writePath, write);
+      const read = readLedgerFile(location.readPath);
+      const { write, result } = decide(read, location);
+      // Records already on disk are copied as text, not re-serialised (see ledger-layout.ts).
+      const previous =
+        read.kind === 'ok' ? { text: read.text, iterations: read.ledger.iterations } : undefined;
+      if (write) saveLedgerFile(location.writePath, write, previous);
       return result;
     });
   } catch (error) {
     if (error instanceof LockBusyError)
       throw new CommandExit(EXIT.wrongState, [`${session}: ${error.message}`]);
     throw error;
+  } finally {
+    removeIfEmpty(madeForLock);
+  }
+}
+
+/**
+ * The folders above `file` that do not exist yet, deepest first. Taking the lock creates them
+ * (`.loop/ledgers` in a fresh workspace); a refusal must leave the workspace as it found it.
+ */
+function missingFolders(file: string): string[] {
+  const missing: string[] = [];
+  for (let dir = dirname(file); !existsSync(dir); dir = dirname(dir)) {
+    missing.push(dir);
+    if (dirname(dir) === dir) break;
+  }
+  return missing;
+}
+
+/** rmdir removes only an empty folder: one holding a ledger (or another writer's lock) stays. */
+function removeIfEmpty(folders: string[]): void {
+  for (const dir of folders) {
+    try {
+      rmdirSync(dir);
+    } catch {
+      return; // not empty (written, or in use by another process), or already gone
+    }
   }
 }

@@ -9,8 +9,18 @@
 // temporary file in the same folder (same file system, so rename is atomic), are fsynced
 // before the rename (or a power loss could leave the new name pointing at empty blocks), and
 // the folder is fsynced after it (so the rename itself survives a power loss).
-import { closeSync, fsyncSync, mkdirSync, openSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  fsyncSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  renameSync,
+  unlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { basename, dirname, join } from 'node:path';
+import { isAlive } from './lock';
 import { sleepSync } from './sleep';
 
 let counter = 0;
@@ -91,4 +101,34 @@ function fsyncDir(dir: string): void {
   } finally {
     closeSync(fd);
   }
+}
+
+/**
+ * Deletes temporary files of `target` whose writer process is gone: a writer killed between
+ * creating its temporary file and renaming it (SIGKILL, power loss) leaves one behind, and
+ * without a sweep they pile up, one per crash. Call it only while holding the target's lock:
+ * then no live writer of ours can be mid-write, and a temporary name carries its writer's pid.
+ * Returns the names removed. Never throws: a sweep must not fail the write it follows.
+ */
+export function removeDeadWritersTemps(target: string): string[] {
+  const prefix = `.${basename(target)}.`;
+  const removed: string[] = [];
+  let names: string[];
+  try {
+    names = readdirSync(dirname(target));
+  } catch {
+    return removed;
+  }
+  for (const name of names) {
+    if (!name.startsWith(prefix) || !name.endsWith('.tmp')) continue;
+    const pid = Number(name.slice(prefix.length).split('.')[0]);
+    if (!Number.isSafeInteger(pid) || pid <= 0 || isAlive(pid)) continue;
+    try {
+      unlinkSync(join(dirname(target), name));
+      removed.push(name);
+    } catch {
+      // another sweeper got it first, or the folder is read-only: nothing to report
+    }
+  }
+  return removed;
 }

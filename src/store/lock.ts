@@ -98,7 +98,7 @@ function acquire(ledgerFile: string, lockPath: string, waitMs: number): string {
   const started = Date.now();
   const deadline = started + waitMs;
   let backoff = FIRST_BACKOFF_MS;
-  let madeDir = false;
+  let madeDir = 0;
   for (;;) {
     const content = JSON.stringify({
       pid: process.pid,
@@ -108,10 +108,12 @@ function acquire(ledgerFile: string, lockPath: string, waitMs: number): string {
     const created = tryCreate(lockPath, content);
     if (created === 'created') return content;
     if (created === 'no-folder') {
-      // The ledger's folder does not exist yet (first write of a session): make it, once.
-      if (madeDir) throw new Error(`cannot create the lock file ${lockPath}: its folder keeps disappearing`);
+      // The ledger's folder does not exist yet (first write of a session): make it. A refused
+      // command in a fresh workspace removes the empty folder it made, so allow a few tries.
+      if (madeDir >= 3)
+        throw new Error(`cannot create the lock file ${lockPath}: its folder keeps disappearing`);
       mkdirSync(dirname(lockPath), { recursive: true });
-      madeDir = true;
+      madeDir += 1;
       continue;
     }
     const seen = look(lockPath);
@@ -192,7 +194,7 @@ function isAbandoned(seen: Seen, now: number): boolean {
 }
 
 /** kill(pid, 0) delivers nothing; it only asks whether the pid exists. EPERM = exists, not ours. */
-function isAlive(pid: number): boolean {
+export function isAlive(pid: number): boolean {
   if (pid === process.pid) return true;
   try {
     process.kill(pid, 0);
