@@ -1,7 +1,7 @@
 // Builds every bundle with esbuild: the CLI (one file, fast start), the extension host (CJS,
 // `vscode` external) and each test file (so mocha runs plain JS without a TypeScript loader).
 import * as esbuild from 'esbuild';
-import { readdirSync, statSync, existsSync, chmodSync } from 'node:fs';
+import { readdirSync, statSync, existsSync, chmodSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 
 const root = new URL('..', import.meta.url).pathname;
@@ -57,6 +57,8 @@ if (existsSync(join(root, 'src/extension/extension.ts'))) {
   });
 }
 
+// Tests are rebuilt from scratch so a deleted test's old output can never run again.
+if (!watch) rmSync(join(root, 'out', 'test'), { recursive: true, force: true });
 const testEntries = tsFilesUnder('test').filter((f) => !f.startsWith('test/fixtures/'));
 if (testEntries.length > 0) {
   builds.push({

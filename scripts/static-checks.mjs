@@ -6,6 +6,7 @@ const checks = [
   ['tsc --noEmit', ['npx', 'tsc', '--noEmit', '-p', '.']],
   ['eslint', ['npx', 'eslint', '.']],
   ['prettier --check', ['npx', 'prettier', '--check', '.']],
+  ['every declared command is registered', ['node', 'scripts/check-commands.mjs']],
 ];
 let passed = 0;
 let failed = 0;

@@ -30,7 +30,9 @@ export function requireLedger(read: LedgerRead, location: LedgerLocation, sessio
     case 'absent':
       throw new CommandExit(EXIT.usage, [`${session}: no ledger at ${location.readPath} (open one first)`]);
     case 'corrupt':
-      throw new CommandExit(EXIT.usage, [`${location.readPath}: ledger ${read.reason}`]);
+      throw new CommandExit(EXIT.usage, [
+        `${location.readPath}: ledger ${read.reason} (open --force replaces it and keeps a .corrupt-<time> copy)`,
+      ]);
     case 'too-new':
       throw new CommandExit(EXIT.usage, [
         `${location.readPath}: ledger has schema_version ${read.version}, newer than this loop-ledger understands; upgrade loop-ledger`,
@@ -40,7 +42,22 @@ export function requireLedger(read: LedgerRead, location: LedgerLocation, sessio
 
 export function loadLedger(root: string, session: string): Ledger {
   const location = checkedLocation(root, session);
-  return requireLedger(readLedgerFile(location.readPath), location, session);
+  return guardDepth(location, () => requireLedger(readLedgerFile(location.readPath), location, session));
+}
+
+/**
+ * A hand-made ledger nested thousands of levels deep exhausts the stack somewhere in parsing or
+ * processing; it is an unreadable ledger (exit 2), not an internal error.
+ */
+function guardDepth<T>(location: LedgerLocation, fn: () => T): T {
+  try {
+    return fn();
+  } catch (error) {
+    if (error instanceof RangeError && /call stack/i.test(error.message)) {
+      throw new CommandExit(EXIT.usage, [`${location.readPath}: ledger is nested too deeply to read`]);
+    }
+    throw error;
+  }
 }
 
 /**
@@ -55,15 +72,17 @@ export function updateLedger<T>(
   const location = checkedLocation(root, session);
   const madeForLock = missingFolders(location.writePath);
   try {
-    return withLock(location.writePath, () => {
-      const read = readLedgerFile(location.readPath);
-      const { write, result } = decide(read, location);
-      // Records already on disk are copied as text, not re-serialised (see ledger-layout.ts).
-      const previous =
-        read.kind === 'ok' ? { text: read.text, iterations: read.ledger.iterations } : undefined;
-      if (write) saveLedgerFile(location.writePath, write, previous);
-      return result;
-    });
+    return withLock(location.writePath, () =>
+      guardDepth(location, () => {
+        const read = readLedgerFile(location.readPath);
+        const { write, result } = decide(read, location);
+        // Records already on disk are copied as text, not re-serialised (see ledger-layout.ts).
+        const previous =
+          read.kind === 'ok' ? { text: read.text, iterations: read.ledger.iterations } : undefined;
+        if (write) saveLedgerFile(location.writePath, write, previous);
+        return result;
+      }),
+    );
   } catch (error) {
     if (error instanceof LockBusyError)
       throw new CommandExit(EXIT.wrongState, [`${session}: ${error.message}`]);

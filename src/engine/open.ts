@@ -2,7 +2,7 @@
 import { checkBaselineEvidence, type BaselineEvidence } from './baseline-evidence';
 import { wrongStateMessage } from './close-fields';
 import { validateContract } from './contract';
-import { utcStamp } from './ledger-view';
+import { sortKeysDeep, utcStamp } from './ledger-view';
 import { EXIT, refuse, type Refusal } from './refusal';
 import type { Contract, EpochEntry, Ledger } from './types';
 
@@ -56,7 +56,8 @@ export function open(input: OpenInput): { ledger: Ledger; payload: OpenPayload }
   if (pre) return pre;
   const validated = validateContract(input.contract, input.resolveProgram);
   if (!validated.ok) return refuse(EXIT.malformed, validated.findings);
-  const contract: Contract = validated.contract;
+  // Sorted at every level, as the original engine writes it.
+  const contract: Contract = sortKeysDeep(validated.contract);
   const evidence = checkBaselineEvidence(contract.quality_rubric, input.baselineEvidence);
   if (evidence.unreadable.length > 0) return refuse(EXIT.unreadableInput, evidence.unreadable);
   if (evidence.malformed.length > 0) return refuse(EXIT.malformed, evidence.malformed);

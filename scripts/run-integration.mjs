@@ -1,0 +1,122 @@
+// The integration tier: the mocha suites in test/integration/ run inside the extension host of
+// a real VS Code (code-server from .vscode-test/), with the extension loaded from source.
+// Chromium opens the workbench with `extensionTestsPath` in the URL payload; the workbench
+// reports the suite's output and exit code through the smoke-test driver's hooks.
+// Always ends with one `TIER integration: N passed, M failed` line; exits non-zero on failure.
+//   node scripts/run-integration.mjs [--no-build]
+import { spawnSync } from 'node:child_process';
+import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { format } from 'node:util';
+import { chromium } from 'playwright-core';
+import { chromiumLaunchOptions } from './chromium.mjs';
+import { installCodeServer, missingSystemPackages, repoRoot, startCodeServer } from './vscode-server.mjs';
+
+const TIER = 'integration';
+const timeoutMs = Number(process.env.LOOP_LEDGER_INTEGRATION_TIMEOUT_MS ?? 180_000);
+const testsEntry = join(repoRoot, 'out', 'test', 'integration', 'index.js');
+const fixture = join(repoRoot, 'test', 'fixtures', 'vscode-workspace');
+const started = Date.now();
+const lap = (what) => console.log(`[integration ${((Date.now() - started) / 1000).toFixed(1)}s] ${what}`);
+
+// Workbench start-up chatter and the offline gallery's failures; shown only with DEBUG set.
+const chatter = [
+  /^(Resolving|Resolved) connection token/,
+  /^Creating a socket/,
+  /^\[(reconnection-grace-time|Service Worker|AgentHost:remote|AccountPolicyGate)\]/,
+  /^Updating additional builtin extensions cache/,
+  /ENOTFOUND open-vsx\.org/,
+];
+const isChatter = (line) => !process.env.DEBUG && chatter.some((pattern) => pattern.test(line));
+
+let tierLineSeen = false;
+const cleanups = [];
+
+async function cleanup() {
+  while (cleanups.length > 0) {
+    try {
+      await cleanups.pop()();
+    } catch (error) {
+      console.error(`cleanup: ${error instanceof Error ? error.message : error}`);
+    }
+  }
+}
+
+function finish(ok, reason) {
+  if (reason) console.error(`integration tier: ${reason}`);
+  if (!tierLineSeen) console.log(`TIER ${TIER}: 0 passed, 1 failed`);
+  return ok ? 0 : 1;
+}
+
+async function main() {
+  if (!process.argv.includes('--no-build')) {
+    const build = spawnSync(process.execPath, [join(repoRoot, 'scripts', 'build.mjs')], { stdio: 'inherit' });
+    if (build.status !== 0) return finish(false, 'build failed');
+    lap('built');
+  }
+  for (const file of [join(repoRoot, 'dist', 'extension.js'), testsEntry]) {
+    if (!existsSync(file)) return finish(false, `${file} is missing: run node scripts/build.mjs`);
+  }
+  const missing = missingSystemPackages();
+  if (missing.length > 0) {
+    const names = missing.map((m) => m.pkg).join(' ');
+    return finish(false, `missing Debian packages: ${names} (apt-get install -y ${names})`);
+  }
+  await installCodeServer({ log: lap });
+
+  const workspace = mkdtempSync(join(tmpdir(), 'loop-ledger-it-'));
+  cleanups.push(() => rmSync(workspace, { recursive: true, force: true }));
+  cpSync(fixture, workspace, { recursive: true });
+
+  const server = await startCodeServer({ folder: workspace, log: lap });
+  cleanups.push(() => server.stop());
+
+  const browser = await chromium.launch(chromiumLaunchOptions());
+  cleanups.push(() => browser.close());
+  const page = await browser.newPage();
+  if (process.env.DEBUG) page.on('console', (m) => console.log(`[browser ${m.type()}] ${m.text()}`));
+
+  let reportExit;
+  const exited = new Promise((resolveExit) => (reportExit = resolveExit));
+  await page.exposeFunction('codeAutomationExit', (code) => reportExit(code));
+  await page.exposeFunction('codeAutomationLog', (_type, args) => {
+    const line = format(...(Array.isArray(args) ? args : [args]));
+    if (/^TIER \S+: \d+ passed, \d+ failed$/m.test(line)) tierLineSeen = true;
+    if (!isChatter(line)) console.log(line);
+  });
+
+  lap('opening the workbench with the test payload');
+  await page.goto(server.workbenchUrl({ extensionTestsPath: testsEntry }));
+  let timer;
+  const timedOut = new Promise(
+    (resolveTimeout) => (timer = setTimeout(() => resolveTimeout('timeout'), timeoutMs)),
+  );
+  const code = await Promise.race([exited, timedOut]);
+  clearTimeout(timer);
+  lap(
+    `extension host finished: ${code === 'timeout' ? `no result within ${timeoutMs / 1000}s` : `exit code ${code}`}`,
+  );
+  if (code === 'timeout') {
+    console.error(`last lines of the code-server log:\n${server.logTail(20)}`);
+    return finish(false, 'the extension host never reported an exit code');
+  }
+  return finish(code === 0, code === 0 ? undefined : `extension host tests exited with ${code}`);
+}
+
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.once(signal, async () => {
+    await cleanup();
+    process.exit(finish(false, `interrupted (${signal})`) || 130);
+  });
+}
+
+let exitCode;
+try {
+  exitCode = await main();
+} catch (error) {
+  exitCode = finish(false, error instanceof Error ? error.message : String(error));
+}
+await cleanup();
+lap('done');
+process.exit(exitCode);

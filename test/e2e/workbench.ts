@@ -1,0 +1,173 @@
+// Drives a real VS Code workbench (code-server started by scripts/run-e2e.mjs) in Chromium,
+// with Loop Ledger loaded from source into a fresh copy of a fixture workspace.
+import { cpSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { chromium, type Browser, type FrameLocator, type Page } from 'playwright-core';
+import { chromiumLaunchOptions } from '../../scripts/chromium.mjs';
+
+// Bundled to out/test/e2e/*.js, so the repository root is three levels up.
+export const repoRoot = resolve(__dirname, '..', '..', '..');
+export const shotsDir = join(repoRoot, 'test', 'e2e', 'shots');
+
+const UI_TIMEOUT = 30_000;
+
+interface ServerInfo {
+  baseUrl: string;
+  extensionPath: string;
+}
+
+function serverInfo(): ServerInfo {
+  const baseUrl = process.env.LOOP_LEDGER_SERVER_URL;
+  if (!baseUrl)
+    throw new Error('LOOP_LEDGER_SERVER_URL is not set: run the e2e tier with node scripts/run-e2e.mjs');
+  return { baseUrl, extensionPath: process.env.LOOP_LEDGER_EXTENSION_PATH ?? repoRoot };
+}
+
+export interface OpenOptions {
+  /** Folder under test/fixtures/ copied into a fresh temporary workspace. */
+  fixture?: string;
+  viewport?: { width: number; height: number };
+}
+
+export class Workbench {
+  private constructor(
+    private readonly browser: Browser,
+    readonly page: Page,
+    /** Absolute path of this workbench's temporary workspace folder. */
+    readonly workspace: string,
+  ) {}
+
+  /** Opens the workbench and waits until it is restored and Loop Ledger's contributions are shown. */
+  static async open({
+    fixture = 'vscode-workspace',
+    viewport = { width: 1400, height: 900 },
+  }: OpenOptions = {}) {
+    const { baseUrl, extensionPath } = serverInfo();
+    const workspace = mkdtempSync(join(tmpdir(), 'loop-ledger-e2e-'));
+    cpSync(join(repoRoot, 'test', 'fixtures', fixture), workspace, { recursive: true });
+    const browser = await chromium.launch(chromiumLaunchOptions());
+    const page = await browser.newPage({ viewport });
+    if (process.env.DEBUG) page.on('console', (m) => console.log(`[browser ${m.type()}] ${m.text()}`));
+    const workbench = new Workbench(browser, page, workspace);
+    try {
+      const remote = (path: string) => `vscode-remote://${new URL(baseUrl).host}${path}`;
+      const payload = JSON.stringify([['extensionDevelopmentPath', remote(extensionPath)]]);
+      await page.goto(
+        `${baseUrl}/?folder=${encodeURIComponent(workspace)}&payload=${encodeURIComponent(payload)}`,
+      );
+      await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
+      await page.waitForFunction(() => 'driver' in window, undefined, { timeout: UI_TIMEOUT });
+      await page.evaluate(() =>
+        (
+          window as unknown as { driver: { whenWorkbenchRestored(): Promise<void> } }
+        ).driver.whenWorkbenchRestored(),
+      );
+      // The palette lists only commands known when it opens: wait for our contributions first.
+      await workbench.activityBarItem('Loop Ledger').waitFor({ timeout: 60_000 });
+      return workbench;
+    } catch (error) {
+      await workbench.screenshot('open-failed').catch(() => undefined);
+      await workbench.close();
+      throw error;
+    }
+  }
+
+  activityBarItem(title: string) {
+    return this.page.locator(`.activitybar a.action-label[aria-label^="${title}"]`);
+  }
+
+  /** Shows a view container from the activity bar (a click on an already open one would hide it). */
+  async openViewContainer(title: string): Promise<void> {
+    const item = this.activityBarItem(title);
+    const checked = await item.evaluate(
+      (el) => el.closest('.action-item')?.classList.contains('checked') ?? false,
+    );
+    if (!checked) await item.click();
+  }
+
+  /** A view's pane, found by its header title. */
+  pane(title: string) {
+    return this.page.locator('.pane', { has: this.page.locator('.pane-header', { hasText: title }) });
+  }
+
+  /** Runs a command through F1 by its palette title, retrying while the palette is still filling. */
+  async runCommand(title: string, attempts = 5): Promise<void> {
+    const palette = this.page.locator('.quick-input-widget');
+    for (let attempt = 1; attempt <= attempts; attempt++) {
+      await this.page.keyboard.press('F1');
+      await palette.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+      await palette.locator('input').fill(`>${title}`);
+      const row = palette.locator('.monaco-list-row', { hasText: title }).first();
+      try {
+        await row.waitFor({ timeout: 3_000 });
+        await this.page.keyboard.press('Enter');
+        await palette.waitFor({ state: 'hidden', timeout: UI_TIMEOUT });
+        return;
+      } catch {
+        console.log(`      (palette: "${title}" not listed yet, attempt ${attempt} of ${attempts})`);
+        await this.page.keyboard.press('Escape');
+        await this.page.waitForTimeout(1_000);
+      }
+    }
+    throw new Error(`command not found in the palette after ${attempts} attempts: ${title}`);
+  }
+
+  /**
+   * Texts of the notifications in the notification center; when `waitFor` is given, first waits
+   * until one contains it. The smoke-test driver suppresses toasts, so the center is the place to read.
+   */
+  async readNotifications(waitFor?: string | RegExp): Promise<string[]> {
+    await this.runCommand('Notifications: Show Notifications');
+    const items = this.page.locator('.notifications-center .notification-list-item');
+    if (waitFor !== undefined)
+      await items.filter({ hasText: waitFor }).first().waitFor({ timeout: UI_TIMEOUT });
+    const texts = (await items.allInnerTexts()).map((t) => t.replace(/\s+/g, ' ').trim());
+    return texts;
+  }
+
+  async hideNotifications(): Promise<void> {
+    await this.runCommand('Notifications: Hide Notifications');
+  }
+
+  /** Row texts of the Problems panel, opened first; waits for a row containing `waitFor` when given. */
+  async problems(waitFor?: string | RegExp): Promise<string[]> {
+    await this.runCommand('View: Focus Problems (Errors, Warnings, Infos)');
+    const rows = this.page.locator('.markers-panel .monaco-list-row');
+    if (waitFor !== undefined)
+      await rows.filter({ hasText: waitFor }).first().waitFor({ timeout: UI_TIMEOUT });
+    return (await rows.allInnerTexts()).map((t) => t.replace(/\s+/g, ' ').trim());
+  }
+
+  /** Opens a workspace file through Quick Open. */
+  async openFile(relativePath: string): Promise<void> {
+    const palette = this.page.locator('.quick-input-widget');
+    await this.page.keyboard.press('Control+P');
+    await palette.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+    await palette.locator('input').fill(relativePath);
+    const name = relativePath.split('/').pop() ?? relativePath;
+    await palette.locator('.monaco-list-row', { hasText: name }).first().waitFor({ timeout: UI_TIMEOUT });
+    await this.page.keyboard.press('Enter');
+    await this.page
+      .locator('.tabs-container .tab.active', { hasText: name })
+      .waitFor({ timeout: UI_TIMEOUT });
+  }
+
+  /** The content document of the active webview (outer iframe → inner iframe). */
+  webview(): FrameLocator {
+    return this.page.frameLocator('iframe.webview.ready').frameLocator('iframe#active-frame');
+  }
+
+  /** Saves a screenshot of the whole window as test/e2e/shots/<name>.png and returns its path. */
+  async screenshot(name: string): Promise<string> {
+    mkdirSync(shotsDir, { recursive: true });
+    const path = join(shotsDir, `${name.replace(/[^A-Za-z0-9._-]+/g, '-')}.png`);
+    await this.page.screenshot({ path });
+    return path;
+  }
+
+  async close(): Promise<void> {
+    await this.browser.close().catch(() => undefined);
+    rmSync(this.workspace, { recursive: true, force: true });
+  }
+}
