@@ -13,7 +13,7 @@ import * as listCommand from './commands/list';
 import * as resumeCommand from './commands/resume';
 import * as scoreCommand from './commands/score';
 import * as statusCommand from './commands/status';
-import { isCommandExit, type CommandOutcome } from './outcome';
+import type { CommandOutcome } from './outcome';
 import { printFindings, printJson, printLine } from './output';
 import { UsageError } from './usage-error';
 
@@ -65,7 +65,7 @@ Exit codes: 0 ok, 1 malformed, 2 usage/no ledger, 3 wrong state or busy, 4 no it
 function emit(outcome: CommandOutcome, json: boolean): void {
   if (json && outcome.payload !== undefined) printJson(outcome.payload);
   if (!json && outcome.human !== undefined) printLine(outcome.human);
-  if (outcome.findings && outcome.findings.length > 0) printFindings(outcome.findings);
+  if (outcome.findings.length > 0) printFindings(outcome.findings);
 }
 
 async function main(argv: string[]): Promise<number> {
@@ -104,10 +104,6 @@ async function main(argv: string[]): Promise<number> {
     if (error instanceof UsageError) {
       printFindings([`loop-ledger ${name}: ${error.message}`]);
       return 2;
-    }
-    if (isCommandExit(error)) {
-      printFindings(error.findings);
-      return error.exitCode;
     }
     const err = error as NodeJS.ErrnoException;
     printFindings([`loop-ledger ${name}: ${err.code ? `${err.code}: ` : ''}${err.message ?? String(error)}`]);

@@ -1,9 +1,7 @@
-import { brief } from '../../engine/brief';
-import { isRefusal } from '../../engine/refusal';
+import { briefOp } from '../../app/operations';
+import { INPUT_LIMIT, readTextFile } from '../../app/read-input';
 import { SESSION_FLAG, type CommandSpec, type ParsedFlags } from '../args';
-import { requireLedger, updateLedger } from '../ledger-access';
-import { fromRefusal, type CommandOutcome } from '../outcome';
-import { INPUT_LIMIT, readTextFile } from '../read-input';
+import { withHuman, type CommandOutcome } from '../outcome';
 import { str, type CommandContext } from './context';
 
 export const spec: CommandSpec = {
@@ -25,23 +23,15 @@ export const spec: CommandSpec = {
 export function run(flags: ParsedFlags, ctx: CommandContext): CommandOutcome {
   const session = str(flags.session) as string;
   const scopePath = str(flags.changeScope);
-  return updateLedger(ctx.root, session, (read, location) => {
-    const ledger = requireLedger(read, location, session);
-    // Read in the reference's order; the engine reports only the first unreadable or empty one.
-    const result = brief(ledger, {
-      diff: readTextFile(str(flags.diffFile) as string, INPUT_LIMIT),
-      verification: readTextFile(str(flags.verificationFile) as string, INPUT_LIMIT),
-      changeScope: scopePath === null ? undefined : readTextFile(scopePath, INPUT_LIMIT),
-    });
-    if (isRefusal(result)) return { result: fromRefusal(result) };
-    const p = result.payload;
-    return {
-      write: result.ledger,
-      result: {
-        exitCode: 0,
-        payload: p,
-        human: `${session}: brief ${p.brief_id} pending (scope ${p.scope.provenance}, ${p.scope.diff_paths.length} file(s) in the diff)`,
-      },
-    };
+  // Read in the reference's order; the engine reports only the first unreadable or empty one.
+  const outcome = briefOp(ctx.root, session, {
+    diff: readTextFile(str(flags.diffFile) as string, INPUT_LIMIT),
+    verification: readTextFile(str(flags.verificationFile) as string, INPUT_LIMIT),
+    changeScope: scopePath === null ? undefined : readTextFile(scopePath, INPUT_LIMIT),
   });
+  return withHuman(
+    outcome,
+    (p) =>
+      `${session}: brief ${p.brief_id} pending (scope ${p.scope.provenance}, ${p.scope.diff_paths.length} file(s) in the diff)`,
+  );
 }

@@ -1,9 +1,7 @@
-import { close } from '../../engine/close';
-import { isRefusal } from '../../engine/refusal';
+import { closeOp } from '../../app/operations';
 import { OUTCOMES, type Outcome } from '../../engine/types';
 import { SESSION_FLAG, type CommandSpec, type ParsedFlags } from '../args';
-import { requireLedger, updateLedger } from '../ledger-access';
-import { fromRefusal, type CommandOutcome } from '../outcome';
+import { withHuman, type CommandOutcome } from '../outcome';
 import { str, type CommandContext } from './context';
 
 export const spec: CommandSpec = {
@@ -31,22 +29,12 @@ export const spec: CommandSpec = {
 
 export function run(flags: ParsedFlags, ctx: CommandContext): CommandOutcome {
   const session = str(flags.session) as string;
-  return updateLedger(ctx.root, session, (read, location) => {
-    const result = close(requireLedger(read, location, session), {
-      outcome: str(flags.outcome) as Outcome,
-      blocker: str(flags.blocker),
-      evidence: str(flags.evidence),
-      recommendedNext: str(flags.recommendedNext),
-      note: str(flags.note),
-    });
-    if (isRefusal(result)) return { result: fromRefusal(result) };
-    return {
-      write: result.ledger,
-      result: {
-        exitCode: 0,
-        payload: result.payload,
-        human: `${session}: closed (${result.payload.final_outcome})`,
-      },
-    };
+  const outcome = closeOp(ctx.root, session, {
+    outcome: str(flags.outcome) as Outcome,
+    blocker: str(flags.blocker),
+    evidence: str(flags.evidence),
+    recommendedNext: str(flags.recommendedNext),
+    note: str(flags.note),
   });
+  return withHuman(outcome, (p) => `${session}: closed (${p.final_outcome})`);
 }

@@ -1,9 +1,7 @@
-import { iterate } from '../../engine/iterate';
-import { isRefusal } from '../../engine/refusal';
+import { iterateOp } from '../../app/operations';
 import { OUTCOMES, type Outcome } from '../../engine/types';
 import { SESSION_FLAG, type CommandSpec, type ParsedFlags } from '../args';
-import { requireLedger, updateLedger } from '../ledger-access';
-import { fromRefusal, type CommandOutcome } from '../outcome';
+import { withHuman, type CommandOutcome } from '../outcome';
 import { list, str, type CommandContext } from './context';
 
 const text = (help: string) => ({ type: 'string' as const, help, placeholder: 'TEXT' });
@@ -51,38 +49,29 @@ export const spec: CommandSpec = {
 
 export function run(flags: ParsedFlags, ctx: CommandContext): CommandOutcome {
   const session = str(flags.session) as string;
-  return updateLedger(ctx.root, session, (read, location) => {
-    const result = iterate(requireLedger(read, location, session), {
-      outcome: str(flags.outcome) as Outcome,
-      actions: list(flags.action),
-      error: str(flags.error),
-      state: str(flags.state),
-      dependencyMissing: str(flags.dependencyMissing),
-      blocker: str(flags.blocker),
-      evidence: str(flags.evidence),
-      recommendedNext: str(flags.recommendedNext),
-      measures: list(flags.measure),
-      filesChanged: list(flags.filesChanged),
-      commandsRun: list(flags.commandRun),
-      evidencePaths: list(flags.evidencePath),
-      criticVerdict: str(flags.criticVerdict),
-      criticNext: str(flags.criticNext),
-      criticBrief: str(flags.criticBrief),
-      decision: str(flags.decision),
-      note: str(flags.note),
-      now: ctx.now,
-    });
-    if (isRefusal(result)) return { result: fromRefusal(result) };
-    const r = result.record;
+  const outcome = iterateOp(ctx.root, session, {
+    outcome: str(flags.outcome) as Outcome,
+    actions: list(flags.action),
+    error: str(flags.error),
+    state: str(flags.state),
+    dependencyMissing: str(flags.dependencyMissing),
+    blocker: str(flags.blocker),
+    evidence: str(flags.evidence),
+    recommendedNext: str(flags.recommendedNext),
+    measures: list(flags.measure),
+    filesChanged: list(flags.filesChanged),
+    commandsRun: list(flags.commandRun),
+    evidencePaths: list(flags.evidencePath),
+    criticVerdict: str(flags.criticVerdict),
+    criticNext: str(flags.criticNext),
+    criticBrief: str(flags.criticBrief),
+    decision: str(flags.decision),
+    note: str(flags.note),
+    now: ctx.now,
+  });
+  return withHuman(outcome, (r) => {
     const promoted = r.stall ? ` (reported ${r.reported_outcome}, stall ${r.stall})` : '';
     const scored = r.evaluation ? `; rubric ${r.evaluation.verdict} ${r.evaluation.weighted_total}` : '';
-    return {
-      write: result.ledger,
-      result: {
-        exitCode: 0,
-        payload: r,
-        human: `${session}: iteration ${r.n} recorded: ${r.outcome}${promoted}${scored}`,
-      },
-    };
+    return `${session}: iteration ${r.n} recorded: ${r.outcome}${promoted}${scored}`;
   });
 }

@@ -1,6 +1,6 @@
-import { listSessions } from '../../store';
+import { listOp } from '../../app/operations';
 import type { CommandSpec, ParsedFlags } from '../args';
-import type { CommandOutcome } from '../outcome';
+import { withHuman, type CommandOutcome } from '../outcome';
 import type { CommandContext } from './context';
 
 export const spec: CommandSpec = {
@@ -11,15 +11,14 @@ export const spec: CommandSpec = {
 };
 
 export function run(_flags: ParsedFlags, ctx: CommandContext): CommandOutcome {
-  const sessions = listSessions(ctx.root);
-  const lines = sessions.map((s) =>
-    s.error
-      ? `${s.session}\tunreadable: ${s.error}`
-      : `${s.session}\t${s.status}${s.final_outcome ? ` (${s.final_outcome})` : ''}\tepoch ${s.epoch}\t${s.iterations} iteration(s)\tlast ${s.last_outcome ?? '-'}${s.legacy ? '\t[original location]' : ''}`,
-  );
-  return {
-    exitCode: 0,
-    payload: { root: ctx.root, sessions },
-    human: lines.length > 0 ? lines.join('\n') : `no ledgers under ${ctx.root}`,
-  };
+  return withHuman(listOp(ctx.root), ({ root, sessions }) => {
+    if (sessions.length === 0) return `no ledgers under ${root}`;
+    return sessions
+      .map((s) =>
+        s.error
+          ? `${s.session}\tunreadable: ${s.error}`
+          : `${s.session}\t${s.status}${s.final_outcome ? ` (${s.final_outcome})` : ''}\tepoch ${s.epoch}\t${s.iterations} iteration(s)\tlast ${s.last_outcome ?? '-'}${s.legacy ? '\t[original location]' : ''}`,
+      )
+      .join('\n');
+  });
 }

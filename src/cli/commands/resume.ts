@@ -1,8 +1,6 @@
-import { isRefusal } from '../../engine/refusal';
-import { resume } from '../../engine/resume';
+import { resumeOp } from '../../app/operations';
 import { SESSION_FLAG, type CommandSpec, type ParsedFlags } from '../args';
-import { requireLedger, updateLedger } from '../ledger-access';
-import { fromRefusal, type CommandOutcome } from '../outcome';
+import { withHuman, type CommandOutcome } from '../outcome';
 import { str, type CommandContext } from './context';
 
 export const spec: CommandSpec = {
@@ -14,17 +12,9 @@ export const spec: CommandSpec = {
 
 export function run(flags: ParsedFlags, ctx: CommandContext): CommandOutcome {
   const session = str(flags.session) as string;
-  return updateLedger(ctx.root, session, (read, location) => {
-    const result = resume(requireLedger(read, location, session));
-    if (isRefusal(result)) return { result: fromRefusal(result) };
-    const p = result.payload;
-    return {
-      write: result.changed ? result.ledger : undefined,
-      result: {
-        exitCode: 0,
-        payload: p,
-        human: `${session}: ${p.status}, resumed ${p.resumed} time(s), next iteration ${p.next_iteration}, ${p.completed_actions.length} completed action(s)`,
-      },
-    };
-  });
+  return withHuman(
+    resumeOp(ctx.root, session),
+    (p) =>
+      `${session}: ${p.status}, resumed ${p.resumed} time(s), next iteration ${p.next_iteration}, ${p.completed_actions.length} completed action(s)`,
+  );
 }

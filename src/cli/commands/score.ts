@@ -1,8 +1,6 @@
-import { score } from '../../engine/score-command';
-import { isRefusal } from '../../engine/refusal';
+import { scoreOp } from '../../app/operations';
 import { SESSION_FLAG, type CommandSpec, type ParsedFlags } from '../args';
-import { loadLedger } from '../ledger-access';
-import { fromRefusal, type CommandOutcome } from '../outcome';
+import { withHuman, type CommandOutcome } from '../outcome';
 import { list, str, type CommandContext } from './context';
 
 export const spec: CommandSpec = {
@@ -15,15 +13,9 @@ export const spec: CommandSpec = {
 };
 
 export function run(flags: ParsedFlags, ctx: CommandContext): CommandOutcome {
-  const ledger = loadLedger(ctx.root, str(flags.session) as string);
-  const result = score(ledger, list(flags.measure));
-  if (isRefusal(result)) return fromRefusal(result);
-  const p = result.payload;
-  const gates =
-    p.hard_gate_failures.length > 0 ? `; hard gates breached: ${p.hard_gate_failures.join(', ')}` : '';
-  return {
-    exitCode: result.exitCode,
-    payload: p,
-    human: `verdict ${p.verdict}, weighted total ${p.weighted_total}${gates}`,
-  };
+  return withHuman(scoreOp(ctx.root, str(flags.session) as string, list(flags.measure)), (p) => {
+    const gates =
+      p.hard_gate_failures.length > 0 ? `; hard gates breached: ${p.hard_gate_failures.join(', ')}` : '';
+    return `verdict ${p.verdict}, weighted total ${p.weighted_total}${gates}`;
+  });
 }

@@ -1,7 +1,6 @@
-import { status } from '../../engine/status';
+import { statusOp } from '../../app/operations';
 import { SESSION_FLAG, type CommandSpec, type ParsedFlags } from '../args';
-import { loadLedger } from '../ledger-access';
-import type { CommandOutcome } from '../outcome';
+import { withHuman, type CommandOutcome } from '../outcome';
 import { str, type CommandContext } from './context';
 
 export const spec: CommandSpec = {
@@ -13,17 +12,14 @@ export const spec: CommandSpec = {
 
 export function run(flags: ParsedFlags, ctx: CommandContext): CommandOutcome {
   const session = str(flags.session) as string;
-  const { payload, exitCode } = status(loadLedger(ctx.root, session));
-  const quality =
-    payload.quality_from === null
-      ? 'not judged yet'
-      : `judged at #${payload.quality_from}: rubric ${payload.rubric_verdict ?? '-'} ${payload.weighted_total ?? ''}`.trim() +
-        `, critic ${payload.critic_verdict ?? '-'}, decision ${payload.decision ?? '-'}`;
-  const closed = payload.final_outcome ? ` (${payload.final_outcome})` : '';
-  const last = payload.last_outcome ? `, last ${payload.last_outcome}` : '';
-  return {
-    exitCode,
-    payload,
-    human: `${session}: ${payload.status}${closed}, epoch ${payload.epoch}, ${payload.iterations} iteration(s)${last}; ${quality}`,
-  };
+  return withHuman(statusOp(ctx.root, session), (p) => {
+    const quality =
+      p.quality_from === null
+        ? 'not judged yet'
+        : `judged at #${p.quality_from}: rubric ${p.rubric_verdict ?? '-'} ${p.weighted_total ?? ''}`.trim() +
+          `, critic ${p.critic_verdict ?? '-'}, decision ${p.decision ?? '-'}`;
+    const closed = p.final_outcome ? ` (${p.final_outcome})` : '';
+    const last = p.last_outcome ? `, last ${p.last_outcome}` : '';
+    return `${session}: ${p.status}${closed}, epoch ${p.epoch}, ${p.iterations} iteration(s)${last}; ${quality}`;
+  });
 }

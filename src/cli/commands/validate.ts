@@ -1,8 +1,6 @@
-import { validateContract } from '../../engine/contract';
+import { validateOp } from '../../app/contract-operations';
 import type { CommandSpec, ParsedFlags } from '../args';
 import type { CommandOutcome } from '../outcome';
-import { programResolver } from '../resolve-program';
-import { readContractFile } from './contract-file';
 import type { CommandContext } from './context';
 
 export const spec: CommandSpec = {
@@ -15,20 +13,10 @@ export const spec: CommandSpec = {
 
 export function run(_flags: ParsedFlags, ctx: CommandContext, file?: string): CommandOutcome {
   const path = file as string;
-  const result = validateContract(readContractFile(path), programResolver(ctx.root));
-  const findings = result.ok ? [] : result.findings;
-  const payload = {
-    file: path,
-    valid: result.ok,
-    findings: findings.map((f) => ({ code: f.code ?? null, message: f.message, path: f.path ?? [] })),
-  };
-  if (result.ok) {
-    const dims = result.contract.quality_rubric.length;
-    return { exitCode: 0, payload, human: `${path}: valid contract (${dims} rubric dimension(s))` };
-  }
-  return {
-    exitCode: 1,
-    payload: ctx.json ? payload : undefined,
-    findings: findings.map((f) => `${path}: ${f.message}`),
-  };
+  const outcome = validateOp(ctx.root, path);
+  const p = outcome.payload;
+  if (!p) return outcome;
+  if (p.valid) return { ...outcome, human: `${path}: valid contract (${p.dimensions} rubric dimension(s))` };
+  // Invalid: the findings go to stderr, prefixed with the file so an editor can jump to it.
+  return { ...outcome, findings: outcome.findings.map((f) => ({ ...f, message: `${path}: ${f.message}` })) };
 }

@@ -1,7 +1,7 @@
 // Reading a contract file: unreadable → exit 2, not JSON → exit 1 (the reference's split).
-import { EXIT } from '../../engine/refusal';
-import { CommandExit } from '../outcome';
-import { CONTRACT_LIMIT, readTextFile } from '../read-input';
+import { EXIT } from '../engine/refusal';
+import { Refused } from './outcome';
+import { CONTRACT_LIMIT, readTextFile } from './read-input';
 
 /** Deeper than any real contract; refusing early keeps every later walk of it bounded. */
 const MAX_DEPTH = 64;
@@ -19,16 +19,16 @@ function depthExceeds(value: unknown, limit: number): boolean {
 
 export function readContractFile(path: string): unknown {
   const read = readTextFile(path, CONTRACT_LIMIT);
-  if ('error' in read) throw new CommandExit(EXIT.usage, [`${path}: contract file ${read.error}`]);
+  if ('error' in read) throw new Refused(EXIT.usage, [`${path}: contract file ${read.error}`]);
   let value: unknown;
   try {
     value = JSON.parse(read.text);
   } catch (error) {
     const why = error instanceof RangeError ? 'nested too deeply' : (error as Error).message;
-    throw new CommandExit(EXIT.malformed, [`${path}: contract is not valid JSON (${why})`]);
+    throw new Refused(EXIT.malformed, [`${path}: contract is not valid JSON (${why})`]);
   }
   if (depthExceeds(value, MAX_DEPTH)) {
-    throw new CommandExit(EXIT.malformed, [`${path}: contract is nested more than ${MAX_DEPTH} levels deep`]);
+    throw new Refused(EXIT.malformed, [`${path}: contract is nested more than ${MAX_DEPTH} levels deep`]);
   }
   return value;
 }

@@ -14,11 +14,11 @@ import {
   type LedgerLocation,
   type LedgerRead,
 } from '../store';
-import { CommandExit } from './outcome';
+import { Refused } from './outcome';
 
 export function checkedLocation(root: string, session: string): LedgerLocation {
   const problem = sessionIdProblem(session);
-  if (problem) throw new CommandExit(EXIT.usage, [problem]);
+  if (problem) throw new Refused(EXIT.usage, [problem]);
   return locateLedger(root, session);
 }
 
@@ -28,13 +28,13 @@ export function requireLedger(read: LedgerRead, location: LedgerLocation, sessio
     case 'ok':
       return read.ledger;
     case 'absent':
-      throw new CommandExit(EXIT.usage, [`${session}: no ledger at ${location.readPath} (open one first)`]);
+      throw new Refused(EXIT.usage, [`${session}: no ledger at ${location.readPath} (open one first)`]);
     case 'corrupt':
-      throw new CommandExit(EXIT.usage, [
+      throw new Refused(EXIT.usage, [
         `${location.readPath}: ledger ${read.reason} (open --force replaces it and keeps a .corrupt-<time> copy)`,
       ]);
     case 'too-new':
-      throw new CommandExit(EXIT.usage, [
+      throw new Refused(EXIT.usage, [
         `${location.readPath}: ledger has schema_version ${read.version}, newer than this loop-ledger understands; upgrade loop-ledger`,
       ]);
   }
@@ -54,7 +54,7 @@ function guardDepth<T>(location: LedgerLocation, fn: () => T): T {
     return fn();
   } catch (error) {
     if (error instanceof RangeError && /call stack/i.test(error.message)) {
-      throw new CommandExit(EXIT.usage, [`${location.readPath}: ledger is nested too deeply to read`]);
+      throw new Refused(EXIT.usage, [`${location.readPath}: ledger is nested too deeply to read`]);
     }
     throw error;
   }
@@ -84,8 +84,7 @@ export function updateLedger<T>(
       }),
     );
   } catch (error) {
-    if (error instanceof LockBusyError)
-      throw new CommandExit(EXIT.wrongState, [`${session}: ${error.message}`]);
+    if (error instanceof LockBusyError) throw new Refused(EXIT.wrongState, [`${session}: ${error.message}`]);
     throw error;
   } finally {
     removeIfEmpty(madeForLock);

@@ -1,0 +1,83 @@
+// The operations that validate a contract (and so load the schema library): open and validate.
+// Kept apart from operations.ts so the CLI's other commands never load them (see cli/main.ts).
+import type { BaselineEvidence } from '../engine/baseline-evidence';
+import { validateContract } from '../engine/contract';
+import { open, openPrecheck, type OpenPayload } from '../engine/open';
+import { isRefusal } from '../engine/refusal';
+import type { Finding, Ledger } from '../engine/types';
+import { keepCorruptCopy } from '../store';
+import { readContractFile } from './contract-file';
+import { requireLedger, updateLedger } from './ledger-access';
+import { fromRefusal, operation, type Outcome } from './outcome';
+import { INPUT_LIMIT, readTextFile } from './read-input';
+import { programResolver } from './resolve-program';
+
+export interface OpenOpInput {
+  contractPath: string;
+  stallThreshold?: number;
+  force?: boolean;
+  /** Raw `DIMENSION=PATH` specs; the transcripts are read here. */
+  baselineEvidence?: string[];
+  now: Date;
+}
+
+function readEvidence(specs: string[]): BaselineEvidence[] {
+  return specs.map((spec) => {
+    const eq = spec.indexOf('=');
+    if (eq <= 0 || eq === spec.length - 1) return { spec };
+    return { spec, transcript: readTextFile(spec.slice(eq + 1), INPUT_LIMIT) };
+  });
+}
+
+export function openOp(root: string, session: string, input: OpenOpInput): Outcome<OpenPayload> {
+  const force = input.force === true;
+  return operation(() =>
+    updateLedger(root, session, (read, location) => {
+      let existing: Ledger | null = null;
+      const discardCorrupt = read.kind === 'corrupt' && force;
+      if (read.kind !== 'absent' && !discardCorrupt) existing = requireLedger(read, location, session);
+      // The open-ledger check comes before the contract is read at all.
+      const pre = openPrecheck(existing, force);
+      if (pre) return { result: fromRefusal<OpenPayload>(pre) };
+      const result = open({
+        session,
+        existing,
+        contract: readContractFile(input.contractPath),
+        stallThreshold: input.stallThreshold ?? 3,
+        force,
+        baselineEvidence: readEvidence(input.baselineEvidence ?? []),
+        now: input.now,
+        resolveProgram: programResolver(root),
+      });
+      if (isRefusal(result)) return { result: fromRefusal<OpenPayload>(result) };
+      // Only now, with the new ledger decided, is the unreadable one moved aside: never lost.
+      const kept = discardCorrupt ? keepCorruptCopy(location.readPath, input.now) : null;
+      const notes: Finding[] = kept
+        ? [{ message: `${location.readPath}: corrupt ledger kept as ${kept}` }]
+        : [];
+      return { write: result.ledger, result: { exitCode: 0, payload: result.payload, findings: notes } };
+    }),
+  );
+}
+
+export interface ValidatePayload {
+  file: string;
+  valid: boolean;
+  findings: { code: string | null; message: string; path: (string | number)[] }[];
+  dimensions: number | null;
+}
+
+/** Contract findings without opening a loop: exit 0 valid, 1 invalid, 2 unreadable. */
+export function validateOp(root: string, contractPath: string): Outcome<ValidatePayload> {
+  return operation(() => {
+    const result = validateContract(readContractFile(contractPath), programResolver(root));
+    const findings = result.ok ? [] : result.findings;
+    const payload: ValidatePayload = {
+      file: contractPath,
+      valid: result.ok,
+      findings: findings.map((f) => ({ code: f.code ?? null, message: f.message, path: f.path ?? [] })),
+      dimensions: result.ok ? result.contract.quality_rubric.length : null,
+    };
+    return { exitCode: result.ok ? 0 : 1, payload, findings };
+  });
+}

@@ -1,0 +1,90 @@
+// The operations both shells run: each reads and writes through the store, decides through the
+// engine, and returns an Outcome. The CLI maps argv onto these; the extension maps quick-input
+// answers and webview messages onto the same calls, so no rule is implemented twice.
+import { brief, type BriefInput, type BriefPacket } from '../engine/brief';
+import { close, type CloseInput } from '../engine/close';
+import { iterate, type IterateInput } from '../engine/iterate';
+import { isRefusal } from '../engine/refusal';
+import { resume, type ResumePayload } from '../engine/resume';
+import { score } from '../engine/score-command';
+import { status, type StatusPayload } from '../engine/status';
+import type { Evaluation, IterationRecord, Outcome as LoopOutcome } from '../engine/types';
+import { listSessions, type SessionSummary } from '../store';
+import { loadLedger, requireLedger, updateLedger } from './ledger-access';
+import { fromRefusal, operation, type Outcome } from './outcome';
+
+export type { Outcome } from './outcome';
+
+export function iterateOp(root: string, session: string, input: IterateInput): Outcome<IterationRecord> {
+  return operation(() =>
+    updateLedger(root, session, (read, location) => {
+      const result = iterate(requireLedger(read, location, session), input);
+      if (isRefusal(result)) return { result: fromRefusal<IterationRecord>(result) };
+      return { write: result.ledger, result: { exitCode: 0, payload: result.record, findings: [] } };
+    }),
+  );
+}
+
+export interface BriefOpInput {
+  diff: BriefInput;
+  verification: BriefInput;
+  changeScope?: BriefInput;
+}
+
+export function briefOp(root: string, session: string, input: BriefOpInput): Outcome<BriefPacket> {
+  return operation(() =>
+    updateLedger(root, session, (read, location) => {
+      const result = brief(requireLedger(read, location, session), input);
+      if (isRefusal(result)) return { result: fromRefusal<BriefPacket>(result) };
+      return { write: result.ledger, result: { exitCode: 0, payload: result.payload, findings: [] } };
+    }),
+  );
+}
+
+export function scoreOp(root: string, session: string, measures: string[]): Outcome<Evaluation> {
+  return operation(() => {
+    const result = score(loadLedger(root, session), measures);
+    if (isRefusal(result)) return fromRefusal<Evaluation>(result);
+    return { exitCode: result.exitCode, payload: result.payload, findings: [] };
+  });
+}
+
+export function statusOp(root: string, session: string): Outcome<StatusPayload> {
+  return operation(() => {
+    const { payload, exitCode } = status(loadLedger(root, session));
+    return { exitCode, payload, findings: [] };
+  });
+}
+
+export function resumeOp(root: string, session: string): Outcome<ResumePayload> {
+  return operation(() =>
+    updateLedger(root, session, (read, location) => {
+      const result = resume(requireLedger(read, location, session));
+      if (isRefusal(result)) return { result: fromRefusal<ResumePayload>(result) };
+      return {
+        write: result.changed ? result.ledger : undefined,
+        result: { exitCode: 0, payload: result.payload, findings: [] },
+      };
+    }),
+  );
+}
+
+export interface ClosePayload {
+  session: string;
+  status: 'closed';
+  final_outcome: LoopOutcome;
+}
+
+export function closeOp(root: string, session: string, input: CloseInput): Outcome<ClosePayload> {
+  return operation(() =>
+    updateLedger(root, session, (read, location) => {
+      const result = close(requireLedger(read, location, session), input);
+      if (isRefusal(result)) return { result: fromRefusal<ClosePayload>(result) };
+      return { write: result.ledger, result: { exitCode: 0, payload: result.payload, findings: [] } };
+    }),
+  );
+}
+
+export function listOp(root: string): Outcome<{ root: string; sessions: SessionSummary[] }> {
+  return operation(() => ({ exitCode: 0, payload: { root, sessions: listSessions(root) }, findings: [] }));
+}
