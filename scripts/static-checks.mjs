@@ -2,6 +2,8 @@
 import { spawnSync } from 'node:child_process';
 
 const checks = [
+  // Before the build, which regenerates it: the committed schema must match the zod schema.
+  ['schemas/contract.schema.json is up to date', ['node', 'scripts/generate-schema.mjs', '--check']],
   ['build', ['node', 'scripts/build.mjs']],
   ['tsc --noEmit', ['npx', 'tsc', '--noEmit', '-p', '.']],
   ['eslint', ['npx', 'eslint', '.']],

@@ -1,12 +1,12 @@
 // The operations that validate a contract (and so load the schema library): open and validate.
 // Kept apart from operations.ts so the CLI's other commands never load them (see cli/main.ts).
 import type { BaselineEvidence } from '../engine/baseline-evidence';
-import { validateContract } from '../engine/contract';
+import { validateContract } from '../engine/contract/validate';
 import { open, openPrecheck, type OpenPayload } from '../engine/open';
 import { isRefusal } from '../engine/refusal';
 import type { Finding, Ledger } from '../engine/types';
 import { keepCorruptCopy } from '../store';
-import { readContractFile } from './contract-file';
+import { parseContractText, readContractFile } from './contract-file';
 import { requireLedger, updateLedger } from './ledger-access';
 import { fromRefusal, operation, type Outcome } from './outcome';
 import { INPUT_LIMIT, readTextFile } from './read-input';
@@ -69,15 +69,25 @@ export interface ValidatePayload {
 
 /** Contract findings without opening a loop: exit 0 valid, 1 invalid, 2 unreadable. */
 export function validateOp(root: string, contractPath: string): Outcome<ValidatePayload> {
-  return operation(() => {
-    const result = validateContract(readContractFile(contractPath), programResolver(root));
-    const findings = result.ok ? [] : result.findings;
-    const payload: ValidatePayload = {
-      file: contractPath,
-      valid: result.ok,
-      findings: findings.map((f) => ({ code: f.code ?? null, message: f.message, path: f.path ?? [] })),
-      dimensions: result.ok ? result.contract.quality_rubric.length : null,
-    };
-    return { exitCode: result.ok ? 0 : 1, payload, findings };
-  });
+  return operation(() => validated(root, contractPath, readContractFile(contractPath)));
+}
+
+/**
+ * The same findings for contract text already in memory (an unsaved editor buffer), so the
+ * editor and `loop-ledger validate` can never disagree. Exit 0 valid, 1 invalid or not JSON.
+ */
+export function validateContractText(root: string, text: string, label: string): Outcome<ValidatePayload> {
+  return operation(() => validated(root, label, parseContractText(text, label)));
+}
+
+function validated(root: string, file: string, raw: unknown): Outcome<ValidatePayload> {
+  const result = validateContract(raw, programResolver(root));
+  const findings = result.ok ? [] : result.findings;
+  const payload: ValidatePayload = {
+    file,
+    valid: result.ok,
+    findings: findings.map((f) => ({ code: f.code ?? null, message: f.message, path: f.path ?? [] })),
+    dimensions: result.ok ? result.contract.quality_rubric.length : null,
+  };
+  return { exitCode: result.ok ? 0 : 1, payload, findings };
 }

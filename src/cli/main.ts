@@ -1,18 +1,18 @@
 // `loop-ledger`: argv → command → engine + store → stdout payload, stderr findings, exit code.
-// Start-up time is the product here (an agent calls this once per iteration), so the commands
-// that validate contracts — and so load the schema library, ~450 KB of the ~520 KB bundle — live
-// in a second bundle (dist/cli-contract.js) that only `open` and `validate` load. Parsing it
-// cost the other commands ~25 ms before the split.
-import { join } from 'node:path';
+// Start-up time is the product here (an agent calls this once per iteration): the bundle is one
+// small file, and the contract validator reads its shape from the generated JSON schema rather
+// than loading the schema library (see src/engine/contract/shape.ts).
 import { helpText, parseCommand, type CommandSpec, type ParsedFlags } from './args';
 import * as briefCommand from './commands/brief';
 import * as closeCommand from './commands/close';
 import { contextFrom, type CommandContext } from './commands/context';
 import * as iterateCommand from './commands/iterate';
 import * as listCommand from './commands/list';
+import * as openCommand from './commands/open';
 import * as resumeCommand from './commands/resume';
 import * as scoreCommand from './commands/score';
 import * as statusCommand from './commands/status';
+import * as validateCommand from './commands/validate';
 import type { CommandOutcome } from './outcome';
 import { printFindings, printJson, printLine } from './output';
 import { UsageError } from './usage-error';
@@ -22,26 +22,16 @@ interface CommandModule {
   run(flags: ParsedFlags, ctx: CommandContext, positional?: string): CommandOutcome;
 }
 
-/** The contract-validating commands, from the second bundle (see above). */
-function contractCommand(name: 'open' | 'validate'): () => Promise<CommandModule> {
-  return async () => {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const bundle = require(join(__dirname, 'cli-contract.js')) as typeof import('./contract-commands');
-    return bundle[name];
-  };
-}
-
-const now = (module: CommandModule) => () => Promise.resolve(module);
-const COMMANDS: Record<string, () => Promise<CommandModule>> = {
-  open: contractCommand('open'),
-  iterate: now(iterateCommand),
-  brief: now(briefCommand),
-  score: now(scoreCommand),
-  status: now(statusCommand),
-  resume: now(resumeCommand),
-  close: now(closeCommand),
-  validate: contractCommand('validate'),
-  list: now(listCommand),
+const COMMANDS: Record<string, CommandModule> = {
+  open: openCommand,
+  iterate: iterateCommand,
+  brief: briefCommand,
+  score: scoreCommand,
+  status: statusCommand,
+  resume: resumeCommand,
+  close: closeCommand,
+  validate: validateCommand,
+  list: listCommand,
 };
 
 const USAGE = `usage: loop-ledger <command> [flags]
@@ -68,7 +58,7 @@ function emit(outcome: CommandOutcome, json: boolean): void {
   if (outcome.findings.length > 0) printFindings(outcome.findings);
 }
 
-async function main(argv: string[]): Promise<number> {
+function main(argv: string[]): number {
   const [name, ...rest] = argv;
   if (name === undefined) {
     printLine(USAGE);
@@ -82,14 +72,13 @@ async function main(argv: string[]): Promise<number> {
     printLine(process.env.LOOP_LEDGER_VERSION ?? '0.1.0');
     return 0;
   }
-  const load = Object.prototype.hasOwnProperty.call(COMMANDS, name) ? COMMANDS[name] : undefined;
-  if (!load) {
+  const command = Object.prototype.hasOwnProperty.call(COMMANDS, name) ? COMMANDS[name] : undefined;
+  if (!command) {
     printFindings([
       `loop-ledger: unknown command ${JSON.stringify(name.slice(0, 80))} (choose from ${Object.keys(COMMANDS).join(', ')})`,
     ]);
     return 2;
   }
-  const command = await load();
   try {
     const parsed = parseCommand(command.spec, rest);
     if (parsed.help) {
@@ -111,12 +100,4 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
-main(process.argv.slice(2)).then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (error: unknown) => {
-    process.stderr.write(`loop-ledger: ${(error as Error)?.message ?? String(error)}\n`);
-    process.exitCode = 1;
-  },
-);
+process.exitCode = main(process.argv.slice(2));

@@ -1,7 +1,7 @@
 // `open`: start a loop, re-open a closed one as a new epoch, or discard with --force.
 import { checkBaselineEvidence, type BaselineEvidence } from './baseline-evidence';
 import { wrongStateMessage } from './close-fields';
-import { validateContract } from './contract';
+import { validateContract } from './contract/validate';
 import { sortKeysDeep, utcStamp } from './ledger-view';
 import { EXIT, refuse, type Refusal } from './refusal';
 import type { Contract, EpochEntry, Ledger } from './types';

@@ -1,21 +1,22 @@
 // Contract validation (reference §1). Every problem is reported, in the reference's order:
 // the value must be an object; missing fields, then unknown fields; then each field in
 // declaration order, the rubric last, its entries checked in stages (a)–(g), each stage that
-// finds a problem ending that entry's checks. The zod schema fixes which keys exist and the
-// direction words; the stages are hand-written because their order and stopping rules are
-// the reference's, not zod's.
+// finds a problem ending that entry's checks. Which keys exist and the direction words come
+// from the zod schema (through shape.ts); the stages are hand-written because their order and
+// stopping rules are the reference's, not zod's.
 //
 // Loop Ledger deviations (SPEC.md): a `null` field and a non-finite number are refused.
 import type { Contract, Finding, RubricDimension } from '../types';
 import { checkEvidenceCommand, type ProgramResolver } from './evidence-command';
 import { isPyBlank, pyStrip } from '../python-text';
 import {
-  CONTRACT_FIELDS,
-  DIMENSION_KEYS,
-  REQUIRED_DIMENSION_KEYS,
-  directionSchema,
-  type ContractField,
-} from './schema';
+  CONTRACT_FIELD_NAMES as CONTRACT_FIELDS,
+  DIMENSION_KEY_NAMES as DIMENSION_KEYS,
+  DIRECTION_WORDS,
+  REQUIRED_DIMENSION_KEY_NAMES as REQUIRED_DIMENSION_KEYS,
+} from './shape';
+
+type ContractField = keyof Contract;
 
 export type ContractValidation = { ok: true; contract: Contract } | { ok: false; findings: Finding[] };
 
@@ -237,11 +238,11 @@ function checkEntryValues(entry: PlainObject, at: Path, resolveProgram: ProgramR
       `must be true or false when present, got ${show(entry.must_not_regress)}`,
     );
   }
-  if (!directionSchema.safeParse(entry.direction).success) {
+  if (typeof entry.direction !== 'string' || !DIRECTION_WORDS.includes(entry.direction)) {
     report(
       'bad-direction',
       [...at, 'direction'],
-      `must be ${directionSchema.options.map((d) => `"${d}"`).join(' or ')}, got ${show(entry.direction)}`,
+      `must be ${DIRECTION_WORDS.map((d) => `"${d}"`).join(' or ')}, got ${show(entry.direction)}`,
     );
   }
   return findings;
@@ -250,7 +251,7 @@ function checkEntryValues(entry: PlainObject, at: Path, resolveProgram: ProgramR
 /** A valid contract, rebuilt from the known keys only (nothing is assigned through a raw key). */
 function pickContract(raw: PlainObject): Contract {
   const contract: Partial<Record<ContractField, unknown>> = {};
-  for (const field of CONTRACT_FIELDS) {
+  for (const field of CONTRACT_FIELDS as ContractField[]) {
     contract[field] = field === RUBRIC ? (raw[field] as PlainObject[]).map(pickDimension) : raw[field];
   }
   return contract as Contract;
