@@ -3,6 +3,7 @@
 import * as esbuild from 'esbuild';
 import { readdirSync, statSync, existsSync, chmodSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { writeContractSchema } from './generate-schema.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 const watch = process.argv.includes('--watch');
@@ -29,7 +30,14 @@ const common = {
   sourcemap: 'linked',
   logLevel: 'warning',
   legalComments: 'none',
+  // Prefer a package's ES module build: jsonc-parser's `main` is a UMD file whose internal
+  // requires esbuild cannot follow (the bundle would fail with "Cannot find module ./impl/format").
+  mainFields: ['module', 'main'],
 };
+
+// The editor's contract schema is generated from the engine's zod schema (see generate-schema.mjs)
+// before anything is bundled: the contract validator reads its shape from it (shape.ts).
+await writeContractSchema();
 
 const builds = [
   {
@@ -37,13 +45,6 @@ const builds = [
     entryPoints: ['src/cli/main.ts'],
     outfile: 'dist/cli.js',
     banner: { js: '#!/usr/bin/env node' },
-    minify: true,
-  },
-  {
-    // open and validate: loaded by dist/cli.js on demand, so other commands never parse zod.
-    ...common,
-    entryPoints: ['src/cli/contract-commands.ts'],
-    outfile: 'dist/cli-contract.js',
     minify: true,
   },
 ];

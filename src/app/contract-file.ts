@@ -20,15 +20,23 @@ function depthExceeds(value: unknown, limit: number): boolean {
 export function readContractFile(path: string): unknown {
   const read = readTextFile(path, CONTRACT_LIMIT);
   if ('error' in read) throw new Refused(EXIT.usage, [`${path}: contract file ${read.error}`]);
+  return parseContractText(read.text, path);
+}
+
+/**
+ * Parses contract text already in hand (an editor buffer); `label` names it in findings. Not
+ * JSON, or nested too deeply → exit 1, as for a file.
+ */
+export function parseContractText(text: string, label: string): unknown {
   let value: unknown;
   try {
-    value = JSON.parse(read.text);
+    value = JSON.parse(text);
   } catch (error) {
     const why = error instanceof RangeError ? 'nested too deeply' : (error as Error).message;
-    throw new Refused(EXIT.malformed, [`${path}: contract is not valid JSON (${why})`]);
+    throw new Refused(EXIT.malformed, [`${label}: contract is not valid JSON (${why})`]);
   }
   if (depthExceeds(value, MAX_DEPTH)) {
-    throw new Refused(EXIT.malformed, [`${path}: contract is nested more than ${MAX_DEPTH} levels deep`]);
+    throw new Refused(EXIT.malformed, [`${label}: contract is nested more than ${MAX_DEPTH} levels deep`]);
   }
   return value;
 }

@@ -6,13 +6,65 @@
 import { z } from 'zod';
 import { DIRECTIONS } from '../types';
 
-/** Attach a plain and a Markdown description (VS Code shows the Markdown one on hover). */
-function described<T extends z.ZodType>(schema: T, description: string, markdownDescription?: string): T {
-  return schema.meta({ description, markdownDescription: markdownDescription ?? description });
+/**
+ * Attach a plain and a Markdown description (VS Code shows the Markdown one on hover), plus any
+ * other JSON-schema keyword VS Code understands (`defaultSnippets`, `markdownEnumDescriptions`).
+ */
+function described<T extends z.ZodType>(
+  schema: T,
+  description: string,
+  markdownDescription?: string,
+  editorHints: Record<string, unknown> = {},
+): T {
+  return schema.meta({
+    description,
+    markdownDescription: markdownDescription ?? description,
+    ...editorHints,
+  });
 }
 
 /** A string holding at least one non-whitespace character. */
-const nonBlankText = z.string().regex(/\S/, 'must not be blank');
+const nonBlankText = z
+  .string()
+  .regex(/\S/, 'must not be blank')
+  // Without it the editor would say "does not match the pattern \S".
+  .meta({ patternErrorMessage: 'Must not be blank: write what is meant.' });
+
+/**
+ * Completion snippets for a new rubric dimension. In VS Code's JSON snippets a string starting
+ * with `^` is inserted unquoted, which is how numbers and booleans get tab stops.
+ */
+const DIMENSION_SNIPPETS = [
+  {
+    label: 'New rubric dimension',
+    description: 'A measured dimension with every required key; the evidence command must really run.',
+    body: {
+      dimension: '${1:failing-tests}',
+      evidence_command: '${2:npm test 2>&1 | grep -c failing}',
+      baseline: '^${3:10}',
+      target: '^${4:0}',
+      weight: '^${5:1}',
+      failure_threshold: '^${6:12}',
+      direction: '${7|lower-is-better,higher-is-better|}',
+      hard_gate: '^${8|true,false|}',
+    },
+  },
+  {
+    label: 'New must-not-regress dimension',
+    description: 'A line to hold: the target equals the baseline and must_not_regress is true.',
+    body: {
+      dimension: '${1:lint-errors}',
+      evidence_command: '${2:npx eslint . --format compact | grep -c error}',
+      baseline: '^${3:0}',
+      target: '^${3:0}',
+      weight: '^${4:1}',
+      failure_threshold: '^${5:0}',
+      direction: '${6|lower-is-better,higher-is-better|}',
+      hard_gate: '^${7|true,false|}',
+      must_not_regress: '^true',
+    },
+  },
+];
 
 /**
  * What the free-form contract fields accept: non-blank text, a non-empty list, or any other
@@ -38,6 +90,12 @@ export const directionSchema = described(
   'Which way a measurement improves. It must agree with the baseline → target ordering.',
   'Which way a measurement improves: `higher-is-better` (target above baseline) or `lower-is-better` ' +
     '(target below baseline). Declared, then cross-checked against the two numbers.',
+  {
+    markdownEnumDescriptions: [
+      'The number should go **up**: `target` is above `baseline`, and falling below `failure_threshold` breaches the gate.',
+      'The number should go **down**: `target` is below `baseline`, and rising above `failure_threshold` breaches the gate.',
+    ],
+  },
 );
 
 export const rubricDimensionSchema = described(
@@ -93,6 +151,7 @@ export const rubricDimensionSchema = described(
     .strict(),
   'One measurable quality dimension: eight required keys plus the optional must_not_regress.',
   'One measurable quality dimension: the eight required keys plus the optional `must_not_regress`. No other key is allowed.',
+  { defaultSnippets: DIMENSION_SNIPPETS },
 );
 
 export const contractSchema = described(
