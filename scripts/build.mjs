@@ -58,6 +58,21 @@ if (existsSync(join(root, 'src/extension/extension.ts'))) {
   });
 }
 
+// The critic-brief panel app: a browser ES module with its stylesheet beside it (brief.css).
+builds.push({
+  absWorkingDir: root,
+  bundle: true,
+  platform: 'browser',
+  format: 'esm',
+  target: 'es2022',
+  entryPoints: ['webview/main.ts'],
+  outfile: 'dist/webview/brief.js',
+  sourcemap: 'linked',
+  minify: true,
+  logLevel: 'warning',
+  legalComments: 'none',
+});
+
 // Tests are rebuilt from scratch so a deleted test's old output can never run again.
 if (!watch) rmSync(join(root, 'out', 'test'), { recursive: true, force: true });
 const testEntries = tsFilesUnder('test').filter((f) => !f.startsWith('test/fixtures/'));

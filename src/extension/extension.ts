@@ -1,12 +1,17 @@
 import * as vscode from 'vscode';
 import { CommandManager } from './commandManager';
 import { ShowLedgerFolderCommand } from './commands/showLedgerFolder';
-import { SESSIONS_VIEW_ID, SessionsTreeProvider } from './views/sessionsView';
+import { registerBriefPanel } from './brief/register';
+import { registerContractEditor } from './contract/registerContractEditor';
+import { createPrompterSlot, type PrompterSlot } from './input';
+import { registerSessionsFeature, type SessionsApi } from './sessions/feature';
 
 /** What `activate` returns to other extensions and to the integration tests. */
-export interface LoopLedgerApi {
+export interface LoopLedgerApi extends SessionsApi {
   /** Milliseconds `activate` itself took, measured by the extension. */
   readonly activationMs: number;
+  /** The Prompter commands ask through; tests swap in a ScriptedPrompter with `prompter.use(...)`. */
+  readonly prompter: PrompterSlot;
 }
 
 export function activate(context: vscode.ExtensionContext): LoopLedgerApi {
@@ -14,17 +19,18 @@ export function activate(context: vscode.ExtensionContext): LoopLedgerApi {
   const output = vscode.window.createOutputChannel('Loop Ledger');
   context.subscriptions.push(output);
 
+  const prompter = createPrompterSlot();
   const commands = new CommandManager();
   context.subscriptions.push(commands);
   commands.register(new ShowLedgerFolderCommand());
+  registerContractEditor(context, commands, prompter);
+  registerBriefPanel(context, commands, prompter, output);
 
-  context.subscriptions.push(
-    vscode.window.registerTreeDataProvider(SESSIONS_VIEW_ID, new SessionsTreeProvider()),
-  );
+  const sessions = registerSessionsFeature(context, commands, prompter, output);
 
   const activationMs = Math.round((performance.now() - started) * 100) / 100;
   output.appendLine(`Loop Ledger activated in ${activationMs} ms`);
-  return { activationMs };
+  return { activationMs, prompter, ...sessions };
 }
 
 export function deactivate(): void {

@@ -1,17 +1,17 @@
 import * as vscode from 'vscode';
+import type { SessionsNode } from '../sessions/nodes';
+import type { SessionsTreeProvider } from '../sessions/treeProvider';
 
 export const SESSIONS_VIEW_ID = 'loopLedger.sessions';
 
 /**
- * The Sessions view's data provider. It lists nothing yet, so the view shows its welcome
- * content (package.json `viewsWelcome`); the sessions → epochs → iterations tree replaces it.
+ * The Sessions view over its provider. A TreeView (not just a registered provider) so the
+ * status bar can follow the selection and commands can reveal a session. When the provider
+ * lists nothing, VS Code shows the view's welcome content (package.json `viewsWelcome`).
  */
-export class SessionsTreeProvider implements vscode.TreeDataProvider<never> {
-  getTreeItem(element: never): vscode.TreeItem {
-    return element;
-  }
-
-  getChildren(): never[] {
-    return [];
-  }
+export function createSessionsView(provider: SessionsTreeProvider): vscode.TreeView<SessionsNode> {
+  return vscode.window.createTreeView(SESSIONS_VIEW_ID, {
+    treeDataProvider: provider,
+    showCollapseAll: true,
+  });
 }

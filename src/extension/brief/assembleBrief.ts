@@ -1,0 +1,188 @@
+// "Loop Ledger: Assemble Critic Brief": which session, which change, which verification output;
+// then git produces the diff and its --stat, src/app's briefOp assembles and records the packet,
+// and the panel shows it. A refusal (8: an empty or unreadable input, 9: the diff does not cover
+// the declared scope) is shown with the engine's own findings, and nothing is recorded.
+import * as vscode from 'vscode';
+import { briefOp, listOp, type Outcome } from '../../app/operations';
+import { loadLedger } from '../../app/ledger-access';
+import type { BriefPacket } from '../../engine/brief';
+import { EXIT_MEANING } from '../../engine/refusal';
+import type { ChangeKind, PanelState } from '../../shared/protocol';
+import type { Command } from '../commandManager';
+import { BACK, runSteps, settle, type PrompterSlot, type Step } from '../input';
+import { workspaceRoots } from '../workspace/roots';
+import { BriefPanel } from './briefPanel';
+import type { BriefPanels } from './briefPanels';
+import { CHANGE_LABELS, rangeProblem, readChange, type ChangeChoice } from './changes';
+import { GitError } from './git';
+import { askVerification, readVerification, type VerificationChoice } from './verificationSource';
+
+export type AssembleResult =
+  | { status: 'shown'; panel: BriefPanel; outcome: Outcome<BriefPacket> }
+  | { status: 'refused'; outcome: Outcome<BriefPacket> }
+  | { status: 'cancelled' }
+  | { status: 'unavailable'; reason: string };
+
+interface Answers {
+  root?: string;
+  session?: string;
+  change?: ChangeChoice;
+  verification?: VerificationChoice;
+}
+
+const CHANGE_DETAILS: Record<ChangeKind, string> = {
+  workingTree: 'git diff HEAD — everything not yet committed, staged or not',
+  staged: 'git diff --cached — what the next commit would hold',
+  lastCommit: 'git show HEAD — the most recent commit',
+  range: 'git diff A..B — every commit between two revisions',
+};
+
+export class AssembleBriefCommand implements Command {
+  readonly id = 'loopLedger.assembleBrief';
+
+  constructor(
+    private readonly prompter: PrompterSlot,
+    private readonly panels: BriefPanels,
+  ) {}
+
+  async execute(): Promise<AssembleResult> {
+    if (!this.panels.services.isTrusted()) {
+      const reason =
+        'Loop Ledger: assembling a brief records it in the ledger, and this workspace is not trusted. Loop Ledger is read-only here.';
+      void vscode.window.showWarningMessage(reason);
+      return { status: 'unavailable', reason };
+    }
+    const roots = workspaceRoots();
+    if (roots.length === 0) {
+      const reason = 'Loop Ledger: open a folder first; a brief is assembled from its git repository.';
+      void vscode.window.showWarningMessage(reason);
+      return { status: 'unavailable', reason };
+    }
+    const answers: Answers = { root: roots.length === 1 ? roots[0]!.path : undefined };
+    const prompter = this.prompter.current;
+    const steps: Step<Answers>[] = [
+      async (state, position) => {
+        if (roots.length === 1) return 'skip';
+        const items = roots.map((r) => ({ label: r.name, description: r.path, value: r.path }));
+        const answer = await prompter.pickOne({
+          id: 'brief.root',
+          title: 'Assemble Critic Brief: folder',
+          items,
+          ...position,
+        });
+        return settle(answer, (root) => (state.root = root));
+      },
+      async (state, position) => {
+        const sessions = (listOp(state.root!).payload?.sessions ?? []).filter((s) => s.status !== null);
+        if (sessions.length === 0) {
+          void vscode.window.showWarningMessage(
+            'Loop Ledger: no session in this folder yet; open one with a contract first.',
+          );
+          return undefined;
+        }
+        const items = sessions.map((s) => ({
+          label: s.session,
+          description: `${s.status} · ${s.iterations} iteration(s)`,
+          value: s.session,
+        }));
+        const answer = await prompter.pickOne({
+          id: 'brief.session',
+          title: 'Assemble Critic Brief: session',
+          placeholder: 'Which session is this change for?',
+          items,
+          ...position,
+        });
+        return settle(answer, (session) => (state.session = session));
+      },
+      async (state, position) => {
+        const kinds = Object.keys(CHANGE_LABELS) as ChangeKind[];
+        const items = kinds.map((kind) => ({
+          label: CHANGE_LABELS[kind],
+          detail: CHANGE_DETAILS[kind],
+          value: kind,
+        }));
+        const kind = await prompter.pickOne({
+          id: 'brief.change',
+          title: 'Assemble Critic Brief: change',
+          placeholder: 'Which change should the critic judge?',
+          items,
+          ...position,
+        });
+        if (kind === undefined || kind === BACK) return kind;
+        if (kind !== 'range') return settle(kind, (k) => (state.change = { kind: k }));
+        const range = await prompter.inputText({
+          id: 'brief.range',
+          title: 'Assemble Critic Brief: commit range',
+          prompt: 'Commit range, A..B',
+          placeholder: 'main..HEAD',
+          validate: rangeProblem,
+          ...position,
+        });
+        return settle(range, (r) => (state.change = { kind: 'range', range: r.trim() }));
+      },
+      async (state, position) => {
+        const rubric = loadRubric(state.root!, state.session!);
+        const answer = await askVerification(
+          prompter,
+          state.root!,
+          rubric,
+          this.panels.services.isTrusted(),
+          position,
+        );
+        return settle(answer, (v) => (state.verification = v));
+      },
+    ];
+    if (!(await runSteps(answers, steps))) return { status: 'cancelled' };
+    return this.assemble(answers.root!, answers.session!, answers.change!, answers.verification!);
+  }
+
+  private async assemble(
+    root: string,
+    session: string,
+    change: ChangeChoice,
+    verificationChoice: VerificationChoice,
+  ): Promise<AssembleResult> {
+    let texts;
+    try {
+      texts = await readChange(root, change);
+    } catch (error) {
+      const reason = `Loop Ledger: git could not produce the change: ${error instanceof GitError || error instanceof Error ? error.message : String(error)}`;
+      void vscode.window.showErrorMessage(reason);
+      return { status: 'unavailable', reason };
+    }
+    const verification = await readVerification(root, verificationChoice);
+    const gitLabel = change.kind === 'range' ? change.range : change.kind;
+    const outcome = briefOp(root, session, {
+      diff: { path: `git diff (${gitLabel})`, text: texts.diff },
+      verification,
+      changeScope: { path: `git --stat (${gitLabel})`, text: texts.stat },
+    });
+    if (outcome.exitCode !== 0 || !outcome.payload) {
+      const findings = outcome.findings.map((f) => f.message);
+      this.panels.services.output.appendLine(
+        `brief refused for ${session} (exit ${outcome.exitCode}): ${findings.join(' | ')}`,
+      );
+      void vscode.window.showErrorMessage(
+        `Loop Ledger: brief refused (exit ${outcome.exitCode}: ${EXIT_MEANING[outcome.exitCode]}). ${findings.join(' ')}`,
+      );
+      return { status: 'refused', outcome };
+    }
+    const state: PanelState = {
+      session,
+      change: texts.ref,
+      packet: outcome.payload,
+      spent: null,
+      canRecord: true,
+    };
+    const panel = this.panels.open(state, root);
+    return { status: 'shown', panel, outcome };
+  }
+}
+
+function loadRubric(root: string, session: string) {
+  try {
+    return loadLedger(root, session).contract.quality_rubric ?? [];
+  } catch {
+    return []; // the brief itself will name the unreadable ledger
+  }
+}

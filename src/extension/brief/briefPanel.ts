@@ -1,0 +1,239 @@
+// One critic-brief panel: the webview, the gate its messages pass, and what the host does for an
+// accepted message (open a file in the diff editor, record the verdict, export the packet). The
+// packet shown is the one the engine assembled; the panel never edits it.
+import * as vscode from 'vscode';
+import { EXIT_MEANING, type ExitCode } from '../../engine/refusal';
+import { splitDiff } from '../../shared/diff-files';
+import type { FromWebview, PanelState, RecordView, ToWebview } from '../../shared/protocol';
+import { exportPacket } from './exportPacket';
+import { diffSides } from './gitRevisionDocuments';
+import { MessageGate } from './messageGate';
+import { localResourceRoots, panelHtml } from './panelHtml';
+import { recordVerdict } from './recordVerdict';
+
+export const BRIEF_VIEW_TYPE = 'loopLedger.briefPanel';
+
+/** What every panel shares: where the extension and the workspace are, and where to log. */
+export interface PanelServices {
+  readonly extensionUri: vscode.Uri;
+  readonly output: vscode.OutputChannel;
+  /** False in an untrusted workspace: the panel then records and writes nothing. */
+  readonly isTrusted: () => boolean;
+}
+
+/** What `receive` did with one message; tests read it, the webview never sees it. */
+export type ReceiveResult =
+  { accepted: true; type: FromWebview['type'] } | { accepted: false; reason: string };
+
+export class BriefPanel implements vscode.Disposable {
+  private readonly gate: MessageGate;
+  private readonly oldPaths: Map<string, string | null>;
+  private readonly posted = new vscode.EventEmitter<ToWebview>();
+  private readonly disposed = new vscode.EventEmitter<void>();
+  /** Every message this panel posts to its webview (integration tests listen here). */
+  readonly onDidPost = this.posted.event;
+  readonly onDidDispose = this.disposed.event;
+  private readonly subscriptions: vscode.Disposable[] = [];
+
+  private constructor(
+    readonly panel: vscode.WebviewPanel,
+    private state: PanelState,
+    readonly root: string,
+    private readonly services: PanelServices,
+  ) {
+    const files = splitDiff(state.packet.diff);
+    this.oldPaths = new Map(files.map((f) => [f.path, f.oldPath]));
+    this.gate = new MessageGate({ briefId: state.packet.brief_id, diffPaths: new Set(this.oldPaths.keys()) });
+    if (state.spent) this.gate.markSpent();
+    panel.webview.options = {
+      enableScripts: true,
+      localResourceRoots: localResourceRoots(services.extensionUri),
+    };
+    panel.webview.html = panelHtml(panel.webview, services.extensionUri);
+    this.updateTitle();
+    this.subscriptions.push(
+      panel.webview.onDidReceiveMessage((raw: unknown) => void this.receive(raw)),
+      panel.onDidDispose(() => this.dispose()),
+      this.posted,
+    );
+  }
+
+  static create(state: PanelState, root: string, services: PanelServices): BriefPanel {
+    const panel = vscode.window.createWebviewPanel(
+      BRIEF_VIEW_TYPE,
+      'Critic brief',
+      { viewColumn: vscode.ViewColumn.Active, preserveFocus: false },
+      { enableScripts: true, localResourceRoots: localResourceRoots(services.extensionUri) },
+    );
+    return new BriefPanel(panel, state, root, services);
+  }
+
+  /** Adopts a panel VS Code restored after a reload (see serializer.ts). */
+  static revive(
+    panel: vscode.WebviewPanel,
+    state: PanelState,
+    root: string,
+    services: PanelServices,
+  ): BriefPanel {
+    return new BriefPanel(panel, state, root, services);
+  }
+
+  get briefId(): string {
+    return this.state.packet.brief_id;
+  }
+
+  get session(): string {
+    return this.state.session;
+  }
+
+  get currentState(): PanelState {
+    return this.state;
+  }
+
+  /** Handles one message from the webview: through the gate, then the action. */
+  async receive(raw: unknown): Promise<ReceiveResult> {
+    const decision = this.gate.check(raw);
+    if ('reject' in decision) {
+      this.log(`ignored a message from the panel — ${decision.reject}`);
+      if (decision.requestId)
+        this.post({ type: 'rejected', requestId: decision.requestId, reason: decision.reject });
+      return { accepted: false, reason: decision.reject };
+    }
+    const message = decision.accept;
+    switch (message.type) {
+      case 'ready':
+        this.post({ type: 'show', state: { ...this.state, canRecord: this.services.isTrusted() } });
+        break;
+      case 'openDiff':
+        await this.openDiff(message.requestId, message.path);
+        break;
+      case 'submitVerdict':
+        this.submitVerdict(message);
+        break;
+      case 'exportPacket':
+        await this.export(message.requestId);
+        break;
+    }
+    return { accepted: true, type: message.type };
+  }
+
+  private async openDiff(requestId: string, path: string): Promise<void> {
+    const { left, right, title } = diffSides(
+      this.root,
+      this.state.change,
+      path,
+      this.oldPaths.get(path) ?? null,
+    );
+    try {
+      await vscode.commands.executeCommand('vscode.diff', left, right, title, { preview: true });
+      this.post({ type: 'openDiffResult', requestId, ok: true, message: '' });
+    } catch (error) {
+      this.post({
+        type: 'openDiffResult',
+        requestId,
+        ok: false,
+        message: `Could not open ${path}: ${String(error)}`,
+      });
+    }
+  }
+
+  private submitVerdict(message: Extract<FromWebview, { type: 'submitVerdict' }>): void {
+    const { requestId } = message;
+    if (!this.services.isTrusted()) {
+      this.gate.settleVerdict(false);
+      const reason = 'this workspace is not trusted; Loop Ledger records nothing here';
+      this.log(`did not record a verdict — ${reason}`);
+      this.post({ type: 'rejected', requestId, reason });
+      return;
+    }
+    const outcome = recordVerdict(this.root, this.session, this.briefId, message.form);
+    const exitCode = outcome.exitCode as ExitCode;
+    const recorded = exitCode === 0 && outcome.payload !== undefined;
+    this.gate.settleVerdict(recorded);
+    const record = recorded ? (outcome.payload as unknown as RecordView) : undefined;
+    this.log(
+      recorded
+        ? `recorded ${message.form.verdict} for brief ${this.briefId} as iteration ${record?.n} of ${this.session}`
+        : `verdict refused (exit ${exitCode}): ${outcome.findings.map((f) => f.message).join('; ')}`,
+    );
+    this.post({
+      type: 'verdictResult',
+      requestId,
+      exitCode,
+      meaning: EXIT_MEANING[exitCode] ?? '',
+      findings: outcome.findings.map((f) => ({ message: f.message, code: f.code })),
+      record,
+    });
+    if (recorded) {
+      this.state = {
+        ...this.state,
+        spent: { reason: `verdict recorded as iteration ${record?.n}.`, record },
+      };
+      this.updateTitle();
+      void vscode.window.showInformationMessage(
+        `Loop Ledger: ${message.form.verdict} recorded for ${this.session} (iteration ${record?.n}); brief ${this.briefId} is spent.`,
+      );
+    }
+  }
+
+  async export(requestId?: string): Promise<{ markdown: string; json: string } | undefined> {
+    if (!this.services.isTrusted()) {
+      const reason = 'this workspace is not trusted; Loop Ledger writes nothing here';
+      if (requestId) this.post({ type: 'exportResult', requestId, ok: false, message: reason });
+      return undefined;
+    }
+    try {
+      const written = await exportPacket(this.root, this.state);
+      if (requestId) this.post({ type: 'exportResult', requestId, ok: true, message: written.markdown });
+      this.log(`exported brief ${this.briefId} to ${written.markdown} and ${written.json}`);
+      void offerCopy(written.markdown);
+      return written;
+    } catch (error) {
+      const reason = `export failed: ${error instanceof Error ? error.message : String(error)}`;
+      this.log(reason);
+      if (requestId) this.post({ type: 'exportResult', requestId, ok: false, message: reason });
+      return undefined;
+    }
+  }
+
+  reveal(): void {
+    this.panel.reveal();
+  }
+
+  private post(message: ToWebview): void {
+    this.posted.fire(message);
+    void this.panel.webview.postMessage(message);
+  }
+
+  private updateTitle(): void {
+    this.panel.title = `Critic brief ${this.briefId.slice(0, 8)}${this.state.spent ? ' (spent)' : ''}`;
+  }
+
+  private log(line: string): void {
+    this.services.output.appendLine(`[brief ${this.briefId}] ${line}`);
+  }
+
+  dispose(): void {
+    this.disposed.fire();
+    this.disposed.dispose();
+    for (const s of this.subscriptions.splice(0)) s.dispose();
+    this.panel.dispose();
+  }
+}
+
+async function offerCopy(markdownPath: string): Promise<void> {
+  const copy = 'Copy Packet';
+  const open = 'Open';
+  const shown = vscode.workspace.asRelativePath(markdownPath, false);
+  const choice = await vscode.window.showInformationMessage(
+    `Loop Ledger: packet exported to ${shown}.`,
+    copy,
+    open,
+  );
+  if (choice === copy) {
+    const bytes = await vscode.workspace.fs.readFile(vscode.Uri.file(markdownPath));
+    await vscode.env.clipboard.writeText(new TextDecoder().decode(bytes));
+  } else if (choice === open) {
+    await vscode.window.showTextDocument(vscode.Uri.file(markdownPath));
+  }
+}

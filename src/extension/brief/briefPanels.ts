@@ -1,0 +1,81 @@
+// The open critic-brief panels: opened by the assemble command, restored by VS Code after a
+// reload (WebviewPanelSerializer), and found again by "Export Packet" (the last one focused).
+import * as vscode from 'vscode';
+import { loadLedger } from '../../app/ledger-access';
+import { PersistedState, type PanelState } from '../../shared/protocol';
+import { workspaceRoots } from '../workspace/roots';
+import { BriefPanel, type PanelServices } from './briefPanel';
+
+export class BriefPanels implements vscode.Disposable, vscode.WebviewPanelSerializer<unknown> {
+  private readonly panels = new Set<BriefPanel>();
+  private lastActive: BriefPanel | undefined;
+
+  constructor(readonly services: PanelServices) {}
+
+  open(state: PanelState, root: string): BriefPanel {
+    return this.track(BriefPanel.create(state, root, this.services));
+  }
+
+  /** The panel "Export Packet" acts on: the focused one, else the last one focused. */
+  get active(): BriefPanel | undefined {
+    for (const panel of this.panels) if (panel.panel.active) return panel;
+    return this.lastActive;
+  }
+
+  get all(): readonly BriefPanel[] {
+    return [...this.panels];
+  }
+
+  async deserializeWebviewPanel(webviewPanel: vscode.WebviewPanel, saved: unknown): Promise<void> {
+    const parsed = PersistedState.safeParse(saved);
+    const root = workspaceRoots()[0]?.path;
+    if (!parsed.success || !root) {
+      this.services.output.appendLine(
+        'a critic-brief panel could not be restored: its saved state is missing or malformed',
+      );
+      webviewPanel.dispose();
+      return;
+    }
+    const state = parsed.data as unknown as PanelState;
+    this.track(
+      BriefPanel.revive(webviewPanel, { ...state, spent: stillPending(root, state) }, root, this.services),
+    );
+  }
+
+  private track(panel: BriefPanel): BriefPanel {
+    this.panels.add(panel);
+    this.lastActive = panel;
+    panel.panel.onDidChangeViewState(() => {
+      if (panel.panel.active) this.lastActive = panel;
+    });
+    panel.onDidDispose(() => {
+      this.panels.delete(panel);
+      if (this.lastActive === panel) this.lastActive = undefined;
+    });
+    return panel;
+  }
+
+  dispose(): void {
+    for (const panel of [...this.panels]) panel.dispose();
+  }
+}
+
+/**
+ * A restored brief is still usable only if the ledger still holds it as the pending brief; a
+ * verdict recorded meanwhile (here or from the CLI) or a newer brief spends it.
+ */
+function stillPending(root: string, state: PanelState): PanelState['spent'] {
+  if (state.spent) return state.spent;
+  try {
+    const pending = loadLedger(root, state.session).pending_brief?.brief_id ?? null;
+    if (pending === state.packet.brief_id) return null;
+    return {
+      reason:
+        pending === null
+          ? 'the ledger holds no pending brief any more (a verdict was recorded against it).'
+          : `the ledger's pending brief is now ${pending}.`,
+    };
+  } catch {
+    return { reason: `the ledger of ${state.session} cannot be read.` };
+  }
+}

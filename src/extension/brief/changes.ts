@@ -1,0 +1,96 @@
+// The four kinds of change a brief can be assembled from, and the git arguments that produce
+// each one's diff and its `--stat` (the change scope the engine checks the diff against). The
+// diff and the stat of one change always come from the same revisions.
+import type { ChangeKind, ChangeRef } from '../../shared/protocol';
+import { runGit } from './git';
+
+export interface ChangeChoice {
+  kind: ChangeKind;
+  /** For `range`: `A..B` (or `A...B`); ignored otherwise. */
+  range?: string;
+}
+
+export const CHANGE_LABELS: Record<ChangeKind, string> = {
+  workingTree: 'Working tree vs HEAD',
+  staged: 'Staged changes',
+  lastCommit: 'Last commit',
+  range: 'Commit range',
+};
+
+const COMMON = ['--no-color', '--no-ext-diff', '--find-renames'];
+/** Wide enough that git never abbreviates a path to `.../tail`. */
+const STAT = '--stat=10000,9000';
+
+/** `A..B` or `A...B` with revisions that cannot be mistaken for options. */
+const RANGE = /^([^\s.-][^\s]*?)(\.\.\.?)([^\s.-][^\s]*)$/;
+
+/** Why `text` is not a usable commit range, or undefined when it is. */
+export function rangeProblem(text: string): string | undefined {
+  if (!RANGE.test(text.trim())) return 'Write a range as A..B (for example main..HEAD or a1b2c3..d4e5f6).';
+  return undefined;
+}
+
+function diffArgs(choice: ChangeChoice): string[] {
+  switch (choice.kind) {
+    case 'workingTree':
+      return ['diff', ...COMMON, 'HEAD', '--'];
+    case 'staged':
+      return ['diff', ...COMMON, '--cached', '--'];
+    case 'lastCommit':
+      return ['show', ...COMMON, '--format=', 'HEAD', '--'];
+    case 'range': {
+      const range = (choice.range ?? '').trim();
+      const problem = rangeProblem(range);
+      if (problem) throw new Error(problem);
+      return ['diff', ...COMMON, range, '--'];
+    }
+  }
+}
+
+/** The same command with `--stat` in front of the revision list. */
+function statArgs(choice: ChangeChoice): string[] {
+  const args = diffArgs(choice);
+  return [args[0]!, STAT, ...args.slice(1)];
+}
+
+export interface ChangeTexts {
+  ref: ChangeRef;
+  diff: string;
+  stat: string;
+}
+
+/** Where the diff editor finds each side of a file, per kind of change. */
+async function describe(root: string, choice: ChangeChoice): Promise<ChangeRef> {
+  switch (choice.kind) {
+    case 'workingTree':
+      return { kind: 'workingTree', label: CHANGE_LABELS.workingTree, base: 'HEAD', head: ':worktree' };
+    case 'staged':
+      return { kind: 'staged', label: CHANGE_LABELS.staged, base: 'HEAD', head: ':index' };
+    case 'lastCommit': {
+      const head = (await runGit(root, ['rev-parse', '--verify', 'HEAD'])).trim();
+      const subject = (await runGit(root, ['log', '-1', '--format=%h', head])).trim();
+      // A root commit has no parent: its "before" side is empty.
+      const parent = await runGit(root, ['rev-parse', '--verify', '--quiet', `${head}^`]).then(
+        (out) => out.trim(),
+        () => '',
+      );
+      return { kind: 'lastCommit', label: `Last commit ${subject}`, base: parent, head };
+    }
+    case 'range': {
+      const range = (choice.range ?? '').trim();
+      const [, from = '', dots = '..', to = ''] = RANGE.exec(range) ?? [];
+      // A...B diffs from the merge base, so that is the left side.
+      const base = dots === '...' ? (await runGit(root, ['merge-base', from, to])).trim() : from;
+      return { kind: 'range', label: `Commits ${range}`, base, head: to };
+    }
+  }
+}
+
+export async function readChange(root: string, choice: ChangeChoice): Promise<ChangeTexts> {
+  const [diff, stat, ref] = await Promise.all([
+    runGit(root, diffArgs(choice)),
+    runGit(root, statArgs(choice)),
+    describe(root, choice),
+  ]);
+  return { ref, diff, stat };
+}

@@ -1,0 +1,29 @@
+// "Export packet": `.loop/briefs/<brief_id>.md` for a person or another agent to read, and
+// `.json` with the engine's packet as `loop-ledger brief --json` prints it, so the judge can be
+// a different context from the one that built the change.
+import { mkdir, rename, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { PanelState } from '../../shared/protocol';
+import { packetMarkdown } from './packetMarkdown';
+
+export async function exportPacket(
+  root: string,
+  state: PanelState,
+): Promise<{ markdown: string; json: string }> {
+  const { packet } = state;
+  if (!/^[0-9a-f]{16}$/.test(packet.brief_id)) throw new Error(`not a brief id: ${packet.brief_id}`);
+  const folder = join(root, '.loop', 'briefs');
+  await mkdir(folder, { recursive: true });
+  const markdown = join(folder, `${packet.brief_id}.md`);
+  const json = join(folder, `${packet.brief_id}.json`);
+  await writeAtomically(markdown, packetMarkdown(state.session, state.change, packet));
+  await writeAtomically(json, JSON.stringify(packet, null, 2) + '\n');
+  return { markdown, json };
+}
+
+/** A reader never sees half a packet: write beside, then rename over. */
+async function writeAtomically(path: string, text: string): Promise<void> {
+  const temporary = `${path}.${process.pid}.tmp`;
+  await writeFile(temporary, text, 'utf8');
+  await rename(temporary, path);
+}

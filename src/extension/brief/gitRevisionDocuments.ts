@@ -1,0 +1,47 @@
+// Read-only documents holding a file as it was at a git revision, for "open in VS Code's diff
+// editor": `loop-ledger-git:/<path>?<query>` where the query names the repository root and the
+// revision (`:index` for the staged version, empty for "did not exist"). Content comes from
+// `git show REV:PATH` through execFile; a path missing at that revision reads as empty.
+import * as vscode from 'vscode';
+import type { ChangeRef } from '../../shared/protocol';
+import { runGit } from './git';
+
+export const GIT_REVISION_SCHEME = 'loop-ledger-git';
+
+interface RevisionQuery {
+  root: string;
+  rev: string;
+  path: string;
+}
+
+export function revisionUri(root: string, rev: string, path: string): vscode.Uri {
+  const query: RevisionQuery = { root, rev, path };
+  return vscode.Uri.from({ scheme: GIT_REVISION_SCHEME, path: `/${path}`, query: JSON.stringify(query) });
+}
+
+class GitRevisionProvider implements vscode.TextDocumentContentProvider {
+  async provideTextDocumentContent(uri: vscode.Uri): Promise<string> {
+    const { root, rev, path } = JSON.parse(uri.query) as RevisionQuery;
+    if (rev === '') return '';
+    const spec = rev === ':index' ? `:${path}` : `${rev}:${path}`;
+    return runGit(root, ['show', spec]).catch(() => '');
+  }
+}
+
+export function registerGitRevisionDocuments(): vscode.Disposable {
+  return vscode.workspace.registerTextDocumentContentProvider(GIT_REVISION_SCHEME, new GitRevisionProvider());
+}
+
+/** Both sides of one file of `change`, for the `vscode.diff` command. */
+export function diffSides(
+  root: string,
+  change: ChangeRef,
+  path: string,
+  oldPath: string | null,
+): { left: vscode.Uri; right: vscode.Uri; title: string } {
+  const before = oldPath ?? path;
+  const left = revisionUri(root, change.base, before);
+  const right =
+    change.head === ':worktree' ? vscode.Uri.file(`${root}/${path}`) : revisionUri(root, change.head, path);
+  return { left, right, title: `${path} (${change.label})` };
+}

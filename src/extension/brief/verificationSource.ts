@@ -1,0 +1,83 @@
+// Where the verification output in a brief comes from: a file the person names, or a transcript
+// of the rubric's evidence commands run in a visible terminal — only in a trusted workspace, and
+// only after the person has seen the commands and said yes.
+import { isAbsolute, join } from 'node:path';
+import type { BriefInput } from '../../engine/brief';
+import type { RubricDimension } from '../../engine/types';
+import { existsSync, statSync } from 'node:fs';
+import { readTextFile, INPUT_LIMIT } from '../../app/read-input';
+import { BACK, type Answer, type PickItem, type Prompter, type StepPosition } from '../input';
+import { runEvidenceCommands } from './evidenceTerminal';
+
+export type VerificationChoice = { kind: 'file'; path: string } | { kind: 'run'; commands: string[] };
+
+function resolvePath(root: string, path: string): string {
+  return isAbsolute(path) ? path : join(root, path);
+}
+
+function fileProblem(root: string, text: string): string | undefined {
+  if (text.trim() === '') return 'Name the file holding the verification output (relative to the workspace).';
+  const path = resolvePath(root, text.trim());
+  if (!existsSync(path)) return `No such file: ${text.trim()}`;
+  if (!statSync(path).isFile()) return `Not a file: ${text.trim()}`;
+  return undefined;
+}
+
+/** The distinct evidence commands of the rubric, in rubric order. */
+export function evidenceCommands(rubric: readonly RubricDimension[]): string[] {
+  return [...new Set(rubric.map((d) => d.evidence_command).filter((c) => c.trim() !== ''))];
+}
+
+export async function askVerification(
+  prompter: Prompter,
+  root: string,
+  rubric: readonly RubricDimension[],
+  trusted: boolean,
+  position: StepPosition,
+): Promise<Answer<VerificationChoice>> {
+  const commands = evidenceCommands(rubric);
+  const items: PickItem<'file' | 'run'>[] = [
+    { label: 'From a file…', description: 'a saved test or benchmark transcript', value: 'file' },
+  ];
+  if (trusted && commands.length > 0) {
+    items.push({
+      label: "Run the rubric's evidence commands",
+      description: `${commands.length} command(s), in a terminal you can watch`,
+      value: 'run',
+    });
+  }
+  const source = await prompter.pickOne({
+    id: 'brief.verificationSource',
+    title: 'Assemble Critic Brief: verification output',
+    placeholder: 'Where does the verification output come from?',
+    items,
+    ...position,
+  });
+  if (source === undefined || source === BACK) return source;
+  if (source === 'run') {
+    const confirmed = await prompter.confirm({
+      id: 'brief.confirmRun',
+      title: `Run ${commands.length} evidence command(s) from the contract in this workspace?`,
+      detail: commands.map((c) => `$ ${c}`).join('\n'),
+      confirmLabel: 'Run Commands',
+    });
+    return confirmed ? { kind: 'run', commands } : undefined;
+  }
+  const path = await prompter.inputText({
+    id: 'brief.verificationFile',
+    title: 'Assemble Critic Brief: verification output file',
+    prompt: 'Path of the verification output, relative to the workspace folder',
+    placeholder: 'e.g. .loop/evidence/test-run.txt',
+    validate: (text) => fileProblem(root, text),
+    ...position,
+  });
+  if (path === undefined || path === BACK) return path;
+  return { kind: 'file', path: path.trim() };
+}
+
+/** The verification output as the engine's BriefInput: text, or why it could not be read. */
+export async function readVerification(root: string, choice: VerificationChoice): Promise<BriefInput> {
+  if (choice.kind === 'file') return readTextFile(resolvePath(root, choice.path), INPUT_LIMIT);
+  const run = await runEvidenceCommands(choice.commands, root);
+  return { path: 'evidence commands (terminal transcript)', text: run.transcript };
+}

@@ -1,0 +1,136 @@
+import { closeOp, type ClosePayload } from '../../app/operations';
+import type { CloseInput } from '../../engine/close';
+import { OUTCOMES, type Outcome } from '../../engine/types';
+import type { Command } from '../commandManager';
+import { askEach, BACK, runSteps, settle, type Step } from '../input';
+import type { ReadableSession } from '../sessions/sessionEntry';
+import { brokenRefusal } from './broken';
+import { cliLine } from './cliHistory';
+import type { CommandDeps, CommandReport } from './deps';
+import { CANCELLED, nothingToDo, reportDone, reportRefusal, reportUntrusted } from './report';
+import { candidates, pickSession, sessionFromArgument } from './target';
+
+const TITLE = 'Close';
+const STEP_TITLE = 'Loop Ledger: Close Session';
+
+interface CloseAnswers {
+  target?: ReadableSession;
+  outcome?: Outcome;
+  blocker?: string;
+  evidence?: string;
+  recommendedNext?: string;
+  note?: string;
+}
+
+/** Ends an open loop with a terminal outcome (no iteration recorded), through closeOp. */
+export class CloseCommand implements Command {
+  readonly id = 'loopLedger.close';
+
+  constructor(private readonly deps: CommandDeps) {}
+
+  async execute(argument?: unknown): Promise<CommandReport<ClosePayload>> {
+    const { deps } = this;
+    if (!deps.trust.isTrusted) return reportUntrusted(deps, TITLE);
+    const node = sessionFromArgument(deps.sessions, argument);
+    if (node?.entry.kind === 'broken') return brokenRefusal(deps, TITLE, node.entry);
+    const given = node?.entry.kind === 'ledger' ? node.entry : undefined;
+    const open = candidates(deps.sessions, (e) => e.ledger.status === 'open');
+    if (!given && open.length === 0) return nothingToDo('there is no open session to close.');
+    const ask = () => deps.prompter.current;
+
+    const steps: Step<CloseAnswers>[] = [
+      async (s, at) => {
+        if (given) return ((s.target = given), 'skip');
+        return settle(await pickSession(ask(), 'close.session', STEP_TITLE, open, at), (v) => (s.target = v));
+      },
+      async (s, at) => {
+        // `continue` is offered too: the engine refuses it (exit 2), and says why.
+        const items = OUTCOMES.filter((o) => o !== 'continue').map((o) => ({ label: o, value: o }));
+        return settle(
+          await ask().pickOne({
+            id: 'close.outcome',
+            title: STEP_TITLE,
+            placeholder: 'How did the loop end?',
+            items,
+            ...at,
+          }),
+          (v) => (s.outcome = v),
+        );
+      },
+      async (s, at) => {
+        if (s.outcome !== 'escalate') return 'skip';
+        const fields = [
+          ['blocker', 'What stopped the loop?'],
+          ['evidence', 'What shows the blocker?'],
+          ['recommendedNext', 'What should the next session (or person) do?'],
+        ] as const;
+        const answers = await askEach(fields, ([key, prompt]) =>
+          ask().inputText({
+            id: `close.${key}`,
+            title: STEP_TITLE,
+            prompt,
+            value: s[key] ?? '',
+            canGoBack: true,
+            step: at.step,
+            totalSteps: at.totalSteps,
+          }),
+        );
+        if (answers === BACK) return BACK;
+        return settle(answers, (values) => fields.forEach(([key], i) => (s[key] = values[i])));
+      },
+      async (s, at) =>
+        settle(
+          await ask().inputText({
+            id: 'close.note',
+            title: STEP_TITLE,
+            prompt: 'A closing note (optional)',
+            value: s.note ?? '',
+            ...at,
+          }),
+          (v) => (s.note = v),
+        ),
+      async (s) => {
+        const confirmed = await ask().confirm({
+          id: 'close.confirm',
+          title: `Close ${s.target!.session} as ${s.outcome}?`,
+          detail:
+            s.outcome === 'pause'
+              ? 'A paused loop can be resumed later.'
+              : 'A closed loop can only be re-opened as a new epoch.',
+          confirmLabel: 'Close Session',
+        });
+        return confirmed ? 'next' : undefined;
+      },
+    ];
+    const answers: CloseAnswers = {};
+    if (!(await runSteps(answers, steps))) return CANCELLED;
+
+    const target = answers.target!;
+    const input: CloseInput = {
+      outcome: answers.outcome!,
+      blocker: answers.blocker,
+      evidence: answers.evidence,
+      recommendedNext: answers.recommendedNext,
+      note: answers.note,
+    };
+    const cli = cliLine('close', [
+      ['root', target.root],
+      ['session', target.session],
+      ['outcome', input.outcome],
+      ['blocker', input.blocker],
+      ['evidence', input.evidence],
+      ['recommended-next', input.recommendedNext],
+      ['note', input.note],
+    ]);
+    const outcome = closeOp(target.root, target.session, input);
+    deps.sessions.refreshFile(target.path);
+    if (outcome.exitCode !== 0 || !outcome.payload) return reportRefusal(deps, TITLE, outcome, cli);
+    deps.cliHistory.remember(target.root, target.session, 'close', cli);
+    return reportDone(
+      deps,
+      `${target.session}: closed (${outcome.payload.final_outcome}).`,
+      outcome.payload,
+      { cli },
+    );
+  }
+}

@@ -1,0 +1,68 @@
+import * as vscode from 'vscode';
+import type { Command } from '../commandManager';
+import { BACK, type PickItem } from '../input';
+import type { SessionEntry } from '../sessions/sessionEntry';
+import { cliLine } from './cliHistory';
+import type { CommandDeps, CommandReport } from './deps';
+import { CANCELLED, nothingToDo } from './report';
+import { chooseSession } from './target';
+
+/**
+ * Copies a `loop-ledger` command line for a session to the clipboard: first the exact action
+ * last taken on it from VS Code (so an agent in a terminal can repeat or script it), then the
+ * read-only commands that always apply.
+ */
+export class CopyCliCommandCommand implements Command {
+  readonly id = 'loopLedger.copyCliCommand';
+
+  constructor(private readonly deps: CommandDeps) {}
+
+  async execute(argument?: unknown): Promise<CommandReport<{ text: string }>> {
+    const { deps } = this;
+    const prompter = deps.prompter.current;
+    const chosen = await chooseSession(deps.sessions, prompter, argument, {
+      id: 'cli.session',
+      title: 'Loop Ledger: Copy CLI Command',
+      accept: () => true,
+      none: 'there are no sessions in this workspace yet.',
+    });
+    if (chosen === 'cancelled') return CANCELLED;
+    if ('none' in chosen) return nothingToDo(chosen.none);
+    const answer = await prompter.pickOne({
+      id: 'cli.command',
+      title: `Loop Ledger: Copy CLI Command — ${chosen.session}`,
+      placeholder: 'Which command?',
+      items: commandChoices(this.deps, chosen),
+    });
+    if (answer === undefined || answer === BACK) return CANCELLED;
+    await vscode.env.clipboard.writeText(answer);
+    const message = `copied: ${answer}`;
+    deps.output.appendLine(message);
+    void vscode.window.showInformationMessage(`Loop Ledger: ${message}`);
+    return { status: 'done', message, payload: { text: answer } };
+  }
+}
+
+function commandChoices(deps: CommandDeps, entry: SessionEntry): PickItem<string>[] {
+  const key: [string, string][] = [
+    ['root', entry.root],
+    ['session', entry.session],
+  ];
+  const items: PickItem<string>[] = [];
+  const last = deps.cliHistory.lastFor(entry.root, entry.session);
+  if (last) items.push({ label: `last action (${last.title})`, detail: last.line, value: last.line });
+  for (const sub of ['status', 'resume', 'brief'] as const) {
+    const extra: [string, string][] =
+      sub === 'brief'
+        ? [
+            ['diff-file', 'change.diff'],
+            ['verification-file', 'suite.txt'],
+          ]
+        : [];
+    const line = cliLine(sub, [...key, ...extra]);
+    items.push({ label: sub, detail: line, value: line });
+  }
+  const iterate = cliLine('iterate', [...key, ['outcome', 'continue'], ['action', 'ACTION-ID']]);
+  items.push({ label: 'iterate (template)', detail: iterate, value: iterate });
+  return items;
+}

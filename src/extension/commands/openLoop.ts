@@ -1,0 +1,206 @@
+import { readFileSync } from 'node:fs';
+import { isAbsolute, join } from 'node:path';
+import * as vscode from 'vscode';
+import { openOp } from '../../app/contract-operations';
+import type { OpenPayload } from '../../engine/open';
+import { sessionIdProblem } from '../../store';
+import type { Command } from '../commandManager';
+import { askEach, BACK, runSteps, settle, type Step } from '../input';
+import { workspaceRoots, type WorkspaceRoot } from '../workspace/roots';
+import { cliLine } from './cliHistory';
+import type { CommandDeps, CommandReport } from './deps';
+import { CANCELLED, nothingToDo, reportDone, reportRefusal, reportUntrusted } from './report';
+
+const TITLE = 'Open Loop';
+const STEP_TITLE = 'Loop Ledger: Open Loop';
+const CONTRACT_GLOB = '**/.loop/contracts/**/*.json';
+
+interface ContractChoice {
+  readonly root: WorkspaceRoot;
+  readonly path: string;
+}
+
+interface OpenAnswers {
+  contract?: ContractChoice;
+  session?: string;
+  stallThreshold?: number;
+  evidence: { dimension: string; path: string }[];
+}
+
+/**
+ * Opens a loop (or re-opens a closed one as a new epoch) through openOp: contract file →
+ * session id → stall threshold → optional baseline transcripts. The engine validates the
+ * contract; its findings are shown when it refuses.
+ */
+export class OpenLoopCommand implements Command {
+  readonly id = 'loopLedger.openLoop';
+
+  constructor(private readonly deps: CommandDeps) {}
+
+  async execute(argument?: unknown): Promise<CommandReport<OpenPayload>> {
+    const { deps } = this;
+    if (!deps.trust.isTrusted) return reportUntrusted(deps, TITLE);
+    const roots = workspaceRoots();
+    if (roots.length === 0) return nothingToDo('open a folder first; loops live in its .loop folder.');
+    const given = contractFromArgument(argument, roots);
+    const contracts = given ? [given] : await findContracts(roots);
+    if (contracts.length === 0) {
+      return nothingToDo(
+        'there is no contract under .loop/contracts/ yet. Create one first (Loop Ledger: New Contract).',
+      );
+    }
+    const ask = () => deps.prompter.current;
+    const steps: Step<OpenAnswers>[] = [
+      async (s, at) => {
+        if (given) return ((s.contract = given), 'skip');
+        const items = contracts.map((c) => ({
+          label: vscode.workspace.asRelativePath(c.path, roots.length > 1),
+          description: purposeOf(c.path),
+          value: c,
+        }));
+        return settle(
+          await ask().pickOne({
+            id: 'open.contract',
+            title: STEP_TITLE,
+            placeholder: 'Which contract?',
+            items,
+            ...at,
+          }),
+          (v) => (s.contract = v),
+        );
+      },
+      async (s, at) =>
+        settle(
+          await ask().inputText({
+            id: 'open.session',
+            title: STEP_TITLE,
+            prompt:
+              'Session id (letters, digits, . _ -); an existing closed session is re-opened as a new epoch',
+            value: s.session ?? '',
+            validate: (text) =>
+              text === '' ? 'a session id is needed' : (sessionIdProblem(text) ?? undefined),
+            ...at,
+          }),
+          (v) => (s.session = v),
+        ),
+      async (s, at) =>
+        settle(
+          await ask().inputText({
+            id: 'open.stallThreshold',
+            title: STEP_TITLE,
+            prompt: 'Stall threshold: how many repeats of one error escalate the loop',
+            value: String(s.stallThreshold ?? 3),
+            validate: (text) => (/^\s*\d+\s*$/.test(text) ? undefined : 'a whole number, e.g. 3'),
+            ...at,
+          }),
+          (v) => (s.stallThreshold = Number(v)),
+        ),
+      async (s, at) => {
+        const dimensions = rubricDimensions(s.contract!.path);
+        if (dimensions.length === 0) return ((s.evidence = []), 'skip');
+        const picked = await ask().pickMany({
+          id: 'open.baselineEvidence',
+          title: STEP_TITLE,
+          placeholder: 'Baselines shown by a transcript (optional; select none to declare them)',
+          items: dimensions.map((d) => ({
+            label: d,
+            value: d,
+            picked: s.evidence.some((e) => e.dimension === d),
+          })),
+          ...at,
+        });
+        if (picked === undefined || picked === BACK) return picked;
+        const paths = await askEach(picked, (dimension) =>
+          ask().inputText({
+            id: `open.baselineEvidence.${dimension}`,
+            title: STEP_TITLE,
+            prompt: `Transcript file that shows the ${dimension} baseline (relative to the workspace folder)`,
+            validate: (text) => (text.trim() === '' ? 'a file path is needed' : undefined),
+            canGoBack: true,
+          }),
+        );
+        if (paths === BACK) return BACK;
+        return settle(
+          paths,
+          (list) => (s.evidence = picked.map((dimension, i) => ({ dimension, path: list[i]!.trim() }))),
+        );
+      },
+    ];
+    const answers: OpenAnswers = { evidence: [] };
+    if (!(await runSteps(answers, steps))) return CANCELLED;
+
+    const { root, path } = answers.contract!;
+    const session = answers.session!;
+    const baselineEvidence = answers.evidence.map(
+      (e) => `${e.dimension}=${isAbsolute(e.path) ? e.path : join(root.path, e.path)}`,
+    );
+    const cli = cliLine('open', [
+      ['root', root.path],
+      ['session', session],
+      ['contract', path],
+      ['stall-threshold', answers.stallThreshold],
+      ['baseline-evidence', baselineEvidence],
+    ]);
+    const outcome = openOp(root.path, session, {
+      contractPath: path,
+      stallThreshold: answers.stallThreshold,
+      baselineEvidence,
+      now: deps.now(),
+    });
+    deps.sessions.refreshFile(join(root.path, '.loop', 'ledgers', `${session}.json`));
+    if (outcome.exitCode !== 0 || !outcome.payload) return reportRefusal(deps, TITLE, outcome, cli);
+    deps.cliHistory.remember(root.path, session, 'open', cli);
+    const p = outcome.payload;
+    const epoch = p.epoch > 1 ? ` (re-opened as epoch ${p.epoch})` : '';
+    return reportDone(deps, `${session}: open${epoch}, next iteration ${p.next_iteration}.`, p, {
+      cli,
+      findings: outcome.findings.map((f) => f.message),
+    });
+  }
+}
+
+/** A contract passed by the explorer context menu or another command (a Uri or `{path}`). */
+function contractFromArgument(argument: unknown, roots: WorkspaceRoot[]): ContractChoice | undefined {
+  const path =
+    argument instanceof vscode.Uri ? argument.fsPath : (argument as { contractPath?: unknown })?.contractPath;
+  if (typeof path !== 'string') return undefined;
+  const root = rootOfPath(path, roots);
+  return root ? { root, path } : undefined;
+}
+
+async function findContracts(roots: WorkspaceRoot[]): Promise<ContractChoice[]> {
+  const found = await vscode.workspace.findFiles(CONTRACT_GLOB, '**/node_modules/**', 200);
+  return found
+    .map((uri) => uri.fsPath)
+    .sort()
+    .flatMap((path) => {
+      const root = rootOfPath(path, roots);
+      return root ? [{ root, path }] : [];
+    });
+}
+
+function rootOfPath(path: string, roots: WorkspaceRoot[]): WorkspaceRoot | undefined {
+  return roots
+    .filter((r) => path.startsWith(r.path + '/') || path.startsWith(r.path + '\\'))
+    .sort((a, b) => b.path.length - a.path.length)[0];
+}
+
+/** The contract's JSON, best effort: only to label items and offer dimensions; openOp validates. */
+function contractJson(path: string): { purpose?: unknown; quality_rubric?: unknown } | undefined {
+  try {
+    return JSON.parse(readFileSync(path, 'utf8')) as { purpose?: unknown; quality_rubric?: unknown };
+  } catch {
+    return undefined;
+  }
+}
+
+function purposeOf(path: string): string | undefined {
+  const purpose = contractJson(path)?.purpose;
+  return typeof purpose === 'string' ? purpose : undefined;
+}
+
+function rubricDimensions(path: string): string[] {
+  const rubric = contractJson(path)?.quality_rubric;
+  if (!Array.isArray(rubric)) return [];
+  return rubric.flatMap((d) => (typeof d?.dimension === 'string' ? [d.dimension as string] : []));
+}

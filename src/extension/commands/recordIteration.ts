@@ -1,0 +1,95 @@
+import { iterateOp } from '../../app/operations';
+import type { IterateInput } from '../../engine/iterate';
+import type { IterationRecord } from '../../engine/types';
+import { runSteps } from '../input';
+import { promotionText } from '../sessions/labels';
+import type { Command } from '../commandManager';
+import { cliLine } from './cliHistory';
+import type { CommandDeps, CommandReport } from './deps';
+import { recordSteps, type RecordAnswers } from './recordIterationSteps';
+import { CANCELLED, nothingToDo, reportDone, reportRefusal, reportUntrusted } from './report';
+import { candidates, sessionFromArgument } from './target';
+import { brokenRefusal } from './broken';
+
+const TITLE = 'Record Iteration';
+
+/**
+ * Records one iteration from a multi-step quick input: session → outcome → actions →
+ * measurements (prefilled with the last reading) → details → escalate fields. The answers go to
+ * iterateOp unchanged; a refusal writes nothing and is shown with the engine's findings.
+ */
+export class RecordIterationCommand implements Command {
+  readonly id = 'loopLedger.recordIteration';
+
+  constructor(private readonly deps: CommandDeps) {}
+
+  async execute(argument?: unknown): Promise<CommandReport<IterationRecord>> {
+    const { deps } = this;
+    if (!deps.trust.isTrusted) return reportUntrusted(deps, TITLE);
+    const node = sessionFromArgument(deps.sessions, argument);
+    if (node?.entry.kind === 'broken') return brokenRefusal(deps, TITLE, node.entry);
+    const given = node?.entry.kind === 'ledger' ? node.entry : undefined;
+    const open = () => candidates(deps.sessions, (e) => e.ledger.status === 'open');
+    if (!given && open().length === 0)
+      return nothingToDo('there is no open session to record an iteration in. Open a loop first.');
+
+    const answers: RecordAnswers = { actions: [], measures: [], details: [], evidencePaths: [] };
+    const steps = recordSteps(() => deps.prompter.current, open, given);
+    if (!(await runSteps(answers, steps))) return CANCELLED;
+
+    const target = answers.target!;
+    const input: IterateInput = {
+      outcome: answers.outcome!,
+      actions: answers.actions,
+      measures: answers.measures,
+      state: answers.state,
+      error: answers.error,
+      dependencyMissing: answers.dependencyMissing,
+      evidencePaths: answers.evidencePaths,
+      note: answers.note,
+      blocker: answers.blocker,
+      evidence: answers.evidence,
+      recommendedNext: answers.recommendedNext,
+      now: deps.now(),
+    };
+    const cli = iterateCli(target.root, target.session, input);
+    const outcome = iterateOp(target.root, target.session, input);
+    deps.sessions.refreshFile(target.path);
+    if (outcome.exitCode !== 0 || !outcome.payload) return reportRefusal(deps, TITLE, outcome, cli);
+    deps.cliHistory.remember(target.root, target.session, `iterate #${outcome.payload.n}`, cli);
+    const record = outcome.payload;
+    if (record.stall && record.reported_outcome !== record.outcome) {
+      return reportDone(deps, `${target.session}: iteration ${record.n} ${promotionText(record)}.`, record, {
+        cli,
+        warn: true,
+      });
+    }
+    const scored = record.evaluation
+      ? `; rubric ${record.evaluation.verdict} ${record.evaluation.weighted_total}`
+      : '';
+    return reportDone(
+      deps,
+      `${target.session}: iteration ${record.n} recorded: ${record.outcome}${scored}.`,
+      record,
+      { cli },
+    );
+  }
+}
+
+export function iterateCli(root: string, session: string, input: IterateInput): string {
+  return cliLine('iterate', [
+    ['root', root],
+    ['session', session],
+    ['outcome', input.outcome],
+    ['action', input.actions],
+    ['measure', input.measures],
+    ['state', input.state],
+    ['error', input.error],
+    ['dependency-missing', input.dependencyMissing],
+    ['evidence-path', input.evidencePaths],
+    ['blocker', input.blocker],
+    ['evidence', input.evidence],
+    ['recommended-next', input.recommendedNext],
+    ['note', input.note],
+  ]);
+}

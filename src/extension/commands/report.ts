@@ -1,0 +1,58 @@
+import * as vscode from 'vscode';
+import type { Outcome } from '../../app/outcome';
+import { EXIT_MEANING } from '../../engine/refusal';
+import { TrustGate } from '../workspace/trust';
+import type { CommandDeps, CommandReport } from './deps';
+
+/**
+ * Shows a refused operation: the exit code, what it means, and the engine's own findings, one
+ * per line in the output channel. Nothing was written (the operations write only on success).
+ */
+export function reportRefusal<P>(
+  deps: CommandDeps,
+  title: string,
+  outcome: Outcome<P>,
+  cli?: string,
+): CommandReport<P> {
+  const findings = outcome.findings.map((f) => f.message);
+  const meaning = EXIT_MEANING[outcome.exitCode];
+  const message = `Loop Ledger: ${title} refused (exit ${outcome.exitCode}: ${meaning}). ${findings.join(' ')} Nothing was written.`;
+  deps.output.appendLine(`${title}: refused, exit ${outcome.exitCode} (${meaning})`);
+  for (const finding of findings) deps.output.appendLine(`  ${finding}`);
+  void vscode.window.showErrorMessage(message);
+  return { status: 'refused', message, exitCode: outcome.exitCode, findings, payload: outcome.payload, cli };
+}
+
+export function reportDone<P>(
+  deps: CommandDeps,
+  message: string,
+  payload: P | undefined,
+  extra: { cli?: string; warn?: boolean; exitCode?: number; findings?: string[] } = {},
+): CommandReport<P> {
+  deps.output.appendLine(message);
+  for (const finding of extra.findings ?? []) deps.output.appendLine(`  ${finding}`);
+  const shown = `Loop Ledger: ${message}`;
+  void (extra.warn ? vscode.window.showWarningMessage(shown) : vscode.window.showInformationMessage(shown));
+  return {
+    status: 'done',
+    message,
+    payload,
+    cli: extra.cli,
+    exitCode: extra.exitCode ?? 0,
+    findings: extra.findings,
+  };
+}
+
+export function reportUntrusted(deps: CommandDeps, title: string): CommandReport<never> {
+  const message = TrustGate.refusal(title);
+  deps.output.appendLine(message);
+  void vscode.window.showWarningMessage(message);
+  return { status: 'untrusted', message };
+}
+
+export const CANCELLED: CommandReport<never> = { status: 'cancelled' };
+
+export function nothingToDo(message: string): CommandReport<never> {
+  void vscode.window.showInformationMessage(`Loop Ledger: ${message}`);
+  return { status: 'nothing-to-do', message };
+}

@@ -1,0 +1,48 @@
+import { resumeOp } from '../../app/operations';
+import type { ResumePayload } from '../../engine/resume';
+import type { Command } from '../commandManager';
+import { sessionState } from '../sessions/sessionEntry';
+import { brokenRefusal } from './broken';
+import { cliLine } from './cliHistory';
+import type { CommandDeps, CommandReport } from './deps';
+import { CANCELLED, nothingToDo, reportDone, reportRefusal, reportUntrusted } from './report';
+import { chooseSession } from './target';
+
+const TITLE = 'Resume';
+
+/** Re-opens a paused session through resumeOp (an open one is reported as it is). */
+export class ResumeCommand implements Command {
+  readonly id = 'loopLedger.resume';
+
+  constructor(private readonly deps: CommandDeps) {}
+
+  async execute(argument?: unknown): Promise<CommandReport<ResumePayload>> {
+    const { deps } = this;
+    if (!deps.trust.isTrusted) return reportUntrusted(deps, TITLE);
+    const chosen = await chooseSession(deps.sessions, deps.prompter.current, argument, {
+      id: 'resume.session',
+      title: `Loop Ledger: ${TITLE}`,
+      accept: (e) => sessionState(e.ledger) === 'paused',
+      none: 'there is no paused session to resume.',
+    });
+    if (chosen === 'cancelled') return CANCELLED;
+    if ('none' in chosen) return nothingToDo(chosen.none);
+    if (chosen.kind === 'broken') return brokenRefusal(deps, TITLE, chosen);
+    const cli = cliLine('resume', [
+      ['root', chosen.root],
+      ['session', chosen.session],
+    ]);
+    const outcome = resumeOp(chosen.root, chosen.session);
+    deps.sessions.refreshFile(chosen.path);
+    if (outcome.exitCode !== 0 || !outcome.payload) return reportRefusal(deps, TITLE, outcome, cli);
+    deps.cliHistory.remember(chosen.root, chosen.session, 'resume', cli);
+    const p = outcome.payload;
+    const done = p.completed_actions.length ? `; completed: ${p.completed_actions.join(', ')}` : '';
+    return reportDone(
+      deps,
+      `${p.session}: ${p.status}, next iteration ${p.next_iteration} (resumed ${p.resumed}×)${done}.`,
+      p,
+      { cli },
+    );
+  }
+}

@@ -1,0 +1,74 @@
+import { scoreOp } from '../../app/operations';
+import { deriveBaseline } from '../../engine/baseline';
+import type { Evaluation } from '../../engine/types';
+import type { Command } from '../commandManager';
+import { askEach, BACK } from '../input';
+import { brokenRefusal } from './broken';
+import { cliLine } from './cliHistory';
+import type { CommandDeps, CommandReport } from './deps';
+import { CANCELLED, nothingToDo, reportDone, reportRefusal } from './report';
+import { chooseSession } from './target';
+
+const TITLE = 'Score';
+
+/**
+ * Scores one measurement per rubric dimension against a session's contract through scoreOp.
+ * Writes nothing, so it works in an untrusted workspace and on closed sessions.
+ */
+export class ScoreCommand implements Command {
+  readonly id = 'loopLedger.score';
+
+  constructor(private readonly deps: CommandDeps) {}
+
+  async execute(argument?: unknown): Promise<CommandReport<Evaluation>> {
+    const { deps } = this;
+    const prompter = deps.prompter.current;
+    const chosen = await chooseSession(deps.sessions, prompter, argument, {
+      id: 'score.session',
+      title: `Loop Ledger: ${TITLE}`,
+      accept: (e) => (e.ledger.contract.quality_rubric ?? []).length > 0,
+      none: 'no session has a quality rubric to score against.',
+    });
+    if (chosen === 'cancelled') return CANCELLED;
+    if ('none' in chosen) return nothingToDo(chosen.none);
+    if (chosen.kind === 'broken') return brokenRefusal(deps, TITLE, chosen);
+    const rubric = chosen.ledger.contract.quality_rubric ?? [];
+    const last = deriveBaseline(chosen.ledger);
+    const values = await askEach(rubric, (dim, index) =>
+      prompter.inputText({
+        id: `score.measure.${dim.dimension}`,
+        title: `Loop Ledger: Score ${chosen.session}`,
+        step: index + 1,
+        totalSteps: rubric.length,
+        canGoBack: index > 0,
+        prompt: `${dim.dimension}: ${dim.direction}, target ${dim.target}, failure threshold ${dim.failure_threshold}${dim.hard_gate ? ', hard gate' : ''}`,
+        value: last[dim.dimension] === undefined ? '' : String(last[dim.dimension]),
+      }),
+    );
+    if (values === undefined || values === BACK) return CANCELLED;
+    const measures = values.map((v, i) => `${rubric[i]!.dimension}=${v.trim()}`);
+    const cli = cliLine('score', [
+      ['root', chosen.root],
+      ['session', chosen.session],
+      ['measure', measures],
+    ]);
+    const outcome = scoreOp(chosen.root, chosen.session, measures);
+    // Exit 6 carries the payload: scored, with a hard gate breached. Shown as a warning, not a refusal.
+    if (!outcome.payload) return reportRefusal(deps, TITLE, outcome, cli);
+    deps.cliHistory.remember(chosen.root, chosen.session, 'score', cli);
+    const p = outcome.payload;
+    const gates = p.hard_gate_failures.length
+      ? `; hard gates breached: ${p.hard_gate_failures.join(', ')}`
+      : '';
+    return reportDone(
+      deps,
+      `${chosen.session}: rubric ${p.verdict}, weighted total ${p.weighted_total}${gates}.`,
+      p,
+      {
+        cli,
+        exitCode: outcome.exitCode,
+        warn: p.verdict === 'fail',
+      },
+    );
+  }
+}

@@ -1,0 +1,53 @@
+import { statusOp } from '../../app/operations';
+import type { StatusPayload } from '../../engine/status';
+import type { Command } from '../commandManager';
+import { progressText, stateText } from '../sessions/labels';
+import { currentEpochView } from '../sessions/epochs';
+import { brokenRefusal as broken } from './broken';
+import { cliLine } from './cliHistory';
+import type { CommandDeps, CommandReport } from './deps';
+import { CANCELLED, nothingToDo, reportDone, reportRefusal } from './report';
+import { chooseSession } from './target';
+
+const TITLE = 'Show Status';
+
+/** What `loop-ledger status` says about a session, read through statusOp. Read-only. */
+export class ShowStatusCommand implements Command {
+  readonly id = 'loopLedger.showStatus';
+
+  constructor(private readonly deps: CommandDeps) {}
+
+  async execute(argument?: unknown): Promise<CommandReport<StatusPayload>> {
+    const { deps } = this;
+    const chosen = await chooseSession(deps.sessions, deps.prompter.current, argument, {
+      id: 'status.session',
+      title: `Loop Ledger: ${TITLE}`,
+      accept: () => true,
+      none: 'there are no sessions in this workspace yet.',
+    });
+    if (chosen === 'cancelled') return CANCELLED;
+    if ('none' in chosen) return nothingToDo(chosen.none);
+    if (chosen.kind === 'broken') return broken(deps, TITLE, chosen);
+    const cli = cliLine('status', [
+      ['root', chosen.root],
+      ['session', chosen.session],
+    ]);
+    const outcome = statusOp(chosen.root, chosen.session);
+    const payload = outcome.payload;
+    // Exit 4 (no iterations yet) still carries the payload: it is a status, not a failure here.
+    if (!payload) return reportRefusal(deps, TITLE, outcome, cli);
+    deps.cliHistory.remember(chosen.root, chosen.session, 'status', cli);
+    deps.output.appendLine(JSON.stringify(payload, null, 2));
+    const epoch = chosen.kind === 'ledger' ? currentEpochView(chosen.ledger) : undefined;
+    const parts = [
+      `${payload.session}: ${stateText(epoch?.state ?? 'open', payload.final_outcome)}`,
+      `epoch ${payload.epoch}`,
+      epoch ? `${progressText(epoch)} iterations this epoch` : `${payload.iterations} iterations`,
+      payload.last_outcome ? `last ${payload.last_outcome}` : 'no iterations yet',
+      payload.rubric_verdict ? `rubric ${payload.rubric_verdict} ${payload.weighted_total}` : 'not scored',
+    ];
+    if (payload.critic_verdict) parts.push(`critic ${payload.critic_verdict}`);
+    if (payload.stalls.length) parts.push(`stalls: ${payload.stalls.join(', ')}`);
+    return reportDone(deps, parts.join(' · '), payload, { cli, exitCode: outcome.exitCode });
+  }
+}

@@ -1,0 +1,75 @@
+import type { PickItem, Prompter, StepPosition } from '../input';
+import { BACK, type Answer } from '../input';
+import { sessionDescription } from '../sessions/labels';
+import { sessionOf, type SessionNode, type SessionsNode } from '../sessions/nodes';
+import type { SessionsTreeProvider } from '../sessions/treeProvider';
+import type { ReadableSession } from '../sessions/sessionEntry';
+
+/**
+ * What a command was invoked on: a tree node (context menu), a `{root, session}` key (status bar,
+ * other commands, tests), or nothing (the palette; the command then asks).
+ */
+export function sessionFromArgument(
+  sessions: SessionsTreeProvider,
+  argument: unknown,
+): SessionNode | undefined {
+  if (!argument || typeof argument !== 'object') return undefined;
+  const candidate = argument as { kind?: unknown; root?: unknown; session?: unknown };
+  if (candidate.kind === 'session' || candidate.kind === 'epoch' || candidate.kind === 'iteration') {
+    return sessionOf(argument as SessionsNode);
+  }
+  if (typeof candidate.root === 'string' && typeof candidate.session === 'string') {
+    return sessions.findSession(candidate.root, candidate.session);
+  }
+  return undefined;
+}
+
+/** Readable sessions the command can act on, newest first so the likely one is on top. */
+export function candidates(
+  sessions: SessionsTreeProvider,
+  accept: (entry: ReadableSession) => boolean,
+): ReadableSession[] {
+  return sessions
+    .sessionNodes()
+    .sort((a, b) => b.mtimeMs - a.mtimeMs)
+    .map((node) => node.entry)
+    .filter((entry): entry is ReadableSession => entry.kind === 'ledger' && accept(entry));
+}
+
+/** Asks which session, among `entries`, with the tree's own description beside each id. */
+export async function pickSession(
+  prompter: Prompter,
+  id: string,
+  title: string,
+  entries: readonly ReadableSession[],
+  position?: StepPosition,
+): Promise<Answer<ReadableSession>> {
+  const several = new Set(entries.map((e) => e.root)).size > 1;
+  const items: PickItem<ReadableSession>[] = entries.map((entry) => ({
+    label: entry.session,
+    description: sessionDescription(entry),
+    detail: several ? entry.root : undefined,
+    value: entry,
+  }));
+  const answer = await prompter.pickOne({ id, title, placeholder: 'Which session?', items, ...position });
+  return answer === BACK ? BACK : answer;
+}
+
+/**
+ * The session a single-question command acts on: the invoking node's, else one picked from the
+ * sessions `accept` admits. Returns a string when there is none to pick (the caller says it).
+ * An unreadable ledger is returned as is: the caller refuses it with the store's verdict.
+ */
+export async function chooseSession(
+  sessions: SessionsTreeProvider,
+  prompter: Prompter,
+  argument: unknown,
+  pick: { id: string; title: string; accept: (entry: ReadableSession) => boolean; none: string },
+): Promise<SessionNode['entry'] | 'cancelled' | { none: string }> {
+  const node = sessionFromArgument(sessions, argument);
+  if (node) return node.entry;
+  const entries = candidates(sessions, pick.accept);
+  if (entries.length === 0) return { none: pick.none };
+  const answer = await pickSession(prompter, pick.id, pick.title, entries);
+  return answer === undefined || answer === BACK ? 'cancelled' : answer;
+}

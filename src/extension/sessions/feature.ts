@@ -1,0 +1,27 @@
+import type * as vscode from 'vscode';
+import type { CommandManager } from '../commandManager';
+import { registerSessionCommands } from '../commands/register';
+import type { PrompterSlot } from '../input';
+import { registerStatusBar } from '../statusBar/statusBarItem';
+import type { TrustGate } from '../workspace/trust';
+import { registerSessions } from './register';
+import type { SessionsTreeProvider } from './treeProvider';
+
+/** What the sessions feature adds to the API `activate` returns (tests use it). */
+export interface SessionsApi {
+  readonly sessions: SessionsTreeProvider;
+  readonly trust: TrustGate;
+}
+
+/** The Sessions view, its watcher, the session commands and the status bar item. */
+export function registerSessionsFeature(
+  context: vscode.ExtensionContext,
+  commands: CommandManager,
+  prompter: PrompterSlot,
+  output: vscode.OutputChannel,
+): SessionsApi {
+  const sessions = registerSessions(context);
+  const deps = registerSessionCommands(commands, { prompter, sessions: sessions.provider, output });
+  registerStatusBar(context, sessions);
+  return { sessions: sessions.provider, trust: deps.trust };
+}

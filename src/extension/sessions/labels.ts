@@ -1,0 +1,79 @@
+// The words a person reads in the Sessions tree and the status bar. Pure, so the bench and the
+// tests can check them without a window.
+import type { IterationRecord, Outcome } from '../../engine/types';
+import { currentEpochView, type EpochView } from './epochs';
+import type { ReadableSession, SessionState } from './sessionEntry';
+
+const SEPARATOR = ' · ';
+const PURPOSE_LENGTH = 60;
+
+/** "open", "paused", or "closed (complete)". */
+export function stateText(state: SessionState, finalOutcome: Outcome | null): string {
+  return state === 'closed' && finalOutcome ? `closed (${finalOutcome})` : state;
+}
+
+/** "3/10": records in the current epoch against its contract's iteration_limit. */
+export function progressText(epoch: EpochView): string {
+  return `${epoch.records.length}/${epoch.iterationLimit ?? '?'}`;
+}
+
+/** "pass 0.82", or undefined when no record was scored yet. */
+export function verdictText(entry: ReadableSession): string | undefined {
+  const { rubric_verdict: verdict, weighted_total: total } = entry.status;
+  if (verdict === null) return undefined;
+  return total === null ? verdict : `${verdict} ${total}`;
+}
+
+/** Session description: "open · 3/10 · pass 0.82". */
+export function sessionDescription(entry: ReadableSession): string {
+  const epoch = currentEpochView(entry.ledger);
+  const parts = [stateText(epoch.state, entry.ledger.final_outcome ?? null), progressText(epoch)];
+  const verdict = verdictText(entry);
+  if (verdict) parts.push(verdict);
+  if (entry.legacy) parts.push('original format');
+  return parts.join(SEPARATOR);
+}
+
+/** "Epoch 2 — Cut the flaky tests" (purpose shortened to one line). */
+export function epochLabel(epoch: EpochView): string {
+  return `Epoch ${epoch.n} — ${oneLine(epoch.purpose, PURPOSE_LENGTH)}`;
+}
+
+/** "ended revise · 4 iterations", or "open · 2/5" for the running epoch. */
+export function epochDescription(epoch: EpochView): string {
+  const count = `${epoch.records.length} iteration${epoch.records.length === 1 ? '' : 's'}`;
+  if (epoch.state === 'open') return [`open`, progressText(epoch)].join(SEPARATOR);
+  if (epoch.state === 'paused') return [`paused`, progressText(epoch)].join(SEPARATOR);
+  return [`ended ${epoch.finalOutcome ?? '?'}`, count].join(SEPARATOR);
+}
+
+/** "#4 escalate". */
+export function iterationLabel(record: IterationRecord): string {
+  return `#${record.n} ${record.outcome}`;
+}
+
+/** The actions, led by the stall when one promoted the outcome: "repeated-error (reported continue) · a, b". */
+export function iterationDescription(record: IterationRecord): string {
+  const actions = record.actions?.length ? record.actions.join(', ') : 'no actions';
+  if (!isStallPromoted(record)) return actions;
+  return [`${record.stall} (reported ${record.reported_outcome})`, actions].join(SEPARATOR);
+}
+
+/** True when a stall predicate recorded another outcome than the one reported. */
+export function isStallPromoted(record: IterationRecord): boolean {
+  return (
+    Boolean(record.stall) &&
+    record.reported_outcome !== undefined &&
+    record.reported_outcome !== record.outcome
+  );
+}
+
+/** The announcement after a promoted iteration: "reported continue, recorded escalate: repeated-error". */
+export function promotionText(record: IterationRecord): string {
+  return `reported ${record.reported_outcome}, recorded ${record.outcome}: ${record.stall}`;
+}
+
+export function oneLine(text: string, max: number): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length <= max ? flat : `${flat.slice(0, max - 1)}…`;
+}

@@ -1,0 +1,115 @@
+import * as vscode from 'vscode';
+import { contextValue, NodeFlag, NodeKind } from './contextValue';
+import { BROKEN_ICON, epochIcon, FOLDER_ICON, iterationIcon, sessionIcon } from './icons';
+import {
+  epochDescription,
+  epochLabel,
+  isStallPromoted,
+  iterationDescription,
+  iterationLabel,
+  sessionDescription,
+} from './labels';
+import type { EpochNode, FolderNode, IterationNode, SessionNode, SessionsNode } from './nodes';
+import { sessionState } from './sessionEntry';
+import { brokenTooltip, epochTooltip, iterationTooltip, sessionTooltip } from './tooltips';
+
+const { Collapsed, Expanded, None } = vscode.TreeItemCollapsibleState;
+
+export function treeItemFor(node: SessionsNode): vscode.TreeItem {
+  switch (node.kind) {
+    case 'folder':
+      return folderItem(node);
+    case 'session':
+      return sessionItem(node);
+    case 'epoch':
+      return epochItem(node);
+    case 'iteration':
+      return iterationItem(node);
+  }
+}
+
+/** Stable ids keep each node's expanded state across refreshes. */
+export function nodeId(node: SessionsNode): string {
+  switch (node.kind) {
+    case 'folder':
+      return `folder:${node.root.path}`;
+    case 'session':
+      return `session:${node.root.path}:${node.entry.session}`;
+    case 'epoch':
+      return `${nodeId(node.parent)}:epoch:${node.epoch.n}`;
+    case 'iteration':
+      return `${nodeId(node.parent)}:#${node.record.n}`;
+  }
+}
+
+function folderItem(node: FolderNode): vscode.TreeItem {
+  const item = new vscode.TreeItem(node.root.name, Expanded);
+  item.id = nodeId(node);
+  item.iconPath = FOLDER_ICON;
+  item.description = node.root.path;
+  item.contextValue = contextValue(NodeKind.Folder);
+  return item;
+}
+
+function sessionItem(node: SessionNode): vscode.TreeItem {
+  const entry = node.entry;
+  const item = new vscode.TreeItem(entry.session, Collapsed);
+  item.id = nodeId(node);
+  item.resourceUri = vscode.Uri.file(entry.path);
+  if (entry.kind === 'broken') {
+    item.collapsibleState = None;
+    item.description = entry.problem;
+    item.tooltip = brokenTooltip(entry);
+    item.iconPath = BROKEN_ICON;
+    item.contextValue = contextValue(NodeKind.Broken, [entry.legacy && NodeFlag.Legacy]);
+    return item;
+  }
+  const state = sessionState(entry.ledger);
+  item.description = sessionDescription(entry);
+  item.tooltip = sessionTooltip(entry);
+  item.iconPath = sessionIcon(state, entry.ledger.final_outcome ?? null);
+  item.contextValue = contextValue(NodeKind.Session, [
+    stateFlag(state),
+    entry.legacy && NodeFlag.Legacy,
+    entry.status.rubric_verdict !== null && NodeFlag.Scored,
+  ]);
+  if (entry.ledger.iterations.length === 0 && (entry.ledger.epochs ?? []).length === 0)
+    item.collapsibleState = None;
+  return item;
+}
+
+function epochItem(node: EpochNode): vscode.TreeItem {
+  const { epoch } = node;
+  const item = new vscode.TreeItem(
+    epochLabel(epoch),
+    epoch.records.length === 0 ? None : epoch.current ? Expanded : Collapsed,
+  );
+  item.id = nodeId(node);
+  item.description = epochDescription(epoch);
+  item.tooltip = epochTooltip(epoch);
+  item.iconPath = epochIcon(epoch.current);
+  item.contextValue = contextValue(NodeKind.Epoch, [
+    stateFlag(epoch.state),
+    epoch.current && NodeFlag.Current,
+  ]);
+  return item;
+}
+
+function iterationItem(node: IterationNode): vscode.TreeItem {
+  const { record } = node;
+  const promoted = isStallPromoted(record);
+  const item = new vscode.TreeItem(iterationLabel(record), None);
+  item.id = nodeId(node);
+  item.description = iterationDescription(record);
+  item.tooltip = iterationTooltip(record);
+  item.iconPath = iterationIcon(record, promoted);
+  item.contextValue = contextValue(NodeKind.Iteration, [
+    promoted && NodeFlag.StallPromoted,
+    record.evaluation !== null && record.evaluation !== undefined && NodeFlag.Scored,
+  ]);
+  return item;
+}
+
+function stateFlag(state: 'open' | 'paused' | 'closed'): NodeFlag {
+  return state === 'open' ? NodeFlag.Open : state === 'paused' ? NodeFlag.Paused : NodeFlag.Closed;
+}

@@ -1,0 +1,119 @@
+// The critic-brief panel end to end, in a real workbench: a fixture git repository with an open
+// session and an uncommitted change; assemble the brief from the palette, read the packet in the
+// webview, record PASS from the panel's form, then find the verdict on disk and in the tree.
+import * as assert from 'node:assert/strict';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { changeWorkingTree, prepareRepository, SESSION, VERIFICATION_FILE } from './brief-fixture';
+import { assembleFromWorkingTree } from './brief-quick-input';
+import { Workbench } from './workbench';
+
+const UI_TIMEOUT = 30_000;
+
+interface LedgerOnDisk {
+  pending_brief: { brief_id: string } | null;
+  iterations: {
+    n: number;
+    critic_verdict: string | null;
+    critic_brief: string | null;
+    critic_next: string | null;
+  }[];
+}
+
+describe('critic brief panel', function () {
+  let workbench: Workbench;
+  let briefId = '';
+
+  before(async function () {
+    workbench = await Workbench.open();
+    prepareRepository(workbench.workspace);
+    changeWorkingTree(workbench.workspace);
+  });
+
+  after(async function () {
+    await workbench?.close();
+  });
+
+  afterEach(async function () {
+    if (this.currentTest?.state === 'failed') await workbench?.screenshot(`failed-${this.currentTest.title}`);
+  });
+
+  const ledger = (): LedgerOnDisk =>
+    JSON.parse(readFileSync(join(workbench.workspace, '.loop', 'ledgers', `${SESSION}.json`), 'utf8'));
+
+  it('assembles a brief from the working tree and shows the packet side by side', async function () {
+    await assembleFromWorkingTree(workbench.page, SESSION, VERIFICATION_FILE);
+    const view = workbench.webview();
+    await view.locator('body[data-ready="true"]').waitFor({ timeout: UI_TIMEOUT });
+    briefId = (await view.locator('#brief-id').innerText()).trim();
+    assert.match(briefId, /^[0-9a-f]{16}$/);
+    assert.equal(ledger().pending_brief?.brief_id, briefId);
+    await view.locator('.file-list', { hasText: 'src/greet.js' }).waitFor();
+    await view.locator('.d2h-file-side-diff').first().waitFor({ timeout: UI_TIMEOUT });
+    await view.locator('#rubric', { hasText: 'tests-passing' }).waitFor();
+    await view.locator('#verification', { hasText: '12 passing' }).waitFor();
+    await view.locator('#scope .badge.provenance-verified').waitFor();
+    const text = await view.locator('body').innerText();
+    assert.ok(!/summary/i.test(text), 'the panel shows no builder summary');
+    await workbench.screenshot('brief-01-panel-light');
+  });
+
+  it('follows a dark theme', async function () {
+    // A workspace setting takes effect at once, like choosing the theme in the picker.
+    mkdirSync(join(workbench.workspace, '.vscode'), { recursive: true });
+    writeFileSync(
+      join(workbench.workspace, '.vscode', 'settings.json'),
+      JSON.stringify({ 'workbench.colorTheme': 'Default Dark Modern' }),
+    );
+    await workbench.page.locator('.monaco-workbench.vs-dark').waitFor({ timeout: UI_TIMEOUT });
+    await workbench.webview().locator('body.vscode-dark').waitFor({ timeout: UI_TIMEOUT });
+    await workbench.screenshot('brief-02-panel-dark');
+  });
+
+  it('records PASS from the panel, spends the brief, and shows the record', async function () {
+    const view = workbench.webview();
+    await view.locator('#criticNext textarea').fill('Cover the empty-name case with a test.');
+    await view.locator('#evidencePaths textarea').fill(VERIFICATION_FILE);
+    await view.locator('#actions textarea').fill('friendlier-greeting');
+    await view.locator('#submit-verdict').click();
+    await view.locator('.result', { hasText: 'Recorded as iteration 1' }).waitFor({ timeout: UI_TIMEOUT });
+    await view.locator('.spent', { hasText: 'This brief is spent' }).waitFor();
+    const onDisk = ledger();
+    assert.equal(onDisk.pending_brief, null);
+    assert.equal(onDisk.iterations.length, 1);
+    assert.equal(onDisk.iterations[0]!.critic_verdict, 'PASS');
+    assert.equal(onDisk.iterations[0]!.critic_brief, briefId);
+    assert.equal(onDisk.iterations[0]!.critic_next, 'Cover the empty-name case with a test.');
+    await view.locator('.spent').evaluate((el) => el.scrollIntoView({ block: 'center' }));
+    await workbench.screenshot('brief-03-verdict-recorded');
+  });
+
+  it('shows the recorded iteration in the Sessions tree', async function () {
+    await workbench.openViewContainer('Loop Ledger');
+    const tree = workbench.pane('Sessions');
+    const session = tree.locator('.monaco-list-row', { hasText: SESSION }).first();
+    await session.waitFor({ timeout: UI_TIMEOUT });
+    const iteration = tree.locator('.monaco-list-row', { hasText: '#1 continue' }).first();
+    // Expand session → epoch until the iteration row shows.
+    for (let attempt = 0; attempt < 3 && !(await iteration.isVisible()); attempt++) {
+      const collapsed = tree.locator('.monaco-list-row[aria-expanded="false"]').first();
+      if (!(await collapsed.isVisible())) break;
+      await collapsed.click();
+      await workbench.page.waitForTimeout(300);
+    }
+    await iteration.waitFor({ timeout: UI_TIMEOUT });
+    await workbench.screenshot('brief-04-sessions-tree');
+  });
+
+  it('restores the panel after a window reload, still spent', async function () {
+    const page = workbench.page;
+    await page.reload();
+    await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
+    await page.waitForFunction(() => 'driver' in window, undefined, { timeout: UI_TIMEOUT });
+    const view = workbench.webview();
+    await view.locator('body[data-ready="true"]').waitFor({ timeout: 60_000 });
+    assert.equal((await view.locator('#brief-id').innerText()).trim(), briefId);
+    await view.locator('.spent', { hasText: 'This brief is spent' }).waitFor({ timeout: UI_TIMEOUT });
+    assert.equal(await view.locator('#submit-verdict').getAttribute('disabled'), '');
+  });
+});

@@ -1,0 +1,89 @@
+import * as assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Workbench } from './workbench';
+
+const CONTRACT = '.loop/contracts/tidy-greeting.json';
+interface Contract {
+  quality_rubric: { direction: string }[];
+}
+
+const DISAGREES = 'is "higher-is-better" but the target moves the other way';
+
+describe('contract editor in the workbench', function () {
+  let workbench: Workbench;
+
+  before(async function () {
+    workbench = await Workbench.open({ fixture: 'contract-workspace' });
+  });
+
+  after(async function () {
+    await workbench?.close();
+  });
+
+  afterEach(async function () {
+    if (this.currentTest?.state === 'failed') await workbench?.screenshot(`failed-${this.currentTest.title}`);
+  });
+
+  const page = () => workbench.page;
+  const editor = () => page().locator('.editor-instance .monaco-editor').first();
+
+  it('opens a contract with its CodeLens and no finding', async function () {
+    await workbench.openFile(CONTRACT);
+    await editor().locator('.codelens-decoration', { hasText: 'Open loop with this contract' }).waitFor();
+    await editor().locator('.codelens-decoration', { hasText: 'Validate' }).waitFor();
+    assert.equal(await editor().locator('.squiggly-error').count(), 0);
+    await workbench.screenshot('contract-01-codelens');
+  });
+
+  it('typing a direction that disagrees with baseline → target shows a squiggle and a Problems entry', async function () {
+    // Select the first dimension's direction word with Find, then type over it.
+    await editor().click();
+    await page().keyboard.press('Control+F');
+    await page().keyboard.type('lower-is-better');
+    await page().keyboard.press('Escape');
+    await page().keyboard.type('higher-is-better', { delay: 20 });
+    await page().keyboard.press('Escape'); // close the completion list the JSON editor offers
+    await editor().locator('.squiggly-error').first().waitFor({ timeout: 15_000 });
+    await workbench.screenshot('contract-02-squiggle');
+    const rows = await workbench.problems(DISAGREES);
+    assert.ok(
+      rows.some((row) => row.includes('quality_rubric[0].direction') && row.includes('direction-disagrees')),
+      rows.join('\n'),
+    );
+    await workbench.screenshot('contract-03-problems');
+  });
+
+  it('applies the quick fix from the lightbulb (Ctrl+.) menu and the finding goes away', async function () {
+    // Double-clicking the Problems entry reveals the finding and focuses the editor on it.
+    await page().locator('.markers-panel .monaco-list-row', { hasText: DISAGREES }).first().dblclick();
+    // The editor shows the lightbulb beside the finding; clicking it opens the Ctrl+. menu.
+    await editor().locator('.lightBulbWidget').click();
+    const menu = page().locator('.action-widget');
+    const fix = menu.locator('.action-item, .monaco-list-row', {
+      hasText: 'Change the direction to "lower-is-better"',
+    });
+    await fix.first().waitFor({ timeout: 15_000 });
+    await workbench.screenshot('contract-04-quick-fix-menu');
+    await fix.first().click();
+    await editor().locator('.squiggly-error').first().waitFor({ state: 'detached', timeout: 15_000 });
+    await page()
+      .locator('.markers-panel .monaco-list-row', { hasText: DISAGREES })
+      .waitFor({ state: 'detached', timeout: 15_000 });
+    // The fix leaves the focus in the editor; save (code-server may also auto-save) and read the file.
+    await page().keyboard.press('Control+S');
+    const directions = () => {
+      try {
+        const saved = JSON.parse(readFileSync(join(workbench.workspace, CONTRACT), 'utf8')) as Contract;
+        return saved.quality_rubric.map((d) => d.direction);
+      } catch {
+        return []; // caught mid-write
+      }
+    };
+    for (let waited = 0; directions()[0] !== 'lower-is-better' && waited < 15_000; waited += 200) {
+      await page().waitForTimeout(200);
+    }
+    assert.deepEqual(directions(), ['lower-is-better', 'higher-is-better']);
+    await workbench.screenshot('contract-05-fixed');
+  });
+});

@@ -1,0 +1,207 @@
+import * as assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import * as vscode from 'vscode';
+import type { LoopLedgerApi } from '../../src/extension/extension';
+import type { EpochNode, IterationNode, SessionNode, SessionsNode } from '../../src/extension/sessions/nodes';
+import { SessionsTreeProvider } from '../../src/extension/sessions/treeProvider';
+import {
+  extensionPath,
+  installSessionFixtures,
+  loopLedgerApi,
+  removeSessionFixtures,
+  waitFor,
+  workspaceRoot,
+} from './sessionsHelpers';
+
+describe('Sessions tree over fixture ledgers', () => {
+  let api: LoopLedgerApi;
+  let root: string;
+
+  const item = (node: SessionsNode) => api.sessions.getTreeItem(node);
+  const session = (id: string) => {
+    const node = api.sessions.getChildren().find((n) => n.kind === 'session' && n.entry.session === id);
+    assert.ok(node, `no session node ${id}`);
+    return node as SessionNode;
+  };
+  const epochs = (id: string) => api.sessions.getChildren(session(id)) as EpochNode[];
+  const iterations = (id: string) =>
+    epochs(id).flatMap((e) => api.sessions.getChildren(e) as IterationNode[]);
+  const iconId = (node: SessionsNode) => (item(node).iconPath as vscode.ThemeIcon).id;
+  const tooltip = (node: SessionsNode) => (item(node).tooltip as vscode.MarkdownString).value;
+
+  before(async () => {
+    api = await loopLedgerApi();
+    root = workspaceRoot();
+    installSessionFixtures(root);
+    api.sessions.refreshAll();
+  });
+  after(() => {
+    removeSessionFixtures(root);
+    api.sessions.refreshAll();
+  });
+
+  it('lists every session at the top level of a single-folder workspace, by id', () => {
+    const ids = api.sessions.getChildren().map((n) => (n as SessionNode).entry.session);
+    assert.deepEqual(ids, [
+      'alpha',
+      'beta',
+      'broken',
+      'delta',
+      'epsilon',
+      'eta',
+      'gamma',
+      'iota',
+      'legacy-run',
+      'theta',
+      'zeta',
+    ]);
+  });
+
+  it('labels a session with its id and describes status · n/limit · verdict total', () => {
+    const beta = item(session('beta'));
+    assert.equal(beta.label, 'beta');
+    assert.match(String(beta.description), /^open · 2\/10 · pass \d+(\.\d+)?$/);
+    assert.equal(beta.contextValue, 'session+open+scored');
+    assert.equal(item(session('gamma')).description, 'paused · 1/10');
+    assert.equal(item(session('gamma')).contextValue, 'session+paused');
+    assert.match(String(item(session('delta')).description), /^closed \(complete\) · 1\/10 · pass/);
+    assert.equal(item(session('iota')).description, 'open · 0/10');
+  });
+
+  it('shows epochs with their purpose and how they ended', () => {
+    const [first, second] = epochs('alpha');
+    assert.equal(item(first!).label, 'Epoch 1 — Raise test coverage of the parser');
+    assert.equal(item(first!).description, 'ended revise · 2 iterations');
+    assert.equal(item(second!).label, 'Epoch 2 — Rework the parser after review');
+    assert.equal(item(second!).description, 'ended escalate · 2 iterations');
+    assert.equal(item(second!).contextValue, 'epoch+closed+current');
+    assert.equal(item(epochs('beta')[0]!).description, 'open · 2/10');
+  });
+
+  it('labels iterations "#n outcome" with the actions as description', () => {
+    const labels = iterations('alpha').map((n) => [item(n).label, item(n).description]);
+    assert.deepEqual(labels[0], ['#1 continue', 'map-parser']);
+    assert.deepEqual(labels[1], ['#2 revise', 'first-tests']);
+    assert.deepEqual(labels[3], ['#4 escalate', 'repeated-error (reported continue) · no actions']);
+  });
+
+  it('gives every outcome its own icon, and stall-promoted iterations another', () => {
+    const byOutcome = new Map<string, string>();
+    for (const id of ['alpha', 'beta', 'delta', 'epsilon', 'eta', 'gamma']) {
+      for (const node of iterations(id)) {
+        if (node.record.stall) continue;
+        byOutcome.set(node.record.outcome, iconId(node));
+      }
+    }
+    assert.deepEqual([...byOutcome.keys()].sort(), [
+      'complete',
+      'continue',
+      'escalate',
+      'pause',
+      'revise',
+      'stop',
+    ]);
+    assert.equal(new Set(byOutcome.values()).size, 6, JSON.stringify([...byOutcome]));
+    const promoted = [iterations('alpha')[3]!, iterations('zeta')[1]!, iterations('theta')[0]!];
+    const promotedIcons = promoted.map(iconId);
+    assert.deepEqual(promotedIcons, ['flame', 'history', 'plug']);
+    for (const icon of promotedIcons) assert.ok(![...byOutcome.values()].includes(icon));
+    assert.equal(item(promoted[1]!).contextValue, 'iteration+stallPromoted');
+    assert.equal(item(promoted[1]!).label, '#2 stop');
+  });
+
+  it('explains an iteration in a markdown tooltip: measurements against the baseline, stall, note', () => {
+    const scored = tooltip(iterations('beta')[1]!);
+    assert.match(scored, /\| dimension \| baseline \| measured \| score \|/);
+    assert.match(scored, /\| coverage \| 70 \| 77 \|/);
+    assert.match(scored, /Rubric: pass, weighted total/);
+    assert.match(
+      tooltip(iterations('alpha')[3]!),
+      /Stall: repeated\\-error — reported continue, recorded escalate/,
+    );
+    assert.match(tooltip(iterations('gamma')[0]!), /Note: waiting for review/);
+  });
+
+  it('shows the original-format ledger from .claude/.runtime/work-loop', () => {
+    const legacy = session('legacy-run');
+    assert.equal(legacy.entry.kind, 'ledger');
+    assert.match(String(item(legacy).description), /^open · 2\/10 · pass .* · original format$/);
+    assert.equal(item(legacy).contextValue, 'session+open+legacy+scored');
+    assert.equal(epochs('legacy-run').length, 1);
+  });
+
+  it('shows a corrupt ledger as an error node, not a crash', () => {
+    const broken = session('broken');
+    assert.equal(broken.entry.kind, 'broken');
+    const shown = item(broken);
+    assert.equal(shown.contextValue, 'brokenSession');
+    assert.match(String(shown.description), /unreadable ledger: the file is not valid JSON/);
+    assert.equal((shown.iconPath as vscode.ThemeIcon).id, 'error');
+    assert.deepEqual(api.sessions.getChildren(broken), []);
+  });
+
+  // The aim is one second: the file watcher usually takes ~300 ms here, and when it misses an
+  // event the folder poll (every 500 ms) catches the change.
+  it('shows a ledger the CLI writes from a terminal within a second, refreshing only that node', async function () {
+    const cli = join(extensionPath(), 'dist', 'cli.js');
+    const contract = join(root, '.loop', 'contracts', 'parser-coverage.json');
+    const run = (...args: string[]) =>
+      execFileSync(process.execPath, [cli, ...args, '--root', root], { stdio: 'pipe' });
+
+    let started = Date.now();
+    run('open', '--session', 'from-terminal', '--contract', contract);
+    await waitFor(
+      'the new session in the tree',
+      () => api.sessions.findSession(root, 'from-terminal'),
+      1_000,
+    );
+    const appeared = Date.now() - started;
+
+    const fired: (SessionsNode | undefined)[] = [];
+    const listening = api.sessions.onDidChangeTreeData((node) => fired.push(node));
+    try {
+      started = Date.now();
+      run('iterate', '--session', 'beta', '--outcome', 'continue', '--action', 'from-terminal');
+      await waitFor(
+        'beta to show 3 iterations',
+        () => String(item(session('beta')).description).startsWith('open · 3/10'),
+        1_000,
+      );
+      const updated = Date.now() - started;
+      console.log(`    CLI → tree: new session after ${appeared} ms, changed session after ${updated} ms`);
+      assert.ok(fired.includes(session('beta')), 'the changed session node is refreshed');
+      for (const node of fired)
+        assert.equal(node?.kind, 'session', 'a targeted refresh, never the whole tree');
+    } finally {
+      listening.dispose();
+    }
+  });
+
+  it('groups sessions by folder when the workspace has several', () => {
+    const other = mkdtempSync(join(tmpdir(), 'loop-ledger-root2-'));
+    try {
+      const provider = new SessionsTreeProvider(() => [
+        { name: 'main', path: root },
+        { name: 'other', path: other },
+      ]);
+      const top = provider.getChildren();
+      assert.deepEqual(
+        top.map((n) => [n.kind, provider.getTreeItem(n).label]),
+        [
+          ['folder', 'main'],
+          ['folder', 'other'],
+        ],
+      );
+      assert.ok(provider.getChildren(top[0]).length >= 11);
+      assert.deepEqual(provider.getChildren(top[1]), []);
+      const beta = provider.findSession(root, 'beta')!;
+      assert.equal(provider.getParent(beta), top[0]);
+      provider.dispose();
+    } finally {
+      rmSync(other, { recursive: true, force: true });
+    }
+  });
+});

@@ -1,0 +1,64 @@
+// Shared by the sessions and commands suites: the extension's API, and the fixture ledgers
+// copied into (and later removed from) the integration workspace.
+import * as assert from 'node:assert/strict';
+import { cpSync, readdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import * as vscode from 'vscode';
+import type { LoopLedgerApi } from '../../src/extension/extension';
+
+export const EXTENSION_ID = 'loop-ledger.loop-ledger';
+
+export async function loopLedgerApi(): Promise<LoopLedgerApi> {
+  const ext = vscode.extensions.getExtension<LoopLedgerApi>(EXTENSION_ID);
+  assert.ok(ext, `extension ${EXTENSION_ID} is not loaded`);
+  return ext.activate();
+}
+
+export function extensionPath(): string {
+  return vscode.extensions.getExtension(EXTENSION_ID)!.extensionPath;
+}
+
+export function workspaceRoot(): string {
+  const folder = vscode.workspace.workspaceFolders?.[0];
+  assert.ok(folder, 'the integration tier opens a workspace folder');
+  return folder.uri.fsPath;
+}
+
+const FIXTURE_PARTS = [
+  ['.loop', 'ledgers'],
+  ['.loop', 'contracts'],
+  ['.claude', '.runtime', 'work-loop'],
+] as const;
+
+/** Copies test/fixtures/sessions-workspace's ledgers and contracts into the workspace. */
+export function installSessionFixtures(root: string): void {
+  const source = join(extensionPath(), 'test', 'fixtures', 'sessions-workspace');
+  for (const parts of FIXTURE_PARTS)
+    cpSync(join(source, ...parts), join(root, ...parts), { recursive: true });
+}
+
+/** Removes what installSessionFixtures copied, and ledgers tests created. */
+export function removeSessionFixtures(root: string): void {
+  const source = join(extensionPath(), 'test', 'fixtures', 'sessions-workspace');
+  rmSync(join(root, '.loop', 'ledgers'), { recursive: true, force: true });
+  rmSync(join(root, '.claude'), { recursive: true, force: true });
+  for (const name of readdirSync(join(source, '.loop', 'contracts'))) {
+    rmSync(join(root, '.loop', 'contracts', name), { force: true });
+  }
+}
+
+/** Polls until `check` returns a value (not undefined/false) or the time is up. */
+export async function waitFor<T>(
+  what: string,
+  check: () => T | undefined | false,
+  timeoutMs = 3_000,
+): Promise<T> {
+  const started = Date.now();
+  for (;;) {
+    const value = check();
+    if (value !== undefined && value !== false) return value;
+    if (Date.now() - started > timeoutMs)
+      throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}

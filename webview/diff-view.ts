@@ -1,0 +1,144 @@
+// The left column: a file list, then one collapsible section per file whose side-by-side diff is
+// rendered by diff2html the first time it is expanded. Rendering lazily keeps a 200-file diff
+// interactive at once; diff2html escapes the diff text it renders and emits no style attributes,
+// so its HTML is safe under the panel's CSP (no 'unsafe-inline').
+import { html as renderDiffHtml } from 'diff2html';
+import { h } from './dom';
+import type { BriefViewModel, FileView } from './view-model';
+
+export interface DiffViewActions {
+  openInDiffEditor(path: string): void;
+}
+
+const CHANGE_LABEL: Record<FileView['change'], string> = {
+  modified: 'M',
+  added: 'A',
+  deleted: 'D',
+  renamed: 'R',
+  binary: 'B',
+};
+
+function stats(file: FileView): HTMLElement {
+  return h(
+    'span',
+    { class: 'stats', 'aria-label': `${file.additions} added, ${file.deletions} removed` },
+    h('span', { class: 'added' }, `+${file.additions}`),
+    ' ',
+    h('span', { class: 'removed' }, `−${file.deletions}`),
+  );
+}
+
+function undeclaredBadge(file: FileView): HTMLElement | null {
+  return file.undeclared
+    ? h('span', { class: 'badge undeclared', title: 'Not declared in the change scope' }, 'undeclared')
+    : null;
+}
+
+function fileList(model: BriefViewModel, expand: (file: FileView) => void): HTMLElement {
+  const items = model.files.map((file) => {
+    const link = h(
+      'a',
+      {
+        href: `#${file.anchor}`,
+        class: 'file-link',
+        title: file.oldPath ? `${file.oldPath} → ${file.path}` : file.path,
+      },
+      h(
+        'span',
+        { class: `change change-${file.change}`, 'aria-label': file.change },
+        CHANGE_LABEL[file.change],
+      ),
+      ' ',
+      h('span', { class: 'path' }, file.path),
+    );
+    link.addEventListener('click', (event) => {
+      event.preventDefault();
+      expand(file);
+      document.getElementById(file.anchor)?.scrollIntoView({ block: 'start' });
+      document.getElementById(`${file.anchor}-toggle`)?.focus({ preventScroll: true });
+    });
+    return h('li', {}, link, ' ', stats(file), ' ', undeclaredBadge(file));
+  });
+  return h('nav', { class: 'file-list', 'aria-label': 'Changed files' }, h('ol', {}, ...items));
+}
+
+class FileSection {
+  readonly element: HTMLElement;
+  private readonly toggle: HTMLButtonElement;
+  private readonly body: HTMLElement;
+  private rendered = false;
+
+  constructor(
+    readonly file: FileView,
+    actions: DiffViewActions,
+  ) {
+    this.toggle = h(
+      'button',
+      {
+        type: 'button',
+        class: 'toggle',
+        id: `${file.anchor}-toggle`,
+        'aria-controls': `${file.anchor}-body`,
+        'aria-expanded': 'false',
+      },
+      h('span', { class: 'chevron', 'aria-hidden': 'true' }),
+      h('span', { class: 'path' }, file.oldPath ? `${file.oldPath} → ${file.path}` : file.path),
+    );
+    this.toggle.addEventListener('click', () => this.setExpanded(!this.expanded));
+    const open = h(
+      'vscode-button',
+      { secondary: true, class: 'open-diff', title: `Open ${file.path} in VS Code's diff editor` },
+      'Open in diff editor',
+    );
+    open.addEventListener('click', () => actions.openInDiffEditor(file.path));
+    this.body = h('div', { class: 'file-body', id: `${file.anchor}-body`, hidden: true });
+    this.element = h(
+      'section',
+      { class: 'file', id: file.anchor, 'data-path': file.path },
+      h('header', { class: 'file-header' }, this.toggle, stats(file), undeclaredBadge(file), open),
+      this.body,
+    );
+    if (file.initiallyExpanded) this.setExpanded(true);
+  }
+
+  get expanded(): boolean {
+    return this.toggle.getAttribute('aria-expanded') === 'true';
+  }
+
+  setExpanded(expanded: boolean): void {
+    if (expanded && !this.rendered) {
+      this.body.innerHTML = renderDiffHtml(this.file.patch, {
+        outputFormat: 'side-by-side',
+        drawFileList: false,
+        matching: 'lines',
+      });
+      this.rendered = true;
+    }
+    this.toggle.setAttribute('aria-expanded', String(expanded));
+    this.body.hidden = !expanded;
+  }
+}
+
+export function diffView(model: BriefViewModel, actions: DiffViewActions): HTMLElement {
+  const sections = model.files.map((file) => new FileSection(file, actions));
+  const byAnchor = new Map(sections.map((s) => [s.file.anchor, s]));
+  const expandAll = h('vscode-button', { secondary: true }, 'Expand all');
+  const collapseAll = h('vscode-button', { secondary: true }, 'Collapse all');
+  expandAll.addEventListener('click', () => sections.forEach((s) => s.setExpanded(true)));
+  collapseAll.addEventListener('click', () => sections.forEach((s) => s.setExpanded(false)));
+  const { files, additions, deletions } = model.totals;
+  return h(
+    'div',
+    { class: 'diff-column' },
+    h(
+      'div',
+      { class: 'diff-toolbar' },
+      h('h2', {}, `Diff — ${files} file(s), +${additions} −${deletions}`),
+      h('span', { class: 'spacer' }),
+      expandAll,
+      collapseAll,
+    ),
+    fileList(model, (file) => byAnchor.get(file.anchor)?.setExpanded(true)),
+    h('div', { class: 'files' }, ...sections.map((s) => s.element)),
+  );
+}

@@ -1,0 +1,107 @@
+// The critic-brief panel app. It renders what the host sends, keeps it with setState so a reload
+// restores the panel, and turns clicks into protocol messages. Handshake: the app says `ready`
+// once its listener is attached; the host sends nothing before that.
+import '@vscode-elements/elements/dist/vscode-button/index.js';
+import '@vscode-elements/elements/dist/vscode-form-group/index.js';
+import '@vscode-elements/elements/dist/vscode-form-helper/index.js';
+import '@vscode-elements/elements/dist/vscode-label/index.js';
+import '@vscode-elements/elements/dist/vscode-option/index.js';
+import '@vscode-elements/elements/dist/vscode-single-select/index.js';
+import '@vscode-elements/elements/dist/vscode-textarea/index.js';
+import './brief.css';
+import type { FromWebview, PanelState, ToWebview, VerdictForm } from '../src/shared/protocol';
+import { diffView } from './diff-view';
+import { h } from './dom';
+import { packetView } from './packet-view';
+import { VerdictFormView } from './verdict-form';
+import { toViewModel } from './view-model';
+
+interface VsCodeApi {
+  postMessage(message: FromWebview): void;
+  getState(): unknown;
+  setState(state: unknown): void;
+}
+declare function acquireVsCodeApi(): VsCodeApi;
+
+// Marks the benchmark reads (bench/brief-panel.mjs): script start, packet received, rendered.
+performance.mark('brief:script');
+const vscode = acquireVsCodeApi();
+const root = document.getElementById('app')!;
+let current: PanelState | undefined;
+let form: VerdictFormView | undefined;
+let counter = 0;
+const nextRequestId = () => `r${Date.now().toString(36)}-${++counter}`;
+
+function header(state: PanelState): HTMLElement {
+  return h(
+    'header',
+    { class: 'panel-header' },
+    h('h1', {}, 'Critic brief ', h('code', { id: 'brief-id' }, state.packet.brief_id)),
+    h('span', { class: 'muted' }, `session ${state.session} · ${state.change.label}`),
+  );
+}
+
+function render(state: PanelState): void {
+  current = state;
+  vscode.setState(state);
+  const model = toViewModel(state);
+  form = new VerdictFormView(model.verdicts, {
+    submit: (verdict: VerdictForm) =>
+      vscode.postMessage({
+        type: 'submitVerdict',
+        requestId: nextRequestId(),
+        briefId: model.briefId,
+        form: verdict,
+      }),
+    exportPacket: () =>
+      vscode.postMessage({ type: 'exportPacket', requestId: nextRequestId(), briefId: model.briefId }),
+  });
+  if (!model.canRecord) form.showReadOnly();
+  form.showSpent(model.spent);
+  const diff = diffView(model, {
+    openInDiffEditor: (path) => vscode.postMessage({ type: 'openDiff', requestId: nextRequestId(), path }),
+  });
+  const side = h(
+    'aside',
+    { class: 'side-column', 'aria-label': 'Rubric, scope, verification and verdict' },
+    ...packetView(model),
+    form.element,
+  );
+  root.replaceChildren(header(state), h('main', { class: 'columns' }, diff, side));
+  document.body.dataset.ready = 'true';
+}
+
+function onMessage(message: ToWebview): void {
+  switch (message.type) {
+    case 'show':
+      performance.mark('brief:show');
+      render(message.state);
+      performance.mark('brief:rendered');
+      break;
+    case 'verdictResult':
+      if (message.exitCode === 0 && message.record && current) {
+        const spent = {
+          reason: `verdict recorded as iteration ${message.record.n}.`,
+          record: message.record,
+        };
+        current = { ...current, spent };
+        vscode.setState(current);
+        form?.showSpent(spent);
+      } else {
+        form?.showRefusal(message.exitCode, message.meaning, message.findings);
+      }
+      break;
+    case 'exportResult':
+    case 'openDiffResult':
+      if (!message.ok) form?.showMessage(message.message);
+      break;
+    case 'rejected':
+      form?.showMessage(`The host did not accept that request: ${message.reason}`);
+      break;
+  }
+}
+
+window.addEventListener('message', (event: MessageEvent<ToWebview>) => onMessage(event.data));
+const saved = vscode.getState() as PanelState | undefined;
+if (saved?.packet) render(saved);
+vscode.postMessage({ type: 'ready' });

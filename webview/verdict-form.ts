@@ -1,0 +1,196 @@
+// The verdict form: what the critic decided and why, recorded by the host through the engine's
+// `iterate` with this brief's id. After a submission the form shows the engine's answer — the
+// record, or the refusal with its exit code and findings — and once a verdict is recorded the
+// brief is spent and the form stays disabled.
+import type { Finding, PanelState, RecordView, VerdictForm } from '../src/shared/protocol';
+import { h, section } from './dom';
+
+type Field = HTMLElement & { value: string; disabled: boolean };
+
+export interface VerdictFormActions {
+  submit(form: VerdictForm): void;
+  exportPacket(): void;
+}
+
+/** Non-blank lines of a multi-line field (evidence paths, actions, measurements). */
+export function lines(text: string): string[] {
+  return text
+    .split(/\r?\n|,(?=\s*\S+=)|;/)
+    .map((line) => line.trim())
+    .filter((line) => line !== '');
+}
+
+function optionalText(text: string): string | null {
+  return text.trim() === '' ? null : text;
+}
+
+function select(id: string, options: readonly string[], chosen: string): Field {
+  return h(
+    'vscode-single-select',
+    { id, name: id },
+    ...options.map((option) =>
+      h('vscode-option', { value: option, selected: option === chosen }, option === '' ? '(none)' : option),
+    ),
+  ) as unknown as Field;
+}
+
+function group(label: string, id: string, field: HTMLElement, help?: string): HTMLElement {
+  return h(
+    'vscode-form-group',
+    { variant: 'vertical' },
+    h('vscode-label', { for: id }, label),
+    field,
+    help ? h('vscode-form-helper', {}, help) : null,
+  );
+}
+
+function textarea(id: string, rows: number, placeholder: string): Field {
+  return h('vscode-textarea', { id, name: id, rows, placeholder }) as unknown as Field;
+}
+
+export class VerdictFormView {
+  readonly element: HTMLElement;
+  private readonly fields: Record<string, Field>;
+  private readonly submitButton: Field;
+  private readonly result: HTMLElement;
+  private readonly spentBanner: HTMLElement;
+  private readonly escalation: HTMLElement;
+
+  constructor(
+    verdicts: readonly string[],
+    private readonly actions: VerdictFormActions,
+  ) {
+    this.fields = {
+      verdict: select('verdict', verdicts, 'PASS'),
+      criticNext: textarea('criticNext', 2, 'The single most valuable next improvement'),
+      evidencePaths: textarea('evidencePaths', 2, 'One path per line, e.g. .loop/evidence/suite.txt'),
+      decision: select('decision', ['', 'retain', 'revert', 'revise', 'escalate'], 'retain'),
+      outcome: select('outcome', ['continue', 'complete', 'revise', 'escalate', 'pause', 'stop'], 'continue'),
+      actions: textarea('actions', 2, 'Action ids completed in this iteration, one per line'),
+      measurements: textarea('measurements', 2, 'DIM=NUMBER, one per line'),
+      note: textarea('note', 2, 'Optional note'),
+      blocker: textarea('blocker', 2, 'What blocks the loop'),
+      evidence: textarea('evidence', 2, 'What shows it'),
+      recommendedNext: textarea('recommendedNext', 2, 'Who should do what next'),
+    };
+    const f = this.fields;
+    this.escalation = h(
+      'div',
+      { class: 'escalation', hidden: true },
+      group('Blocker', 'blocker', f.blocker!),
+      group('Evidence', 'evidence', f.evidence!),
+      group('Recommended next', 'recommendedNext', f.recommendedNext!),
+    );
+    f.outcome!.addEventListener('change', () => {
+      this.escalation.hidden = f.outcome!.value !== 'escalate';
+    });
+    this.submitButton = h('vscode-button', { id: 'submit-verdict' }, 'Record verdict') as unknown as Field;
+    this.submitButton.addEventListener('click', () => this.onSubmit());
+    const exportButton = h('vscode-button', { secondary: true, id: 'export-packet' }, 'Export packet');
+    exportButton.addEventListener('click', () => this.actions.exportPacket());
+    this.result = h('div', { class: 'result', role: 'status', 'aria-live': 'polite' });
+    this.spentBanner = h('p', { class: 'spent', hidden: true });
+    this.element = section(
+      'verdict',
+      'Verdict',
+      this.spentBanner,
+      this.result,
+      h(
+        'form',
+        { class: 'verdict-form', novalidate: true },
+        group('Verdict', 'verdict', f.verdict!),
+        group('Critic next', 'criticNext', f.criticNext!, 'Required with a verdict.'),
+        group('Evidence paths', 'evidencePaths', f.evidencePaths!, 'At least one; one per line.'),
+        group('Decision', 'decision', f.decision!),
+        group('Outcome', 'outcome', f.outcome!),
+        this.escalation,
+        group('Actions', 'actions', f.actions!),
+        group('Measurements', 'measurements', f.measurements!, 'Scored against the rubric.'),
+        group('Note', 'note', f.note!),
+        h('div', { class: 'buttons' }, this.submitButton, exportButton),
+      ),
+    );
+    this.element.querySelector('form')?.addEventListener('submit', (event) => event.preventDefault());
+  }
+
+  private value(name: string): string {
+    return this.fields[name]?.value ?? '';
+  }
+
+  private onSubmit(): void {
+    if (this.submitButton.disabled) return;
+    const escalate = this.value('outcome') === 'escalate';
+    this.actions.submit({
+      verdict: this.value('verdict') as VerdictForm['verdict'],
+      criticNext: this.value('criticNext'),
+      evidencePaths: lines(this.value('evidencePaths')),
+      decision: (optionalText(this.value('decision')) as VerdictForm['decision']) ?? null,
+      outcome: this.value('outcome') as VerdictForm['outcome'],
+      actions: lines(this.value('actions')),
+      measurements: lines(this.value('measurements')),
+      note: optionalText(this.value('note')),
+      blocker: escalate ? optionalText(this.value('blocker')) : null,
+      evidence: escalate ? optionalText(this.value('evidence')) : null,
+      recommendedNext: escalate ? optionalText(this.value('recommendedNext')) : null,
+    });
+    this.setBusy(true);
+  }
+
+  setBusy(busy: boolean): void {
+    this.submitButton.disabled = busy;
+    this.submitButton.textContent = busy ? 'Recording…' : 'Record verdict';
+  }
+
+  setEnabled(enabled: boolean): void {
+    for (const field of Object.values(this.fields)) field.disabled = !enabled;
+    this.submitButton.disabled = !enabled;
+  }
+
+  showSpent(spent: PanelState['spent']): void {
+    this.spentBanner.hidden = spent === null;
+    this.spentBanner.textContent = spent ? `This brief is spent: ${spent.reason}` : '';
+    if (spent) {
+      this.setEnabled(false);
+      this.submitButton.textContent = 'Verdict recorded';
+    }
+    if (spent?.record) this.showRecord(spent.record);
+  }
+
+  showRecord(record: RecordView): void {
+    const rows = Object.entries(record)
+      .filter(([, value]) => value !== null && !(Array.isArray(value) && value.length === 0))
+      .map(([key, value]) =>
+        h(
+          'tr',
+          {},
+          h('th', { scope: 'row' }, key),
+          h('td', {}, typeof value === 'string' ? value : JSON.stringify(value)),
+        ),
+      );
+    this.result.replaceChildren(
+      h('h3', {}, `Recorded as iteration ${record.n}`),
+      h('table', { class: 'record' }, h('tbody', {}, ...rows)),
+    );
+  }
+
+  showRefusal(exitCode: number, meaning: string, findings: Finding[]): void {
+    this.setBusy(false);
+    this.result.replaceChildren(
+      h('h3', { class: 'refused' }, `Refused (exit ${exitCode}): ${meaning}`),
+      h('ul', { class: 'findings' }, ...findings.map((f) => h('li', {}, f.message))),
+    );
+  }
+
+  showMessage(message: string): void {
+    this.setBusy(false);
+    this.result.replaceChildren(h('p', {}, message));
+  }
+
+  /** An untrusted workspace is read-only: the form stays visible but disabled, and says why. */
+  showReadOnly(): void {
+    this.setEnabled(false);
+    this.spentBanner.hidden = false;
+    this.spentBanner.textContent =
+      'This workspace is not trusted: Loop Ledger is read-only here, so no verdict can be recorded.';
+  }
+}
