@@ -5,22 +5,14 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { createTier } from './tier.mjs';
 import { installCodeServer, missingSystemPackages, repoRoot, startCodeServer } from './vscode-server.mjs';
 
 const TIER = 'e2e';
 const testsDir = join(repoRoot, 'out', 'test', 'e2e');
-const started = Date.now();
-const lap = (what) => console.log(`[e2e ${((Date.now() - started) / 1000).toFixed(1)}s] ${what}`);
-const TIER_LINE = /^TIER \S+: \d+ passed, \d+ failed$/m;
+const { lap, watch, finish, run } = createTier(TIER);
 
-let tierLineSeen = false;
 let server;
-
-function finish(ok, reason) {
-  if (reason) console.error(`e2e tier: ${reason}`);
-  if (!tierLineSeen) console.log(`TIER ${TIER}: 0 passed, 1 failed`);
-  return ok ? 0 : 1;
-}
 
 function runMocha(files, extraArgs, env) {
   const mocha = join(repoRoot, 'node_modules', 'mocha', 'bin', 'mocha.js');
@@ -39,7 +31,7 @@ function runMocha(files, extraArgs, env) {
     child.stdout.on('data', (chunk) => {
       process.stdout.write(chunk);
       tail = (tail + chunk.toString()).slice(-2048);
-      if (TIER_LINE.test(tail)) tierLineSeen = true;
+      watch(tail);
     });
     child.on('close', (code, signal) => resolveRun(signal ? 1 : code));
   });
@@ -90,19 +82,4 @@ async function stopServer() {
   if (running) await running.stop();
 }
 
-for (const signal of ['SIGINT', 'SIGTERM']) {
-  process.once(signal, async () => {
-    await stopServer();
-    process.exit(finish(false, `interrupted (${signal})`) || 130);
-  });
-}
-
-let exitCode;
-try {
-  exitCode = await main();
-} catch (error) {
-  exitCode = finish(false, error instanceof Error ? error.message : String(error));
-}
-await stopServer();
-lap('done');
-process.exit(exitCode);
+await run(main, stopServer);

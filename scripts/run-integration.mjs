@@ -11,14 +11,14 @@ import { join } from 'node:path';
 import { format } from 'node:util';
 import { chromium } from 'playwright-core';
 import { chromiumLaunchOptions } from './chromium.mjs';
+import { createTier } from './tier.mjs';
 import { installCodeServer, missingSystemPackages, repoRoot, startCodeServer } from './vscode-server.mjs';
 
 const TIER = 'integration';
 const timeoutMs = Number(process.env.LOOP_LEDGER_INTEGRATION_TIMEOUT_MS ?? 180_000);
 const testsEntry = join(repoRoot, 'out', 'test', 'integration', 'index.js');
 const fixture = join(repoRoot, 'test', 'fixtures', 'vscode-workspace');
-const started = Date.now();
-const lap = (what) => console.log(`[integration ${((Date.now() - started) / 1000).toFixed(1)}s] ${what}`);
+const { lap, watch, finish, run } = createTier(TIER);
 
 // Workbench start-up chatter and the offline gallery's failures; shown only with DEBUG set.
 const chatter = [
@@ -30,7 +30,6 @@ const chatter = [
 ];
 const isChatter = (line) => !process.env.DEBUG && chatter.some((pattern) => pattern.test(line));
 
-let tierLineSeen = false;
 const cleanups = [];
 
 async function cleanup() {
@@ -41,12 +40,6 @@ async function cleanup() {
       console.error(`cleanup: ${error instanceof Error ? error.message : error}`);
     }
   }
-}
-
-function finish(ok, reason) {
-  if (reason) console.error(`integration tier: ${reason}`);
-  if (!tierLineSeen) console.log(`TIER ${TIER}: 0 passed, 1 failed`);
-  return ok ? 0 : 1;
 }
 
 async function main() {
@@ -82,7 +75,7 @@ async function main() {
   await page.exposeFunction('codeAutomationExit', (code) => reportExit(code));
   await page.exposeFunction('codeAutomationLog', (_type, args) => {
     const line = format(...(Array.isArray(args) ? args : [args]));
-    if (/^TIER \S+: \d+ passed, \d+ failed$/m.test(line)) tierLineSeen = true;
+    watch(line);
     if (!isChatter(line)) console.log(line);
   });
 
@@ -104,19 +97,4 @@ async function main() {
   return finish(code === 0, code === 0 ? undefined : `extension host tests exited with ${code}`);
 }
 
-for (const signal of ['SIGINT', 'SIGTERM']) {
-  process.once(signal, async () => {
-    await cleanup();
-    process.exit(finish(false, `interrupted (${signal})`) || 130);
-  });
-}
-
-let exitCode;
-try {
-  exitCode = await main();
-} catch (error) {
-  exitCode = finish(false, error instanceof Error ? error.message : String(error));
-}
-await cleanup();
-lap('done');
-process.exit(exitCode);
+await run(main, cleanup);

@@ -4,6 +4,7 @@
 // messages are untrusted input; the webview imports this file with `import type` only, so no zod
 // code ends up in its bundle.
 import { z } from 'zod';
+import type { RubricDimension } from '../engine/types';
 
 /** Larger than any honest message from the panel; a bigger one is dropped before it is parsed. */
 export const MAX_INCOMING_MESSAGE_CHARS = 64 * 1024;
@@ -65,17 +66,8 @@ export type FromWebview = z.infer<typeof FromWebview>;
 // ---------------------------------------------------------------------------------------------
 // Host → webview (the host builds these; they are typed, not parsed)
 
-export interface RubricRow {
-  dimension: string;
-  evidence_command: string;
-  baseline: number;
-  target: number;
-  weight: number;
-  failure_threshold: number;
-  direction: 'higher-is-better' | 'lower-is-better';
-  hard_gate: boolean;
-  must_not_regress?: boolean;
-}
+/** A rubric dimension as the contract declares it (the engine's type; type-only, no runtime import). */
+export type RubricRow = RubricDimension;
 
 /** The engine's packet, key for key (src/engine/brief/packet.ts). */
 export interface PacketData {

@@ -2,10 +2,11 @@ import { closeOp, type ClosePayload } from '../../app/operations';
 import type { CloseInput } from '../../engine/close';
 import { OUTCOMES, type Outcome } from '../../engine/types';
 import type { Command } from '../commandManager';
-import { askEach, BACK, runSteps, settle, type Step } from '../input';
+import { runSteps, settle, type Step } from '../input';
 import type { ReadableSession } from '../sessions/sessionEntry';
 import { brokenRefusal } from './broken';
 import { cliLine } from './cliHistory';
+import { askEscalateFields } from './escalateStep';
 import type { CommandDeps, CommandReport } from './deps';
 import { CANCELLED, nothingToDo, reportDone, reportRefusal, reportUntrusted } from './report';
 import { candidates, pickSession, sessionFromArgument } from './target';
@@ -57,27 +58,8 @@ export class CloseCommand implements Command {
           (v) => (s.outcome = v),
         );
       },
-      async (s, at) => {
-        if (s.outcome !== 'escalate') return 'skip';
-        const fields = [
-          ['blocker', 'What stopped the loop?'],
-          ['evidence', 'What shows the blocker?'],
-          ['recommendedNext', 'What should the next session (or person) do?'],
-        ] as const;
-        const answers = await askEach(fields, ([key, prompt]) =>
-          ask().inputText({
-            id: `close.${key}`,
-            title: STEP_TITLE,
-            prompt,
-            value: s[key] ?? '',
-            canGoBack: true,
-            step: at.step,
-            totalSteps: at.totalSteps,
-          }),
-        );
-        if (answers === BACK) return BACK;
-        return settle(answers, (values) => fields.forEach(([key], i) => (s[key] = values[i])));
-      },
+      async (s, at) =>
+        s.outcome === 'escalate' ? askEscalateFields(ask, 'close', STEP_TITLE, s, at) : 'skip',
       async (s, at) =>
         settle(
           await ask().inputText({

@@ -4,6 +4,7 @@ import { deriveBaseline } from '../../engine/baseline';
 import { OUTCOMES, type Outcome } from '../../engine/types';
 import { askEach, BACK, settle, type Prompter, type Step } from '../input';
 import type { ReadableSession } from '../sessions/sessionEntry';
+import { askEscalateFields } from './escalateStep';
 import { pickSession } from './target';
 
 export interface RecordAnswers {
@@ -154,28 +155,8 @@ export function recordSteps(
       if (values === BACK) return BACK;
       return settle(values, () => undefined);
     },
-    async (s, at) => {
-      if (s.outcome !== 'escalate') return 'skip';
-      const fields = [
-        ['blocker', 'What stopped the loop?'],
-        ['evidence', 'What shows the blocker?'],
-        ['recommendedNext', 'What should the next session (or person) do?'],
-      ] as const;
-      const answers = await askEach(fields, ([key, prompt], index) =>
-        prompter().inputText({
-          id: `record.${key}`,
-          title: `${TITLE} — escalate (${index + 1}/3)`,
-          prompt,
-          value: s[key] ?? '',
-          validate: (text) => (text.trim() === '' ? 'escalate needs this field' : undefined),
-          canGoBack: true,
-          step: at.step,
-          totalSteps: at.totalSteps,
-        }),
-      );
-      if (answers === BACK) return BACK;
-      return settle(answers, (values) => fields.forEach(([key], i) => (s[key] = values[i])));
-    },
+    async (s, at) =>
+      s.outcome === 'escalate' ? askEscalateFields(prompter, 'record', TITLE, s, at) : 'skip',
   ];
 }
 
