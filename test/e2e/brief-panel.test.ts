@@ -4,6 +4,7 @@
 import * as assert from 'node:assert/strict';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { Page } from 'playwright-core';
 import { changeWorkingTree, prepareRepository, SESSION, VERIFICATION_FILE } from './brief-fixture';
 import { assembleFromWorkingTree } from './brief-quick-input';
 import { Workbench } from './workbench';
@@ -18,6 +19,26 @@ interface LedgerOnDisk {
     critic_brief: string | null;
     critic_next: string | null;
   }[];
+}
+
+/**
+ * Reloads the window the way a user does, with "Developer: Reload Window": the workbench first
+ * writes its state (open editors, each webview's saved state) and then reloads the page. A bare
+ * `page.reload()` is a browser refresh instead: VS Code for the Web starts that write from
+ * `beforeunload` without waiting for it, so the next load may restore an older snapshot, one
+ * taken before the panel had saved any state, and the panel cannot come back.
+ */
+async function reloadWindow(page: Page): Promise<void> {
+  const title = 'Developer: Reload Window';
+  const palette = page.locator('.quick-input-widget');
+  await page.keyboard.press('F1');
+  await palette.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+  await palette.locator('input').fill(`>${title}`);
+  await palette.locator('.monaco-list-row', { hasText: title }).first().waitFor({ timeout: UI_TIMEOUT });
+  // Listen before pressing Enter: the command navigates once the state is written.
+  const reloaded = page.waitForEvent('load', { timeout: 60_000 });
+  await page.keyboard.press('Enter');
+  await reloaded;
 }
 
 describe('critic brief panel', function () {
@@ -107,9 +128,14 @@ describe('critic brief panel', function () {
 
   it('restores the panel after a window reload, still spent', async function () {
     const page = workbench.page;
-    await page.reload();
+    await reloadWindow(page);
     await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
     await page.waitForFunction(() => 'driver' in window, undefined, { timeout: UI_TIMEOUT });
+    await page.evaluate(() =>
+      (
+        window as unknown as { driver: { whenWorkbenchRestored(): Promise<void> } }
+      ).driver.whenWorkbenchRestored(),
+    );
     const view = workbench.webview();
     await view.locator('body[data-ready="true"]').waitFor({ timeout: 60_000 });
     assert.equal((await view.locator('#brief-id').innerText()).trim(), briefId);
