@@ -1,7 +1,7 @@
 // A brief's identity is derived from exactly what the critic is shown, so a verdict that
 // names the id is a verdict about this diff, this verification output, this rubric and this
 // declared scope. The bytes hashed are Python's, so ids agree with the original engine's.
-import { createHash } from 'node:crypto';
+import { sha256 } from '../sha';
 import { writePythonJson } from './python-json';
 
 export interface BriefIdParts {
@@ -15,7 +15,7 @@ export interface BriefIdParts {
 /** The first 16 hex digits of SHA-256 over the sorted-key Python JSON of the four parts. */
 export function briefId(parts: BriefIdParts): string {
   const { diff, verification, rubric, scope } = parts;
-  const hash = createHash('sha256');
+  const hash = sha256();
   // The serialisation is pure ASCII, so latin1 gives the same bytes as UTF-8, faster.
   writePythonJson({ diff, verification, rubric, scope }, (piece) => hash.update(piece, 'latin1'));
   return hash.digest('hex').slice(0, 16);

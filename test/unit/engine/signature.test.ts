@@ -6,7 +6,8 @@ import { errorSignature, normaliseError, stateHash } from '../../../src/engine/s
 const word = fc.stringMatching(/^[a-z]{1,8}$/);
 const words = fc.array(word, { minLength: 1, maxLength: 6 });
 const digits = fc.stringMatching(/^[0-9]{1,6}$/);
-const pathSegment = fc.stringMatching(/^[A-Za-z0-9_.@+-]{1,8}$/);
+// No x: hex is replaced before paths (as in the original), so `/0x7` would read as a hex value.
+const pathSegment = fc.stringMatching(/^[A-WYZa-wyz0-9_.@+-]{1,8}$/);
 const path = fc.array(pathSegment, { minLength: 1, maxLength: 4 }).map((segs) => '/' + segs.join('/'));
 const quoted = fc.stringMatching(/^[^"\n]{0,12}$/).map((s) => `"${s}"`);
 const hex = fc.stringMatching(/^[0-9a-f]{1,8}$/).map((s) => `0x${s}`);
