@@ -6,6 +6,7 @@
 // (performance.memory from inside the panel's frame). The first panel of a fresh window pays VS
 // Code's one-time webview start-up, so it is reported apart from panels opened again in the same
 // window (median of BENCH_BRIEF_ROUNDS, default 3). Exits 0 either way, non-zero only on a crash.
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import {
@@ -22,6 +23,32 @@ const AIM_MS = 1500;
 
 const require = createRequire(import.meta.url);
 const out = join(repoRoot, 'out', 'test', 'e2e');
+
+/**
+ * The extension's own activation time, as it logs it to its "Loop Ledger" output channel, which
+ * VS Code mirrors to a file under the server's user-data folder.
+ */
+function activationFromLogs(dir) {
+  const stack = [dir];
+  while (stack.length > 0) {
+    const current = stack.pop();
+    let names;
+    try {
+      names = readdirSync(current);
+    } catch {
+      continue;
+    }
+    for (const name of names) {
+      const path = join(current, name);
+      if (statSync(path).isDirectory()) stack.push(path);
+      else if (name.endsWith('Loop Ledger.log')) {
+        const match = /activated in ([\d.]+) ms/.exec(readFileSync(path, 'utf8'));
+        if (match) return Number(match[1]);
+      }
+    }
+  }
+  return null;
+}
 
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
@@ -129,6 +156,15 @@ async function main() {
     const quickInput = require(join(out, 'brief-quick-input.js'));
     const workbench = await Workbench.open();
     try {
+      await workbench.openViewContainer('Loop Ledger');
+      let activation = null;
+      for (let i = 0; i < 50 && activation === null; i++) {
+        activation = activationFromLogs(server.stateDir);
+        if (activation === null) await new Promise((done) => setTimeout(done, 100));
+      }
+      console.log(
+        `extension activation: activate() took ${activation ?? 'an unknown number of'} ms (its own measurement, from the Loop Ledger output channel log)`,
+      );
       fixture.prepareRepository(workbench.workspace);
       fixture.changeWorkingTree(workbench.workspace, FILES, LINES_PER_FILE);
       const cold = [await measure(workbench, fixture, quickInput)];

@@ -155,4 +155,4 @@ console.log(`\nSessions tree, ${SESSIONS} sessions × ${ITERATIONS} iterations (
 console.log(`  full refresh (read every ledger, status, labels): ${fmt(full)}`);
 console.log(`  targeted refresh of one changed session:          ${fmt(targeted)}`);
 console.log(`  expand one session (epochs + 20 iteration rows):   ${fmt(expand)}`);
-console.log('  activate() in a real extension host: see the integration tier line "activation: …"');
+console.log('  activate() in a real extension host: printed by bench/brief-panel.mjs (it starts VS Code)');
