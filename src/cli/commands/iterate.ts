@@ -1,8 +1,8 @@
 import { iterateOp } from '../../app/operations';
-import { OUTCOMES, type Outcome } from '../../engine/types';
 import { SESSION_FLAG, type CommandSpec, type ParsedFlags } from '../args';
 import { withHuman, type CommandOutcome } from '../outcome';
 import { list, str, type CommandContext } from './context';
+import { endingFrom, ESCALATE_FLAGS, outcomeFlag } from './ending';
 
 const text = (help: string) => ({ type: 'string' as const, help, placeholder: 'TEXT' });
 const many = (help: string, placeholder: string) => ({
@@ -17,13 +17,7 @@ export const spec: CommandSpec = {
   summary: 'Record one iteration with exactly one outcome. Refusals write nothing.',
   flags: {
     session: SESSION_FLAG,
-    outcome: {
-      type: 'string',
-      required: true,
-      choices: OUTCOMES,
-      help: 'the outcome the iteration reports',
-      placeholder: 'OUTCOME',
-    },
+    outcome: outcomeFlag('the outcome the iteration reports'),
     action: many('a stable action id completed by this iteration', 'ID'),
     error: text('failure text (its normalised signature feeds repeated-error)'),
     state: text('the resulting state (its hash feeds circular-state)'),
@@ -32,9 +26,6 @@ export const spec: CommandSpec = {
       help: 'a declared dependency that was unreachable',
       placeholder: 'NAME',
     },
-    blocker: text('what stopped the loop (escalate)'),
-    evidence: text('what shows the blocker (escalate)'),
-    'recommended-next': text('what the next session should do (escalate)'),
     measure: many('a rubric measurement (all dimensions or none)', 'DIM=NUMBER'),
     'files-changed': many('a file the iteration changed', 'PATH'),
     'command-run': many('a command the iteration ran', 'CMD'),
@@ -43,21 +34,18 @@ export const spec: CommandSpec = {
     'critic-next': text("the critic's single best next improvement"),
     'critic-brief': { type: 'string', help: 'the pending brief id the verdict judged', placeholder: 'ID' },
     decision: { type: 'string', help: 'retain revert revise escalate', placeholder: 'DECISION' },
-    note: text('free text'),
+    ...ESCALATE_FLAGS,
   },
 };
 
 export function run(flags: ParsedFlags, ctx: CommandContext): CommandOutcome {
   const session = str(flags.session) as string;
   const outcome = iterateOp(ctx.root, session, {
-    outcome: str(flags.outcome) as Outcome,
+    ...endingFrom(flags),
     actions: list(flags.action),
     error: str(flags.error),
     state: str(flags.state),
     dependencyMissing: str(flags.dependencyMissing),
-    blocker: str(flags.blocker),
-    evidence: str(flags.evidence),
-    recommendedNext: str(flags.recommendedNext),
     measures: list(flags.measure),
     filesChanged: list(flags.filesChanged),
     commandsRun: list(flags.commandRun),
@@ -66,7 +54,6 @@ export function run(flags: ParsedFlags, ctx: CommandContext): CommandOutcome {
     criticNext: str(flags.criticNext),
     criticBrief: str(flags.criticBrief),
     decision: str(flags.decision),
-    note: str(flags.note),
     now: ctx.now,
   });
   return withHuman(outcome, (r) => {
