@@ -13,7 +13,7 @@ export {
   keepCorruptCopy,
 } from './ledger-file';
 export type { LedgerRead, LedgerFormat } from './ledger-file';
-export { layoutLedger, type PreviousText } from './ledger-layout';
+export type { PreviousText } from './ledger-layout';
 export { locateLedger } from './locate';
 export type { LedgerLocation } from './locate';
 export { listSessions } from './discover';

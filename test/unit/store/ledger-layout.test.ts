@@ -2,36 +2,11 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import type { IterationRecord, Ledger } from '../../../src/engine/types';
 import { parseLedgerText, serializeLedger } from '../../../src/store/ledger-file';
+import { sampleRecord } from './fixtures/sample-ledger';
 
+/** A record as the engine builds it (sorted keys), with the note a case needs. */
 function record(n: number, note: string | null = null): IterationRecord {
-  return JSON.parse(
-    JSON.stringify({
-      actions: [`a${n}`],
-      baseline: null,
-      blocker: null,
-      commands_run: [],
-      critic_brief: null,
-      critic_next: null,
-      critic_verdict: null,
-      decision: null,
-      dependency_missing: null,
-      epoch: 1,
-      error_signature: null,
-      evaluation: null,
-      evidence: null,
-      evidence_paths: [],
-      files_changed: [],
-      measurements: null,
-      n,
-      note,
-      outcome: 'continue',
-      recommended_next: null,
-      reported_outcome: 'continue',
-      stall: null,
-      state_hash: null,
-      timestamp: '2026-11-29T00:00:00Z',
-    }),
-  ) as IterationRecord;
+  return { ...sampleRecord(n), note };
 }
 
 function ledger(iterations: IterationRecord[]): Ledger {
