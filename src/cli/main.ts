@@ -17,10 +17,24 @@ import type { CommandOutcome } from './outcome';
 import { printFindings, printJson, printLine } from './output';
 import { UsageError } from './usage-error';
 
+/** A command whose flags the shared parser reads; `run` may be asynchronous (drivers spawn processes). */
 interface CommandModule {
   spec: CommandSpec;
-  run(flags: ParsedFlags, ctx: CommandContext, positional?: string): CommandOutcome;
+  run(flags: ParsedFlags, ctx: CommandContext, positional?: string): CommandOutcome | Promise<CommandOutcome>;
 }
+
+/**
+ * A command that parses its own argv and prints its own output: the drop-in surfaces (`run`,
+ * `repeat`, `wo …`) whose originals had argument and output conventions of their own. It returns
+ * the exit code.
+ */
+export interface RawCommandModule {
+  raw: true;
+  main(argv: string[]): number | Promise<number>;
+}
+
+/** Drop-in commands with argv conventions of their own; each adds one line here. */
+const RAW_COMMANDS: Record<string, RawCommandModule> = {};
 
 const COMMANDS: Record<string, CommandModule> = {
   open: openCommand,
@@ -58,7 +72,7 @@ function emit(outcome: CommandOutcome, json: boolean): void {
   if (outcome.findings.length > 0) printFindings(outcome.findings);
 }
 
-function main(argv: string[]): number {
+async function main(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;
   if (name === undefined) {
     printLine(USAGE);
@@ -72,10 +86,14 @@ function main(argv: string[]): number {
     printLine(process.env.LOOP_LEDGER_VERSION ?? '0.1.0');
     return 0;
   }
-  const command = Object.prototype.hasOwnProperty.call(COMMANDS, name) ? COMMANDS[name] : undefined;
+  const own = (table: object): boolean => Object.prototype.hasOwnProperty.call(table, name);
+  const rawCommand = own(RAW_COMMANDS) ? RAW_COMMANDS[name] : undefined;
+  if (rawCommand) return runRaw(name, rawCommand, rest);
+  const command = own(COMMANDS) ? COMMANDS[name] : undefined;
   if (!command) {
+    const names = [...Object.keys(COMMANDS), ...Object.keys(RAW_COMMANDS)];
     printFindings([
-      `loop-ledger: unknown command ${JSON.stringify(name.slice(0, 80))} (choose from ${Object.keys(COMMANDS).join(', ')})`,
+      `loop-ledger: unknown command ${JSON.stringify(name.slice(0, 80))} (choose from ${names.join(', ')})`,
     ]);
     return 2;
   }
@@ -86,7 +104,7 @@ function main(argv: string[]): number {
       return 0;
     }
     const ctx = contextFrom(parsed.flags);
-    const outcome = command.run(parsed.flags, ctx, parsed.positional);
+    const outcome = await command.run(parsed.flags, ctx, parsed.positional);
     emit(outcome, ctx.json);
     return outcome.exitCode;
   } catch (error) {
@@ -94,10 +112,28 @@ function main(argv: string[]): number {
       printFindings([`loop-ledger ${name}: ${error.message}`]);
       return 2;
     }
-    const err = error as NodeJS.ErrnoException;
-    printFindings([`loop-ledger ${name}: ${err.code ? `${err.code}: ` : ''}${err.message ?? String(error)}`]);
-    return 1;
+    return unexpected(name, error);
   }
 }
 
-process.exitCode = main(process.argv.slice(2));
+async function runRaw(name: string, command: RawCommandModule, argv: string[]): Promise<number> {
+  try {
+    return await command.main(argv);
+  } catch (error) {
+    if (error instanceof UsageError) {
+      printFindings([`loop-ledger ${name}: ${error.message}`]);
+      return 2;
+    }
+    return unexpected(name, error);
+  }
+}
+
+function unexpected(name: string, error: unknown): number {
+  const err = error as NodeJS.ErrnoException;
+  printFindings([`loop-ledger ${name}: ${err.code ? `${err.code}: ` : ''}${err.message ?? String(error)}`]);
+  return 1;
+}
+
+void main(process.argv.slice(2)).then((code) => {
+  process.exitCode = code;
+});
