@@ -3,9 +3,9 @@
 import type { BaselineEvidence } from '../engine/baseline-evidence';
 import { validateContract } from '../engine/contract/validate';
 import { open, openPrecheck, type OpenPayload } from '../engine/open';
-import { isRefusal } from '../engine/refusal';
+import { EXIT, isRefusal, refuse } from '../engine/refusal';
 import type { Finding, Ledger } from '../engine/types';
-import { keepCorruptCopy } from '../store';
+import { caseTwin, keepCorruptCopy } from '../store';
 import { parseContractText, readContractFile } from './contract-file';
 import { requireLedger, updateLedger } from './ledger-access';
 import { fromRefusal, operation, type Outcome } from './outcome';
@@ -33,6 +33,16 @@ export function openOp(root: string, session: string, input: OpenOpInput): Outco
   const force = input.force === true;
   return operation(() =>
     updateLedger(root, session, (read, location) => {
+      const twin = caseTwin(root, session);
+      if (twin !== null) {
+        return {
+          result: fromRefusal<OpenPayload>(
+            refuse(EXIT.usage, [
+              `session id ${JSON.stringify(session)}: a ledger for ${JSON.stringify(twin)} exists, and ids that differ only in case name the same file on macOS and Windows; use ${JSON.stringify(twin)} or another id`,
+            ]),
+          ),
+        };
+      }
       let existing: Ledger | null = null;
       const discardCorrupt = read.kind === 'corrupt' && force;
       if (read.kind !== 'absent' && !discardCorrupt) existing = requireLedger(read, location, session);

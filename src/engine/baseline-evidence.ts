@@ -2,6 +2,7 @@
 // baseline to a measured one, but only if the declared number stands in it on its own.
 import { pythonFloatRepr } from './brief/python-json';
 import { isPyBlank } from './python-text';
+import { textKeyed } from './text-keyed';
 import type { Finding, Provenance, RubricDimension } from './types';
 
 export interface BaselineEvidence {
@@ -96,7 +97,7 @@ export function checkBaselineEvidence(
     }
     measured.add(name);
   }
-  const provenance: Record<string, Provenance> = {};
+  const provenance = textKeyed<Provenance>();
   for (const dim of [...rubric].sort((a, b) =>
     a.dimension < b.dimension ? -1 : a.dimension > b.dimension ? 1 : 0,
   )) {

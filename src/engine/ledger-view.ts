@@ -1,5 +1,6 @@
 // Read-side helpers over a ledger that may be in the original format (keys missing).
 import { isPyBlank } from './python-text';
+import { setOwn } from './text-keyed';
 import type { IterationRecord, Ledger } from './types';
 
 export const DEFAULT_STALL_THRESHOLD = 3;
@@ -37,8 +38,9 @@ export function sortKeysDeep<T>(value: T): T {
   if (Array.isArray(value)) return value.map(sortKeysDeep) as T;
   if (value !== null && typeof value === 'object') {
     const out: Record<string, unknown> = {};
+    // setOwn: a contract value may carry a `__proto__` key, which plain assignment would drop.
     for (const key of Object.keys(value).sort())
-      out[key] = sortKeysDeep((value as Record<string, unknown>)[key]);
+      setOwn(out, key, sortKeysDeep((value as Record<string, unknown>)[key]));
     return out as T;
   }
   return value;

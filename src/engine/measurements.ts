@@ -1,5 +1,6 @@
 // `--measure DIM=NUMBER` parsing, shared by iterate and score: every problem is a finding.
 import { parsePythonFloat } from './python-float';
+import { textKeyed } from './text-keyed';
 import type { Finding, RubricDimension } from './types';
 
 export interface ParsedMeasurements {
@@ -22,7 +23,8 @@ export function parseMeasurements(
   required: boolean,
 ): ParsedMeasurements {
   const findings: Finding[] = [];
-  const values: Record<string, number> = {};
+  // Keyed by dimension names the contract's author chose: `__proto__` must be a plain key.
+  const values = textKeyed<number>();
   if (raw.length === 0 && !required) return { values, findings };
   const declared = new Set(rubric.map((d) => d.dimension));
   const seen = new Set<string>();

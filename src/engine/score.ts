@@ -1,5 +1,6 @@
 // Rubric arithmetic: per-dimension score, weighted total and the hard-gate verdict.
 import { round4 } from './round';
+import { ownValue } from './text-keyed';
 import type { DimensionScore, Evaluation, RubricDimension } from './types';
 
 /** True when the measurement is on the wrong side of the dimension's failure threshold. */
@@ -22,7 +23,7 @@ export function scoreRubric(rubric: RubricDimension[], measurements: Record<stri
   let weights = 0;
   const failures: string[] = [];
   for (const dim of rubric) {
-    const measured = measurements[dim.dimension] as number;
+    const measured = ownValue(measurements, dim.dimension) as number;
     const failed = gateFailed(dim, measured);
     const score = dimensionScore(dim, measured, failed);
     weighted += dim.weight * score;

@@ -17,4 +17,5 @@ export type { PreviousText } from './ledger-layout';
 export { locateLedger } from './locate';
 export type { LedgerLocation } from './locate';
 export { listSessions } from './discover';
+export { caseTwin } from './case-twin';
 export type { SessionSummary } from './discover';

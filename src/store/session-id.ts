@@ -1,8 +1,17 @@
 // A session id names a ledger file, so it is checked before it ever reaches a path: only
 // letters, digits, '.', '_' and '-', starting with a letter or digit, at most 128 characters.
 // That rules out '..', separators, NUL, newlines and hidden (dot-prefixed) names by construction.
+// Windows device names (CON, NUL, COM1…) are refused too: on Windows `con.json` opens the
+// console, not a file, so a ledger folder holding one would not survive a clone there.
 
 const SESSION_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
+
+/**
+ * A name Windows reserves for a device whatever its case and extension: `CON`, `con.json` and
+ * `Com1.x` all open the device. The stem is the id up to its first '.', as Windows reads it.
+ * COM0 and LPT0 are listed as reserved by Microsoft's naming rules, so they are refused too.
+ */
+const WINDOWS_DEVICE = /^(?:con|prn|aux|nul|com[0-9]|lpt[0-9])(?:\.|$)/i;
 
 /** How much of a refused id a message quotes: enough to recognise it, not a wall of text. */
 const QUOTE_LIMIT = 64;
@@ -17,7 +26,11 @@ export function quoteSessionId(id: string): string {
 export function sessionIdProblem(id: string): string | null {
   // `$` in a JS regex without the `m` flag only matches at the very end, so a trailing
   // newline is refused too (unlike Python's `$`).
-  if (SESSION_ID.test(id)) return null;
+  if (SESSION_ID.test(id)) {
+    if (!WINDOWS_DEVICE.test(id)) return null;
+    const stem = id.split('.')[0] as string;
+    return `session id ${quoteSessionId(id)} is not valid: ${JSON.stringify(stem)} is a Windows device name (a ledger named after it could not exist on Windows)`;
+  }
   const why =
     id.length === 0
       ? 'it is empty'

@@ -1,6 +1,7 @@
 // The exported packet as Markdown: what another agent or a colleague reads to judge the change
 // outside this window. Same content as the panel (and as `loop-ledger brief --json`), no builder
 // summary, and the commands to record the verdict afterwards.
+import { ownValue } from '../../engine/text-keyed';
 import type { ChangeRef, PacketData } from '../../shared/protocol';
 
 /** A fence longer than any run of backticks inside `text`, so the content cannot close it. */
@@ -18,7 +19,7 @@ export function packetMarkdown(session: string, change: ChangeRef, packet: Packe
   const { scope } = packet;
   const rubric = packet.rubric.map(
     (r) =>
-      `| ${cell(r.dimension)} | ${cell(r.direction)} | ${r.weight} | ${packet.baseline[r.dimension] ?? r.baseline} | ${r.target} | ${r.failure_threshold} | ${r.hard_gate ? 'yes' : 'no'} | ${cell(r.evidence_command)} |`,
+      `| ${cell(r.dimension)} | ${cell(r.direction)} | ${r.weight} | ${ownValue(packet.baseline, r.dimension) ?? r.baseline} | ${r.target} | ${r.failure_threshold} | ${r.hard_gate ? 'yes' : 'no'} | ${cell(r.evidence_command)} |`,
   );
   const list = (paths: string[] | null) =>
     paths && paths.length > 0 ? paths.map((p) => `- \`${p}\``).join('\n') : '- (none)';

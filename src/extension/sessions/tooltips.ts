@@ -1,6 +1,7 @@
 // Markdown tooltips for the tree. Ledger text is user data: it is escaped, and the markdown is
 // never trusted (no command links), so a ledger cannot run anything from a hover.
 import * as vscode from 'vscode';
+import { ownValue } from '../../engine/text-keyed';
 import type { IterationRecord } from '../../engine/types';
 import type { EpochView } from './epochs';
 import { isStallPromoted, progressText, stateText, verdictText } from './labels';
@@ -78,7 +79,7 @@ function measurementTable(md: Tooltip, record: IterationRecord): void {
   if (!record.measurements || !evaluation) return;
   md.field('Rubric', `${evaluation.verdict}, weighted total ${evaluation.weighted_total}`);
   const rows = evaluation.dimensions.map((d) => {
-    const baseline = record.baseline?.[d.dimension];
+    const baseline = ownValue(record.baseline, d.dimension);
     const gate = d.gate_failed ? ' ⚠ gate' : d.hard_gate ? ' (gate)' : '';
     return `| ${escape(d.dimension)}${gate} | ${baseline ?? '–'} | ${d.measured} | ${d.score} |`;
   });

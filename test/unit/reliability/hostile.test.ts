@@ -374,7 +374,7 @@ describe('reliability: hostile input', function () {
         lines: 'some',
       });
       const nul = input('null-contract.json', JSON.stringify(sampleContract({ owner: null })));
-      refused(['open', '--root', fresh, '--session', 'nul', '--contract', nul], 1, /owner/, {
+      refused(['open', '--root', fresh, '--session', 'null-owner', '--contract', nul], 1, /owner/, {
         lines: 'some',
       });
     });
