@@ -1,6 +1,13 @@
 // Reading the files a command names. Every failure becomes a one-line reason; the command
 // decides the exit code (2 for a contract, 8 for brief inputs and baseline transcripts).
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+//
+// Any kind of file is read to its end under the size cap: a regular file, a pipe
+// (`--diff-file <(git diff)`, `/dev/stdin`), a named FIFO, a character device. The file is
+// opened non-blocking so that opening a FIFO nobody writes to cannot hang; its writer then has
+// FIFO_WAIT_MS to show up (see fifoWaitMs). An inherited pipe (`/dev/stdin`, `/dev/fd/N`) is
+// read from its descriptor (see inheritedStream).
+import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
+import { sleepSync } from '../store/sleep';
 
 export type ReadResult = { path: string; text: string } | { path: string; error: string };
 
@@ -9,34 +16,157 @@ const MiB = 1024 * 1024;
 export const CONTRACT_LIMIT = 1 * MiB;
 /** Diffs, verification output and transcripts: a 20 MB diff is ordinary, 256 MB is not. */
 export const INPUT_LIMIT = 256 * MiB;
+/** How long a FIFO may go without a writer (and without data) before it is refused. */
+export const FIFO_WAIT_MS = 10_000;
+/** Overrides FIFO_WAIT_MS (milliseconds; 0 = do not wait) for callers that know better. */
+export const FIFO_WAIT_ENV = 'LOOP_LEDGER_FIFO_WAIT_MS';
+
+const CHUNK = 64 * 1024;
+const FD_PATH = /^\/(?:dev\/fd|proc\/self\/fd)\/(\d{1,9})$/;
+/** O_NONBLOCK does not exist on Windows, where opening a named pipe does not block anyway. */
+const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0);
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
-export function readTextFile(path: string, limit: number): ReadResult {
-  let fd: number | undefined;
-  try {
-    fd = openSync(path, 'r');
-    const stat = fstatSync(fd);
-    if (stat.isDirectory()) return { path, error: 'is a directory' };
-    if (stat.size > limit) return { path, error: `is ${stat.size} bytes, over the ${limit}-byte limit` };
-    const buffer = Buffer.allocUnsafe(stat.size);
-    let offset = 0;
-    while (offset < stat.size) {
-      const n = readSync(fd, buffer, offset, stat.size - offset, null);
-      if (n === 0) break;
-      offset += n;
-    }
+/** A refusal carried out of the read loop as a value-bearing exception. */
+class Unreadable extends Error {}
+
+function errnoReason(error: unknown): string {
+  const code = (error as NodeJS.ErrnoException).code;
+  switch (code) {
+    case 'ENOENT':
+      return 'no such file';
+    case 'EACCES':
+    case 'EPERM':
+      return 'permission denied';
+    case 'EISDIR':
+      return 'is a directory';
+    case 'ENXIO':
+      return 'is a socket or a device that cannot be opened';
+    case 'ENAMETOOLONG':
+      return 'name too long';
+    default:
+      return code ?? 'unreadable';
+  }
+}
+
+/** The FIFO wait in milliseconds, from the environment when set there. */
+export function fifoWaitMs(env: NodeJS.ProcessEnv = process.env): number {
+  const raw = env[FIFO_WAIT_ENV];
+  if (raw === undefined || raw === '') return FIFO_WAIT_MS;
+  if (!/^\d{1,9}$/.test(raw.trim())) {
+    throw new Unreadable(
+      `is a FIFO, and ${FIFO_WAIT_ENV} (the wait for its writer) must be a whole number of milliseconds, got ${JSON.stringify(raw)}`,
+    );
+  }
+  return Number(raw.trim());
+}
+
+function overLimit(limit: number): Unreadable {
+  return new Unreadable(`is over the ${limit}-byte limit`);
+}
+
+/**
+ * Reads `fd` to its end. `head` holds bytes already read. A non-blocking descriptor with no
+ * data yet (EAGAIN) is waited on: its writer is there and the caller named it. A FIFO that
+ * reports end-of-file before any byte may simply have no writer yet; it gets `waitMs`.
+ */
+function readToEnd(fd: number, limit: number, fifo: boolean, head: Buffer[] = []): Buffer {
+  const chunks = head;
+  let total = head.reduce((n, b) => n + b.length, 0);
+  let writerSeen = !fifo || total > 0;
+  let deadline = 0;
+  let pause = 1;
+  for (;;) {
+    const chunk = Buffer.allocUnsafe(CHUNK);
+    let n: number;
     try {
-      return { path, text: utf8.decode(buffer.subarray(0, offset)) };
-    } catch {
-      return { path, error: 'is not valid UTF-8 text' };
+      n = readSync(fd, chunk, 0, CHUNK, null);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EAGAIN') throw error;
+      writerSeen = true; // a FIFO answers EAGAIN only while a writer holds it open
+      sleepSync(pause);
+      pause = Math.min(pause * 2, 20);
+      continue;
     }
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    const why =
-      code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : (code ?? 'unreadable');
-    return { path, error: why };
+    if (n === 0) {
+      if (writerSeen) break;
+      deadline ||= Date.now() + fifoWaitMs();
+      if (Date.now() >= deadline) {
+        const seconds = (fifoWaitMs() / 1000).toString();
+        throw new Unreadable(
+          `is a FIFO with no writer and no data after ${seconds} s (set ${FIFO_WAIT_ENV} to wait longer)`,
+        );
+      }
+      sleepSync(pause);
+      pause = Math.min(pause * 2, 20);
+      continue;
+    }
+    writerSeen = true;
+    pause = 1;
+    total += n;
+    if (total > limit) throw overLimit(limit);
+    chunks.push(n === CHUNK ? chunk : chunk.subarray(0, n));
+  }
+  return chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, total);
+}
+
+/** A regular file: one read of its stated size, then on to the end (it may have grown, or be in /proc). */
+function readRegular(fd: number, size: number, limit: number): Buffer {
+  if (size > limit) throw new Unreadable(`is ${size} bytes, over the ${limit}-byte limit`);
+  const buffer = Buffer.allocUnsafe(size);
+  let offset = 0;
+  while (offset < size) {
+    const n = readSync(fd, buffer, offset, size - offset, null);
+    if (n === 0) return buffer.subarray(0, offset); // shrank while being read
+    offset += n;
+  }
+  return readToEnd(fd, limit, false, size > 0 ? [buffer] : []);
+}
+
+/**
+ * The descriptor behind `/dev/stdin` or `/dev/fd/N` when it is a pipe or a socket this process
+ * inherited (`<(git diff)`, `cmd | loop-ledger … /dev/stdin`): read it directly, blocking. Its
+ * writer existed before this process did, so there is no writer to wait for; and re-opening a
+ * socket through /dev/fd fails. Anything else is opened by path as usual.
+ */
+function inheritedStream(path: string): number | null {
+  const match = path === '/dev/stdin' ? ['', '0'] : FD_PATH.exec(path);
+  if (!match) return null;
+  const fd = Number(match[1]);
+  try {
+    const stat = fstatSync(fd);
+    return stat.isFIFO() || stat.isSocket() ? fd : null;
+  } catch {
+    return null; // not open here: opening the path reports it
+  }
+}
+
+function readBytes(path: string, limit: number): Buffer {
+  const inherited = inheritedStream(path);
+  if (inherited !== null) return readToEnd(inherited, limit, false);
+  const fd = openSync(path, OPEN_FLAGS);
+  try {
+    const stat = fstatSync(fd);
+    if (stat.isDirectory()) throw new Unreadable('is a directory');
+    if (stat.isFile()) return readRegular(fd, stat.size, limit);
+    return readToEnd(fd, limit, stat.isFIFO());
   } finally {
-    if (fd !== undefined) closeSync(fd);
+    closeSync(fd);
+  }
+}
+
+/** The UTF-8 text of `path`, whatever kind of file it is, or why it cannot be had. */
+export function readTextFile(path: string, limit: number): ReadResult {
+  let bytes: Buffer;
+  try {
+    bytes = readBytes(path, limit);
+  } catch (error) {
+    return { path, error: error instanceof Unreadable ? error.message : errnoReason(error) };
+  }
+  try {
+    return { path, text: utf8.decode(bytes) };
+  } catch {
+    return { path, error: 'is not valid UTF-8 text' };
   }
 }
