@@ -3,12 +3,12 @@
 import type { BaselineEvidence } from '../engine/baseline-evidence';
 import { validateContract } from '../engine/contract/validate';
 import { open, openPrecheck, type OpenPayload } from '../engine/open';
-import { EXIT, isRefusal, refuse } from '../engine/refusal';
+import { EXIT, isRefusal } from '../engine/refusal';
 import type { Finding, Ledger } from '../engine/types';
 import { caseTwin, keepCorruptCopy } from '../store';
 import { parseContractText, readContractFile } from './contract-file';
 import { requireLedger, updateLedger } from './ledger-access';
-import { fromRefusal, operation, type Outcome } from './outcome';
+import { fromRefusal, ledgerFile, operation, Refused, type Outcome } from './outcome';
 import { INPUT_LIMIT, readTextFile } from './read-input';
 import { programResolver } from './resolve-program';
 
@@ -31,18 +31,9 @@ function readEvidence(specs: string[]): BaselineEvidence[] {
 
 export function openOp(root: string, session: string, input: OpenOpInput): Outcome<OpenPayload> {
   const force = input.force === true;
-  return operation(() =>
+  return operation(ledgerFile(root, session), () =>
     updateLedger(root, session, (read, location) => {
-      const twin = caseTwin(root, session);
-      if (twin !== null) {
-        return {
-          result: fromRefusal<OpenPayload>(
-            refuse(EXIT.usage, [
-              `session id ${JSON.stringify(session)}: a ledger for ${JSON.stringify(twin)} exists, and ids that differ only in case name the same file on macOS and Windows; use ${JSON.stringify(twin)} or another id`,
-            ]),
-          ),
-        };
-      }
+      refuseCaseTwin(root, session);
       let existing: Ledger | null = null;
       const discardCorrupt = read.kind === 'corrupt' && force;
       if (read.kind !== 'absent' && !discardCorrupt) existing = requireLedger(read, location, session);
@@ -68,6 +59,18 @@ export function openOp(root: string, session: string, input: OpenOpInput): Outco
       return { write: result.ledger, result: { exitCode: 0, payload: result.payload, findings: notes } };
     }),
   );
+}
+
+/**
+ * Ids that differ only in case name one file on macOS and Windows: a new session is refused
+ * when another spelling of its id has a ledger, so a ledger folder stays portable (exit 2).
+ */
+function refuseCaseTwin(root: string, session: string): void {
+  const twin = caseTwin(root, session);
+  if (twin === null) return;
+  throw new Refused(EXIT.usage, [
+    `session id ${JSON.stringify(session)}: a ledger for ${JSON.stringify(twin)} exists, and ids that differ only in case name the same file on macOS and Windows; use ${JSON.stringify(twin)} or another id`,
+  ]);
 }
 
 export interface ValidatePayload {

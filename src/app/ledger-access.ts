@@ -15,6 +15,7 @@ import {
   type LedgerRead,
 } from '../store';
 import { Refused } from './outcome';
+import { unreadableBySystem } from './system-error';
 
 export function checkedLocation(root: string, session: string): LedgerLocation {
   const problem = sessionIdProblem(session);
@@ -30,6 +31,9 @@ export function requireLedger(read: LedgerRead, location: LedgerLocation, sessio
     case 'absent':
       throw new Refused(EXIT.usage, [`${session}: no ledger at ${location.readPath} (open one first)`]);
     case 'corrupt':
+      // Permission denied and the like: exit 10, and no --force hint (it would not help).
+      if (unreadableBySystem(read.reason))
+        throw new Refused(EXIT.system, [`${location.readPath}: ledger ${read.reason}`]);
       throw new Refused(EXIT.usage, [
         `${location.readPath}: ledger ${read.reason} (open --force replaces it and keeps a .corrupt-<time> copy)`,
       ]);

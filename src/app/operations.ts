@@ -11,12 +11,12 @@ import { status, type StatusPayload } from '../engine/status';
 import type { Evaluation, IterationRecord, Outcome as LoopOutcome } from '../engine/types';
 import { listSessions, type SessionSummary } from '../store';
 import { loadLedger, requireLedger, updateLedger } from './ledger-access';
-import { fromRefusal, operation, type Outcome } from './outcome';
+import { fromRefusal, ledgerFile, operation, type Outcome } from './outcome';
 
 export type { Outcome } from './outcome';
 
 export function iterateOp(root: string, session: string, input: IterateInput): Outcome<IterationRecord> {
-  return operation(() =>
+  return operation(ledgerFile(root, session), () =>
     updateLedger(root, session, (read, location) => {
       const result = iterate(requireLedger(read, location, session), input);
       if (isRefusal(result)) return { result: fromRefusal<IterationRecord>(result) };
@@ -32,7 +32,7 @@ export interface BriefOpInput {
 }
 
 export function briefOp(root: string, session: string, input: BriefOpInput): Outcome<BriefPacket> {
-  return operation(() =>
+  return operation(ledgerFile(root, session), () =>
     updateLedger(root, session, (read, location) => {
       const result = brief(requireLedger(read, location, session), input);
       if (isRefusal(result)) return { result: fromRefusal<BriefPacket>(result) };
@@ -42,7 +42,7 @@ export function briefOp(root: string, session: string, input: BriefOpInput): Out
 }
 
 export function scoreOp(root: string, session: string, measures: string[]): Outcome<Evaluation> {
-  return operation(() => {
+  return operation(ledgerFile(root, session), () => {
     const result = score(loadLedger(root, session), measures);
     if (isRefusal(result)) return fromRefusal<Evaluation>(result);
     return { exitCode: result.exitCode, payload: result.payload, findings: [] };
@@ -50,14 +50,14 @@ export function scoreOp(root: string, session: string, measures: string[]): Outc
 }
 
 export function statusOp(root: string, session: string): Outcome<StatusPayload> {
-  return operation(() => {
+  return operation(ledgerFile(root, session), () => {
     const { payload, exitCode } = status(loadLedger(root, session));
     return { exitCode, payload, findings: [] };
   });
 }
 
 export function resumeOp(root: string, session: string): Outcome<ResumePayload> {
-  return operation(() =>
+  return operation(ledgerFile(root, session), () =>
     updateLedger(root, session, (read, location) => {
       const result = resume(requireLedger(read, location, session));
       if (isRefusal(result)) return { result: fromRefusal<ResumePayload>(result) };
@@ -76,7 +76,7 @@ export interface ClosePayload {
 }
 
 export function closeOp(root: string, session: string, input: CloseInput): Outcome<ClosePayload> {
-  return operation(() =>
+  return operation(ledgerFile(root, session), () =>
     updateLedger(root, session, (read, location) => {
       const result = close(requireLedger(read, location, session), input);
       if (isRefusal(result)) return { result: fromRefusal<ClosePayload>(result) };

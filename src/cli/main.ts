@@ -14,7 +14,8 @@ import * as scoreCommand from './commands/score';
 import * as statusCommand from './commands/status';
 import * as validateCommand from './commands/validate';
 import type { CommandOutcome } from './outcome';
-import { printFindings, printJson, printLine } from './output';
+import { OutputError, printFindings, printJson, printLine } from './output';
+import { internalErrorMessage, isSystemError, systemFailureMessage, systemReason } from '../app/system-error';
 import { UsageError } from './usage-error';
 
 /** A command whose flags the shared parser reads; `run` may be asynchronous (drivers spawn processes). */
@@ -64,7 +65,8 @@ Bounded, auditable, resumable work loops. Commands:
 Run \`loop-ledger <command> --help\` for a command's flags.
 Exit codes: 0 ok, 1 malformed, 2 usage/no ledger, 3 wrong state or busy, 4 no iterations,
 5 action already complete, 6 hard gate breached, 7 retain over a breached gate,
-8 unreadable or empty input, 9 diff does not cover the declared scope.`;
+8 unreadable or empty input, 9 diff does not cover the declared scope,
+10 the system refused a file operation (disk full, permission denied…), 11 internal error (a bug).`;
 
 function emit(outcome: CommandOutcome, json: boolean): void {
   if (json && outcome.payload !== undefined) printJson(outcome.payload);
@@ -128,10 +130,30 @@ async function runRaw(name: string, command: RawCommandModule, argv: string[]): 
   }
 }
 
+/**
+ * An error no operation turned into an outcome: the system refusing a file operation or our
+ * own output (exit 10), or a bug (exit 11, saying where to report it). Never exit 1, which
+ * means malformed input; one line, never a stack trace.
+ */
 function unexpected(name: string, error: unknown): number {
-  const err = error as NodeJS.ErrnoException;
-  printFindings([`loop-ledger ${name}: ${err.code ? `${err.code}: ` : ''}${err.message ?? String(error)}`]);
-  return 1;
+  let line: string;
+  let code: number;
+  if (error instanceof OutputError) {
+    line = `cannot write to ${error.stream}: ${systemReason(error.error)}; the command ran, its output was lost`;
+    code = 10;
+  } else if (isSystemError(error)) {
+    line = systemFailureMessage(error);
+    code = 10;
+  } else {
+    line = internalErrorMessage(error);
+    code = 11;
+  }
+  try {
+    printFindings([`loop-ledger ${name}: ${line}`]);
+  } catch {
+    // stderr is gone too: the exit code is all that can still be said
+  }
+  return code;
 }
 
 void main(process.argv.slice(2)).then((code) => {

@@ -8,6 +8,17 @@ import { sortKeysDeep } from '../engine/ledger-view';
 import type { Finding } from '../engine/types';
 import { sleepSync } from '../store/sleep';
 
+/** stdout or stderr refused a write (`> /dev/full`, a closed terminal): main reports it, exit 10. */
+export class OutputError extends Error {
+  constructor(
+    readonly stream: 'stdout' | 'stderr',
+    readonly error: NodeJS.ErrnoException,
+  ) {
+    super(`cannot write to ${stream}`);
+    this.name = 'OutputError';
+  }
+}
+
 /** Writes all of `text` to `fd`, riding out a non-blocking pipe that is momentarily full. */
 function writeAll(fd: number, text: string): void {
   const bytes = Buffer.from(text, 'utf8');
@@ -20,7 +31,7 @@ function writeAll(fd: number, text: string): void {
       if (code === 'EAGAIN') sleepSync(1);
       else if (code === 'EPIPE')
         return; // the reader went away (e.g. `| head`): nothing left to tell
-      else throw error;
+      else throw new OutputError(fd === 1 ? 'stdout' : 'stderr', error as NodeJS.ErrnoException);
     }
   }
 }
@@ -30,8 +41,43 @@ export function printJson(payload: unknown): void {
   writeAll(1, JSON.stringify(sortKeysDeep(payload), null, 2) + '\n');
 }
 
+/**
+ * Control characters a terminal acts on: C0 (ESC starts a colour or cursor sequence, a lone CR
+ * rewinds the line so the next text overwrites it), DEL, C1 (0x9B is a one-byte CSI), and the
+ * bidirectional overrides and isolates that reorder what is shown (a "Trojan source" line).
+ * A user's value echoed in a message must show them, not obey them.
+ */
+// eslint-disable-next-line no-control-regex -- finding control characters is the point
+const CONTROLS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+// eslint-disable-next-line no-control-regex -- as above, newlines and tabs included
+const CONTROLS_AND_LINES = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+const NAMED = new Map([
+  ['\t', '\\t'],
+  ['\n', '\\n'],
+  ['\r', '\\r'],
+  ['\x1b', '\\e'],
+]);
+
+function visibleChar(c: string): string {
+  const named = NAMED.get(c);
+  if (named !== undefined) return named;
+  const code = c.charCodeAt(0);
+  return code <= 0xff
+    ? `\\x${code.toString(16).padStart(2, '0')}`
+    : `\\u${code.toString(16).padStart(4, '0')}`;
+}
+
+/** `text` with every control character spelled out (`\e`, `\r`, `\x9b`, `\u202e`…), newlines and tabs too. */
+export function visible(text: string): string {
+  return text.replace(CONTROLS_AND_LINES, visibleChar);
+}
+
+/**
+ * A human stdout line: control characters spelled out, but the newlines and tabs that lay out
+ * `list` and `--help` kept (values a user typed into such lines are made `visible` first).
+ */
 export function printLine(line: string): void {
-  writeAll(1, line + '\n');
+  writeAll(1, line.replace(CONTROLS, visibleChar) + '\n');
 }
 
 /** How much of a huge finding is kept from each end: what was given, and why it was refused. */
@@ -48,10 +94,15 @@ function shorten(line: string): string {
   return `${line.slice(0, KEEP_HEAD)}…[${omitted} characters omitted]…${line.slice(-KEEP_TAIL)}`;
 }
 
-/** One line per finding; newlines inside a message are flattened so each stays one line. */
+/**
+ * One line per finding: newlines inside a message are flattened so each stays one line, and
+ * every other control character (a lone CR, ESC…) is spelled out so no value can forge a line.
+ */
 export function printFindings(findings: (Finding | string)[]): void {
   const text = findings
-    .map((f) => (typeof f === 'string' ? f : f.message).replace(/\r?\n/g, ' '))
+    .map((f) =>
+      (typeof f === 'string' ? f : f.message).replace(/\r?\n/g, ' ').replace(CONTROLS_AND_LINES, visibleChar),
+    )
     .map(shorten)
     .join('\n');
   writeAll(2, text + '\n');

@@ -14,6 +14,10 @@ export const EXIT = {
   retainOverGate: 7,
   unreadableInput: 8,
   scopeNotCovered: 9,
+  /** Loop Ledger's own: the system refused a file operation (disk full, permission denied…). */
+  system: 10,
+  /** Loop Ledger's own: a bug — the message says where to report it. */
+  internal: 11,
 } as const;
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
 
@@ -29,6 +33,8 @@ export const EXIT_MEANING: Record<ExitCode, string> = {
   7: 'refused: retain over a breached hard gate',
   8: 'an input the command needs could not be read, or was empty',
   9: 'the diff does not cover the declared change scope',
+  10: 'the system refused a file operation (disk full, permission denied, read-only file system…)',
+  11: 'an internal error in loop-ledger (a bug to report)',
 };
 
 export interface Refusal {

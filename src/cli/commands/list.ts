@@ -1,6 +1,7 @@
 import { listOp } from '../../app/operations';
 import type { CommandSpec, ParsedFlags } from '../args';
 import { withHuman, type CommandOutcome } from '../outcome';
+import { visible } from '../output';
 import type { CommandContext } from './context';
 
 export const spec: CommandSpec = {
@@ -12,11 +13,11 @@ export const spec: CommandSpec = {
 
 export function run(_flags: ParsedFlags, ctx: CommandContext): CommandOutcome {
   return withHuman(listOp(ctx.root), ({ root, sessions }) => {
-    if (sessions.length === 0) return `no ledgers under ${root}`;
+    if (sessions.length === 0) return `no ledgers under ${visible(root)}`;
     return sessions
       .map((s) =>
         s.error
-          ? `${s.session}\tunreadable: ${s.error}`
+          ? `${s.session}\tunreadable: ${visible(s.error)}`
           : `${s.session}\t${s.status}${s.final_outcome ? ` (${s.final_outcome})` : ''}\tepoch ${s.epoch}\t${s.iterations} iteration(s)\tlast ${s.last_outcome ?? '-'}${s.legacy ? '\t[original location]' : ''}`,
       )
       .join('\n');

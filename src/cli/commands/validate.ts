@@ -1,6 +1,7 @@
 import { validateOp } from '../../app/contract-operations';
 import type { CommandSpec, ParsedFlags } from '../args';
 import type { CommandOutcome } from '../outcome';
+import { visible } from '../output';
 import type { CommandContext } from './context';
 
 export const spec: CommandSpec = {
@@ -16,7 +17,8 @@ export function run(_flags: ParsedFlags, ctx: CommandContext, file?: string): Co
   const outcome = validateOp(ctx.root, path);
   const p = outcome.payload;
   if (!p) return outcome;
-  if (p.valid) return { ...outcome, human: `${path}: valid contract (${p.dimensions} rubric dimension(s))` };
+  if (p.valid)
+    return { ...outcome, human: `${visible(path)}: valid contract (${p.dimensions} rubric dimension(s))` };
   // Invalid: the findings go to stderr, prefixed with the file so an editor can jump to it.
   return { ...outcome, findings: outcome.findings.map((f) => ({ ...f, message: `${path}: ${f.message}` })) };
 }
