@@ -170,7 +170,7 @@ describe('brief: command', () => {
     ]);
     assert.equal(payload.brief_id, '3f3877985a432e68');
     assert.deepEqual(payload.rubric, RUBRIC);
-    assert.deepEqual(payload.baseline, { coverage: 70 });
+    assert.deepEqual({ ...payload.baseline }, { coverage: 70 });
     assert.equal(payload.diff, DIFF);
     assert.equal(payload.verification, VERIFICATION);
     assert.deepEqual(payload.verdicts, ['PASS', 'FAIL', 'REVISE', 'REVERT', 'ESCALATE']);
@@ -206,9 +206,13 @@ describe('brief: command', () => {
   it('uses the newest measured record as the baseline', () => {
     const record = { measurements: { coverage: 81 } } as unknown as IterationRecord;
     const blank = { measurements: null } as unknown as IterationRecord;
-    assert.deepEqual(ok(brief(ledger({ iterations: [record, blank] }), inputs)).payload.baseline, {
-      coverage: 81,
-    });
+    // Spread: the engine's baseline has no prototype (a dimension may be named `__proto__`).
+    assert.deepEqual(
+      { ...ok(brief(ledger({ iterations: [record, blank] }), inputs)).payload.baseline },
+      {
+        coverage: 81,
+      },
+    );
   });
 
   it('verifies a declared scope, and the declared paths change the id', () => {
