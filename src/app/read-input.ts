@@ -67,21 +67,27 @@ function overLimit(limit: number): Unreadable {
 }
 
 /**
- * Reads `fd` to its end. `head` holds bytes already read. A non-blocking descriptor with no
- * data yet (EAGAIN) is waited on: its writer is there and the caller named it. A FIFO that
- * reports end-of-file before any byte may simply have no writer yet; it gets `waitMs`.
+ * Reads `fd` to its end into one buffer that doubles as it fills (a pipe hands out a few KiB
+ * per read; keeping each read's buffer would hold far more memory than the data). `head` is
+ * what was already read. A non-blocking descriptor with no data yet (EAGAIN) is waited on: its
+ * writer is there, and the caller named it. A FIFO that reports end-of-file before any byte may
+ * have no writer yet: it gets fifoWaitMs() for one to appear.
  */
-function readToEnd(fd: number, limit: number, fifo: boolean, head: Buffer[] = []): Buffer {
-  const chunks = head;
-  let total = head.reduce((n, b) => n + b.length, 0);
+function readToEnd(fd: number, limit: number, fifo: boolean, head?: Buffer): Buffer {
+  let buffer = head ?? Buffer.allocUnsafe(Math.min(CHUNK, limit + 1));
+  let total = head?.length ?? 0;
   let writerSeen = !fifo || total > 0;
   let deadline = 0;
   let pause = 1;
   for (;;) {
-    const chunk = Buffer.allocUnsafe(CHUNK);
+    if (total === buffer.length) {
+      const grown = Buffer.allocUnsafe(Math.min(Math.max(buffer.length * 2, CHUNK), limit + 1));
+      buffer.copy(grown, 0, 0, total);
+      buffer = grown;
+    }
     let n: number;
     try {
-      n = readSync(fd, chunk, 0, CHUNK, null);
+      n = readSync(fd, buffer, total, buffer.length - total, null);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EAGAIN') throw error;
       writerSeen = true; // a FIFO answers EAGAIN only while a writer holds it open
@@ -106,12 +112,14 @@ function readToEnd(fd: number, limit: number, fifo: boolean, head: Buffer[] = []
     pause = 1;
     total += n;
     if (total > limit) throw overLimit(limit);
-    chunks.push(n === CHUNK ? chunk : chunk.subarray(0, n));
   }
-  return chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, total);
+  return buffer.subarray(0, total);
 }
 
-/** A regular file: one read of its stated size, then on to the end (it may have grown, or be in /proc). */
+/**
+ * A regular file: one read of its stated size, then a probe for more (it may have grown while
+ * being read, or be a /proc file that states size 0); only then is it read on to its end.
+ */
 function readRegular(fd: number, size: number, limit: number): Buffer {
   if (size > limit) throw new Unreadable(`is ${size} bytes, over the ${limit}-byte limit`);
   const buffer = Buffer.allocUnsafe(size);
@@ -121,7 +129,11 @@ function readRegular(fd: number, size: number, limit: number): Buffer {
     if (n === 0) return buffer.subarray(0, offset); // shrank while being read
     offset += n;
   }
-  return readToEnd(fd, limit, false, size > 0 ? [buffer] : []);
+  const probe = Buffer.allocUnsafe(Math.min(CHUNK, limit + 1));
+  const more = readSync(fd, probe, 0, probe.length, null);
+  if (more === 0) return buffer;
+  if (size + more > limit) throw overLimit(limit);
+  return readToEnd(fd, limit, false, Buffer.concat([buffer, probe.subarray(0, more)]));
 }
 
 /**

@@ -72,7 +72,9 @@ export function systemReason(error: Errno): string {
  * ledger's own hidden temporary file, which is an implementation detail.
  */
 export function systemFailureMessage(error: Errno, file?: string): string {
-  const verb = VERBS.get(error.syscall ?? '') ?? 'access';
+  const syscall = error.syscall ?? '';
+  // A driver's `spawn git` / `spawnSync git` failing names the program it could not run.
+  const verb = syscall.startsWith('spawn') ? 'run' : (VERBS.get(syscall) ?? 'access');
   const at = error.path;
   const named = file ?? at;
   const temp = file !== undefined && at !== undefined && basename(at).startsWith(`.${basename(file)}.`);

@@ -278,6 +278,10 @@ echo none`;
         systemFailureMessage(errno('EXDEV', 'rename', '/a')),
         '/a: cannot replace: something (EXDEV)',
       );
+      assert.equal(
+        systemFailureMessage(errno('ENOENT', 'spawnSync git', 'git')),
+        'git: cannot run: no such file or folder (ENOENT)',
+      );
       assert.equal(isSystemError(new TypeError('x')), false);
       assert.match(
         internalErrorMessage(new RangeError('boom\nsecond line')),
