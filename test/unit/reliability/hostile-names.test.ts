@@ -9,6 +9,7 @@ import { sortKeysDeep } from '../../../src/engine/ledger-view';
 import { parseMeasurements } from '../../../src/engine/measurements';
 import { scoreRubric } from '../../../src/engine/score';
 import { deriveBaseline } from '../../../src/engine/baseline';
+import { packetMarkdown } from '../../../src/extension/brief/packetMarkdown';
 import type { Contract, RubricDimension } from '../../../src/engine/types';
 import { sessionIdProblem } from '../../../src/store/session-id';
 import { ledgerPath, runCli, sampleContract, tempRoot, writeText } from '../helpers/cli';
@@ -169,6 +170,30 @@ describe('engine: maps keyed by user text (issue 9, item 4)', () => {
     });
     assert.equal(partial.__proto__, 4);
     assert.equal(partial.toString, undefined);
+  });
+});
+
+describe('extension: packet export with names special to objects (issue 9, item 4)', () => {
+  it('a `toString` or `constructor` dimension shows its declared baseline, not a function', () => {
+    const rubric = ['toString', 'constructor', '__proto__'].map((name) => dimension(name, false));
+    const markdown = packetMarkdown(
+      's',
+      { kind: 'worktree', label: 'Working tree vs HEAD', base: 'HEAD', head: ':worktree' } as never,
+      {
+        brief_id: 'b',
+        rubric: rubric as never,
+        baseline: JSON.parse('{"__proto__": 7}'), // as a packet arrives from JSON: a plain object
+        diff: '',
+        verification: '',
+        scope: { provenance: 'unverified', declared_paths: null, diff_paths: [], undeclared_paths: [] },
+        verdicts: ['PASS'],
+        asks: [],
+      },
+    );
+    assert.doesNotMatch(markdown, /native code|function/);
+    assert.match(markdown, /\| toString \| lower-is-better \| 1 \| 10 \|/);
+    assert.match(markdown, /\| constructor \| lower-is-better \| 1 \| 10 \|/);
+    assert.match(markdown, /\| __proto__ \| lower-is-better \| 1 \| 7 \|/);
   });
 });
 
