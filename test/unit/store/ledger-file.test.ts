@@ -72,18 +72,22 @@ describe('store: ledger file', () => {
     assert.match(corruptReason('[1, 2]'), /a list, not a ledger object/);
     assert.match(corruptReason('null'), /null, not a ledger object/);
     assert.match(corruptReason('"text"'), /a string, not a ledger object/);
-    assert.match(corruptReason('{"session": "s1", "status": "open"}'), /lacks "contract", "iterations"/);
     assert.match(
-      corruptReason('{"session": "s1", "contract": {}, "status": "open", "iterations": {}}'),
-      /"iterations" as an? object, not a list/,
+      corruptReason('{"session": "s1", "status": "open"}'),
+      /is invalid at contract: missing \(expected an object\)/,
+    );
+    const contract = '{"iteration_limit": 3}';
+    assert.match(
+      corruptReason(`{"session": "s1", "contract": ${contract}, "status": "open", "iterations": {}}`),
+      /at iterations: expected a list, found an object/,
     );
     assert.match(
-      corruptReason('{"session": 1, "contract": {}, "status": "open", "iterations": []}'),
-      /"session" as a number/,
+      corruptReason(`{"session": 1, "contract": ${contract}, "status": "open", "iterations": []}`),
+      /at session: expected a string, found 1/,
     );
     assert.match(
       corruptReason('{"schema_version": "1", "session": "s1"}'),
-      /schema_version "1", not a positive integer/,
+      /schema_version a string, not a positive integer/,
     );
   });
 
@@ -91,7 +95,7 @@ describe('store: ledger file', () => {
     mkdirSync(file());
     const read = readLedgerFile(file());
     assert.equal(read.kind, 'corrupt');
-    assert.match(read.kind === 'corrupt' ? read.reason : '', /cannot be read \(EISDIR\)/);
+    assert.match(read.kind === 'corrupt' ? read.reason : '', /is a folder, not a regular file/);
   });
 
   it('keeps a corrupt copy under a timestamped name, never overwriting an earlier one', () => {
@@ -107,7 +111,7 @@ describe('store: ledger file', () => {
 
   it('reads, serializes and writes a 10,000-iteration ledger quickly', function () {
     this.timeout(30_000);
-    const text = serializeLedger(sampleLedger('big', 10_000));
+    const text = serializeLedger(sampleLedger('s1', 10_000));
     writeFileSync(file(), text);
     const started = process.hrtime.bigint();
     const read = readLedgerFile(file());
