@@ -159,17 +159,21 @@ export function parseLedgerText(text: string, session?: string): LedgerRead {
  * "ledger" may be a symlinked folder's file that is not ours at all).
  */
 function jsonErrorPlace(text: string, error: Error): string {
-  const at = /position (\d+)/.exec(error.message);
-  if (at === null)
-    return text.trim() === '' ? 'the file is empty' : 'it ends too early or holds a stray character';
-  const position = Number(at[1]);
+  if (text.trim() === '') return 'the file is empty';
+  // "Expected ',' or '}' after property value in JSON at position 6": no content in there.
+  const at = /^(.*?) (?:in|after) JSON at position (\d+)/s.exec(error.message);
+  if (at === null) {
+    return /end of JSON input/.test(error.message) ? 'it ends too early' : 'it holds an unexpected character';
+  }
+  const position = Number(at[2]);
   let line = 1;
   let lineStart = 0;
   for (let i = text.indexOf('\n'); i >= 0 && i < position; i = text.indexOf('\n', i + 1)) {
     line += 1;
     lineStart = i + 1;
   }
-  return `at line ${line}, column ${position - lineStart + 1}`;
+  const what = (at[1] as string).replace(/^\w/, (c) => c.toLowerCase());
+  return `${what}, at line ${line}, column ${position - lineStart + 1}`;
 }
 
 function checkParsed(text: string, value: unknown, session: string | undefined): LedgerRead {
