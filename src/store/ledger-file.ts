@@ -142,6 +142,7 @@ export function parseLedgerText(text: string, session?: string): LedgerRead {
   try {
     value = JSON.parse(text);
   } catch (error) {
+    if (error instanceof RangeError) return { kind: 'corrupt', reason: 'is nested too deeply to read' };
     return { kind: 'corrupt', reason: `is not valid JSON (${jsonErrorPlace(text, error as Error)})` };
   }
   try {
