@@ -2,9 +2,11 @@
 // still in the original engine's folder (issue 9, item 1) and two sessions whose ids share a
 // prefix (item 8). Every writer that exits 0 must find its iteration in the ledger.
 import assert from 'node:assert/strict';
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { dirname, join } from 'node:path';
 import {
+  ledgerPath,
   readLedger,
   runCli,
   runCliAsync,
@@ -31,6 +33,17 @@ function legacyOnlyWorkspace(): string {
   writeFileSync(legacy, `${JSON.stringify(original, null, 2)}\n`);
   rmSync(join(root, '.loop'), { recursive: true });
   return root;
+}
+
+/** Takes `session`'s lock file as this (live) process would; returns the release. */
+function holdLock(root: string, session: string): () => void {
+  const lock = `${ledgerPath(root, session)}.lock`;
+  mkdirSync(dirname(lock), { recursive: true });
+  writeFileSync(
+    lock,
+    JSON.stringify({ pid: process.pid, hostname: hostname(), acquired_at: new Date().toISOString() }),
+  );
+  return () => unlinkSync(lock);
 }
 
 function iterate(root: string, session: string, action: string): Promise<CliResult> {
@@ -75,7 +88,12 @@ describe('reliability: races over where the ledger is', function () {
     const acknowledged: string[] = [];
     for (let round = 1; round <= ROUNDS; round += 1) {
       const actions = Array.from({ length: WRITERS }, (_, w) => `r${round}-w${w}`);
-      const results = await Promise.all(actions.map((action) => iterate(root, 's', action)));
+      // Round 1: hold the lock while the writers start, so that every one of them has decided
+      // where the ledger is (the original folder: no .loop ledger yet) before any can write.
+      const release = round === 1 ? holdLock(root, 's') : () => {};
+      const running = actions.map((action) => iterate(root, 's', action));
+      if (round === 1) setTimeout(release, 1200);
+      const results = await Promise.all(running);
       results.forEach((result, w) => {
         assert.ok(
           result.code === 0 || result.code === EXIT_BUSY,
