@@ -11,7 +11,7 @@
 // Keys the original engine's older versions did not write are optional (the engine reads them
 // with defaults); keys this table does not know are NOT errors: other parts of Loop Ledger add
 // their own top-level and record keys and validate them themselves, and the store keeps them.
-import { CRITIC_VERDICTS, DECISIONS, DIRECTIONS, OUTCOMES, STALLS } from '../engine/types';
+import { CRITIC_VERDICTS, DECISIONS, DIRECTIONS, OUTCOMES } from '../engine/types';
 import { pathKey } from './json-scan';
 
 /** Where a check failed (built on the way back up, so a passing check allocates nothing). */
@@ -248,7 +248,9 @@ const iterationRecord = objectOf({
   epoch: [positive, OPTIONAL],
   reported_outcome: [outcome, OPTIONAL],
   outcome: [outcome, REQUIRED],
-  stall: [nullable(oneOf(STALLS)), OPTIONAL],
+  // Any name, not only the four of STALLS: other loop kinds add predicates (loop engineering's
+  // `budget-stop`), and nothing branches on a name it does not know.
+  stall: [maybeText, OPTIONAL],
   error_signature: [maybeText, OPTIONAL],
   state_hash: [maybeText, OPTIONAL],
   dependency_missing: [maybeText, OPTIONAL],

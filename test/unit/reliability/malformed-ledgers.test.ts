@@ -56,7 +56,7 @@ const VARIANTS: Variant[] = [
     (l) => (l.iterations[1].evaluation.dimensions[0].score = 'x'),
     `${rec(1)}.evaluation.dimensions[0].score`,
   ],
-  ['an unknown stall name', (l) => (l.iterations[0].stall = 'tired'), `${rec(0)}.stall`],
+  ['a stall that is a number', (l) => (l.iterations[0].stall = 4), `${rec(0)}.stall`],
   ['an unknown critic verdict', (l) => (l.iterations[0].critic_verdict = 'ok'), `${rec(0)}.critic_verdict`],
   ['a decision that is a number', (l) => (l.iterations[0].decision = 1), `${rec(0)}.decision`],
   ['a record epoch of 0', (l) => (l.iterations[0].epoch = 0), `${rec(0)}.epoch`],
