@@ -109,7 +109,8 @@ describe('store: ledger file', () => {
     assert.equal(readdirSync(tmp()).length, 3);
   });
 
-  it('reads, serializes and writes a 10,000-iteration ledger quickly', function () {
+  // Speed is measured by bench/run.mjs (ratios, same run); a test asserts no wall-clock time.
+  it('reads, serializes and writes a 10,000-iteration ledger, proving its records reusable', function () {
     this.timeout(30_000);
     const text = serializeLedger(sampleLedger('s1', 10_000));
     writeFileSync(file(), text);
@@ -120,17 +121,21 @@ describe('store: ledger file', () => {
     if (read.kind !== 'ok') return;
     const out = serializeLedger(read.ledger);
     const afterSerialize = process.hrtime.bigint();
-    saveLedgerFile(file(), read.ledger);
+    saveLedgerFile(file(), read.ledger, {
+      text: read.text,
+      iterations: read.ledger.iterations,
+      records: read.records,
+    });
     const done = process.hrtime.bigint();
     assert.equal(out, text);
+    assert.notEqual(read.records, null, "the writer's own layout is proved reusable");
+    assert.equal(readFileSync(file(), 'utf8'), text);
     const ms = (a: bigint, b: bigint) => Number(b - a) / 1e6;
-    const total = ms(started, done);
     if (process.env.STORE_TIMINGS) {
       console.log(
         `      ${(text.length / 1e6).toFixed(1)} MB: read ${ms(started, afterRead).toFixed(1)} ms, ` +
           `serialize ${ms(afterRead, afterSerialize).toFixed(1)} ms, write ${ms(afterSerialize, done).toFixed(1)} ms`,
       );
     }
-    assert.ok(total < 2000, `took ${total} ms`);
   });
 });
