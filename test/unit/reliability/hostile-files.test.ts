@@ -259,6 +259,17 @@ describe('reliability: hostile files in the ledger folder', function () {
       });
     }
 
+    it('.loop/ledgers as a dangling symlink: writes are refused (exit 2), nothing is created through it', () => {
+      rmSync(join(root, '.loop'), { recursive: true });
+      mkdirSync(join(root, '.loop'));
+      const target = join(outside, 'not-yet');
+      symlinkSync(target, join(root, '.loop', 'ledgers'));
+      const run = cli(['open', '--root', root, '--session', 'fresh', '--contract', contract]);
+      assert.equal(run.code, 2, run.stderr);
+      assert.match(oneClearLine(run), /ledgers is a symbolic link to a missing folder/);
+      assert.ok(!existsSync(target));
+    });
+
     it('reading a file that is not a ledger never quotes its content', () => {
       rmSync(join(root, '.loop'), { recursive: true });
       mkdirSync(join(root, '.loop'));
