@@ -188,7 +188,10 @@ function checkParsed(text: string, value: unknown, session: string | undefined):
   if (hasVersion) {
     const version = record.schema_version;
     if (typeof version !== 'number' || !Number.isSafeInteger(version) || version < 1) {
-      return { kind: 'corrupt', reason: `has schema_version ${describe(version)}, not a positive integer` };
+      return {
+        kind: 'corrupt',
+        reason: `has schema_version as ${describe(version)}, not a positive integer`,
+      };
     }
     if (version > SCHEMA_VERSION) return { kind: 'too-new', version };
   }

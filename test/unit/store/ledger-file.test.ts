@@ -87,7 +87,7 @@ describe('store: ledger file', () => {
     );
     assert.match(
       corruptReason('{"schema_version": "1", "session": "s1"}'),
-      /schema_version a string, not a positive integer/,
+      /schema_version as a string, not a positive integer/,
     );
   });
 
