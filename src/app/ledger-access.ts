@@ -6,6 +6,7 @@ import { EXIT } from '../engine/refusal';
 import type { Ledger } from '../engine/types';
 import {
   LockBusyError,
+  LockObstructedError,
   locateLedger,
   readLedgerFile,
   saveLedgerFile,
@@ -99,6 +100,7 @@ export function updateLedger<T>(
     });
   } catch (error) {
     if (error instanceof LockBusyError) throw new Refused(EXIT.wrongState, [`${session}: ${error.message}`]);
+    if (error instanceof LockObstructedError) throw new Refused(EXIT.system, [error.message]);
     throw error;
   } finally {
     removeIfEmpty(madeForLock);

@@ -2,7 +2,7 @@
 export { sessionIdProblem, quoteSessionId, InvalidSessionIdError } from './session-id';
 export { ledgerDir, ledgerPath, legacyLedgerDir, legacyLedgerPath, writeTargetOutsideRoot } from './paths';
 export { writeFileAtomicSync } from './atomic-write';
-export { withLock, LockBusyError, LOCK_STALE_MS } from './lock';
+export { withLock, LockBusyError, LockObstructedError, LOCK_STALE_MS } from './lock';
 export type { LockHolder } from './lock';
 export {
   SCHEMA_VERSION,

@@ -59,6 +59,20 @@ export interface LockHolder {
 }
 
 /** The ledger stayed locked by someone else for the whole wait (the CLI exits 3). */
+/**
+ * Something the store must not remove sits where the lock goes (a folder with content): the
+ * operating system's file layout is in the way, not the ledger's state — the CLI's exit 10.
+ */
+export class LockObstructedError extends Error {
+  constructor(
+    readonly path: string,
+    cause: unknown,
+  ) {
+    super(`${path} is a folder with content, not a lock file: move it away to write this ledger`, { cause });
+    this.name = 'LockObstructedError';
+  }
+}
+
 export class LockBusyError extends Error {
   constructor(
     readonly ledger: string,
@@ -331,9 +345,7 @@ function removeFolder(path: string): void {
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') return;
-    throw new Error(`${path} is a folder with content, not a lock file: move it away to write this ledger`, {
-      cause: error,
-    });
+    throw new LockObstructedError(path, error);
   }
 }
 

@@ -195,7 +195,7 @@ echo none`;
 
     it('permission denied reading the ledger is exit 10, names it, and does not suggest open --force', () => {
       const path = ledgerPath(root, 's');
-      const fault = fsFault('readFileSync', /ledgers\/s\.json$/, EACCES(JSON.stringify(path), 'open'));
+      const fault = fsFault('openSync', /ledgers\/s\.json$/, EACCES(JSON.stringify(path), 'open'));
       for (const command of [
         ['status'],
         ['iterate', '--outcome', 'continue'],
