@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import type { Outcome } from '../engine/types';
 import { readLedgerFile } from './ledger-file';
 import { ledgerDir, legacyLedgerDir } from './paths';
-import { sessionIdProblem } from './session-id';
+import { isWindowsDeviceId, sessionIdProblem } from './session-id';
 
 export interface SessionSummary {
   session: string;
@@ -31,7 +31,12 @@ export function listSessions(root: string): SessionSummary[] {
     [legacyLedgerDir(root), true],
   ] as const) {
     for (const session of sessionFilesIn(dir)) {
-      if (!found.has(session)) found.set(session, summarize(session, join(dir, `${session}.json`), legacy));
+      if (found.has(session)) continue;
+      const path = join(dir, `${session}.json`);
+      found.set(
+        session,
+        isWindowsDeviceId(session) ? deviceNamed(session, path, legacy) : summarize(session, path, legacy),
+      );
     }
   }
   return [...found.keys()].sort().map((session) => found.get(session) as SessionSummary);
@@ -53,13 +58,21 @@ function sessionFilesIn(dir: string): string[] {
   for (const entry of entries) {
     if (!entry.name.endsWith('.json') || entry.isDirectory()) continue;
     const session = entry.name.slice(0, -'.json'.length);
-    if (sessionIdProblem(session) === null) sessions.push(session);
+    if (sessionIdProblem(session) === null || isWindowsDeviceId(session)) sessions.push(session);
   }
   return sessions;
 }
 
-function summarize(session: string, path: string, legacy: boolean): SessionSummary {
-  const unknown = {
+/**
+ * A ledger named after a Windows device (`con.json`, written by the original engine or on another
+ * system) is listed, not hidden, and not opened: no command can address it by that id.
+ */
+function deviceNamed(session: string, path: string, legacy: boolean): SessionSummary {
+  return { ...unknownSummary(session, path, legacy), error: sessionIdProblem(session) ?? '' };
+}
+
+function unknownSummary(session: string, path: string, legacy: boolean): SessionSummary {
+  return {
     session,
     path,
     legacy,
@@ -69,6 +82,10 @@ function summarize(session: string, path: string, legacy: boolean): SessionSumma
     iterations: null,
     last_outcome: null,
   };
+}
+
+function summarize(session: string, path: string, legacy: boolean): SessionSummary {
+  const unknown = unknownSummary(session, path, legacy);
   const read = readLedgerFile(path);
   switch (read.kind) {
     case 'absent':

@@ -40,6 +40,11 @@ export function sessionIdProblem(id: string): string | null {
   return `session id ${quoteSessionId(id)} is not valid: ${why}`;
 }
 
+/** True for an id of the right characters that names a Windows device (listed, never opened). */
+export function isWindowsDeviceId(id: string): boolean {
+  return SESSION_ID.test(id) && WINDOWS_DEVICE.test(id);
+}
+
 /** Thrown when a path is asked for an id that `sessionIdProblem` refuses. */
 export class InvalidSessionIdError extends Error {
   constructor(message: string) {

@@ -115,4 +115,21 @@ describe('store: discover', () => {
     // Listing never writes: the legacy file is untouched.
     assert.equal(readFileSync(join(legacyDir, 'both.json'), 'utf8'), originalText('both', 5));
   });
+
+  it('lists a ledger named after a Windows device as unreadable, naming why, without opening it', () => {
+    const legacyDir = legacyLedgerDir(tmp());
+    mkdirSync(legacyDir, { recursive: true });
+    writeFileSync(join(legacyDir, 'con.json'), originalText('con', 2));
+    writeFileSync(join(legacyDir, 'Nul.x.json'), originalText('Nul.x', 1));
+    const list = listSessions(tmp());
+    assert.deepEqual(
+      list.map((s) => s.session),
+      ['Nul.x', 'con'],
+    );
+    for (const summary of list) {
+      assert.equal(summary.iterations, null);
+      assert.equal(summary.legacy, true);
+      assert.match(summary.error ?? '', /is a Windows device name/);
+    }
+  });
 });
