@@ -1,6 +1,6 @@
 // Failures that are neither the user's input nor a rule: the operating system refused a file
-// operation (disk full, permission denied, read-only file system…) — exit 10 — or the program
-// itself went wrong — exit 11, which asks for a bug report. Each becomes ONE line that names the
+// operation (disk full, permission denied, read-only file system…) — exit 74 (EX_IOERR) — or the program
+// itself went wrong — exit 70 (EX_SOFTWARE), which asks for a bug report. Each becomes ONE line that names the
 // file and says the reason once (Node's own text repeats the code: "ENOSPC: ENOSPC: …").
 import { basename } from 'node:path';
 
@@ -92,7 +92,7 @@ export function internalErrorMessage(error: unknown): string {
 
 /**
  * True when a ledger read verdict says the system would not let the file be read (the store
- * reports it as `cannot be read (EACCES)`): that is exit 10, and `open --force` is no remedy.
+ * reports it as `cannot be read (EACCES)`): that is exit 74, and `open --force` is no remedy.
  */
 export function unreadableBySystem(reason: string): boolean {
   return /\bcannot be read\b/.test(reason) && /\b(EACCES|EPERM|EIO|EMFILE|ENFILE)\b/.test(reason);

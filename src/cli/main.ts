@@ -17,6 +17,7 @@ import type { CommandOutcome } from './outcome';
 import { OutputError, printFindings, printJson, printLine } from './output';
 import { internalErrorMessage, isSystemError, systemFailureMessage, systemReason } from '../app/system-error';
 import { UsageError } from './usage-error';
+import { EXIT } from '../engine/refusal';
 
 /** A command whose flags the shared parser reads; `run` may be asynchronous (drivers spawn processes). */
 interface CommandModule {
@@ -66,7 +67,7 @@ Run \`loop-ledger <command> --help\` for a command's flags.
 Exit codes: 0 ok, 1 malformed, 2 usage/no ledger, 3 wrong state or busy, 4 no iterations,
 5 action already complete, 6 hard gate breached, 7 retain over a breached gate,
 8 unreadable or empty input, 9 diff does not cover the declared scope,
-10 the system refused a file operation (disk full, permission denied…), 11 internal error (a bug).`;
+74 the system refused a file operation (disk full, permission denied…), 70 internal error (a bug).`;
 
 function emit(outcome: CommandOutcome, json: boolean): void {
   if (json && outcome.payload !== undefined) printJson(outcome.payload);
@@ -132,7 +133,7 @@ async function runRaw(name: string, command: RawCommandModule, argv: string[]): 
 
 /**
  * An error no operation turned into an outcome: the system refusing a file operation or our
- * own output (exit 10), or a bug (exit 11, saying where to report it). Never exit 1, which
+ * own output (exit 74), or a bug (exit 70, saying where to report it). Never exit 1, which
  * means malformed input; one line, never a stack trace.
  */
 function unexpected(name: string, error: unknown): number {
@@ -140,13 +141,13 @@ function unexpected(name: string, error: unknown): number {
   let code: number;
   if (error instanceof OutputError) {
     line = `cannot write to ${error.stream}: ${systemReason(error.error)}; the command ran, its output was lost`;
-    code = 10;
+    code = EXIT.system;
   } else if (isSystemError(error)) {
     line = systemFailureMessage(error);
-    code = 10;
+    code = EXIT.system;
   } else {
     line = internalErrorMessage(error);
-    code = 11;
+    code = EXIT.internal;
   }
   try {
     printFindings([`loop-ledger ${name}: ${line}`]);

@@ -14,10 +14,14 @@ export const EXIT = {
   retainOverGate: 7,
   unreadableInput: 8,
   scopeNotCovered: 9,
-  /** Loop Ledger's own: the system refused a file operation (disk full, permission denied…). */
-  system: 10,
-  /** Loop Ledger's own: a bug — the message says where to report it. */
-  internal: 11,
+  /**
+   * Loop Ledger's own: the system refused a file operation (disk full, permission denied…).
+   * sysexits.h's EX_IOERR, so it stays clear of the small codes the drivers give meanings to
+   * (`repeat` exits 10 for a partial convergence).
+   */
+  system: 74,
+  /** Loop Ledger's own: a bug — the message says where to report it. sysexits.h's EX_SOFTWARE. */
+  internal: 70,
 } as const;
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
 
@@ -33,8 +37,8 @@ export const EXIT_MEANING: Record<ExitCode, string> = {
   7: 'refused: retain over a breached hard gate',
   8: 'an input the command needs could not be read, or was empty',
   9: 'the diff does not cover the declared change scope',
-  10: 'the system refused a file operation (disk full, permission denied, read-only file system…)',
-  11: 'an internal error in loop-ledger (a bug to report)',
+  74: 'the system refused a file operation (disk full, permission denied, read-only file system…)',
+  70: 'an internal error in loop-ledger (a bug to report)',
 };
 
 export interface Refusal {

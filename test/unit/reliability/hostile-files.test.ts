@@ -187,7 +187,7 @@ describe('reliability: hostile files in the ledger folder', function () {
       mkdirSync(`${ledgerPath(root, 'good')}.lock`);
       writeFileSync(join(`${ledgerPath(root, 'good')}.lock`, 'keep.txt'), 'mine');
       const run = iterate('good');
-      assert.equal(run.code, 10, run.stderr);
+      assert.equal(run.code, 74, run.stderr);
       assert.match(oneClearLine(run), /good\.json\.lock is a folder with content, not a lock file/);
       assert.equal(readFileSync(join(`${ledgerPath(root, 'good')}.lock`, 'keep.txt'), 'utf8'), 'mine');
     });

@@ -1,6 +1,6 @@
 // Messages and exit codes (issue 9, item 12), through the real CLI: control characters in echoed
-// values are spelled out, an OS error is named once, disk full / permission denied exit 10 and a
-// bug exits 11 (never 1, which means malformed input), each on one line naming the file.
+// values are spelled out, an OS error is named once, disk full / permission denied exit 74 and a
+// bug exits 70 (never 1, which means malformed input), each on one line naming the file.
 //
 // Disk full is real: stdout on /dev/full, and a ledger on a 16 KiB tmpfs mounted in a private
 // mount namespace (`unshare -rm`, so nothing outlives the child). Permission denied cannot be
@@ -128,8 +128,8 @@ describe('reliability: messages and exit codes (issue 9, item 12)', function () 
     });
   });
 
-  describe('system failures: exit 10, the file named, the error named once', () => {
-    it('stdout on a full disk (/dev/full) is exit 10 naming stdout, ENOSPC said once', () => {
+  describe('system failures: exit 74, the file named, the error named once', () => {
+    it('stdout on a full disk (/dev/full) is exit 74 naming stdout, ENOSPC said once', () => {
       const full = openSync('/dev/full', 'w');
       try {
         const r = spawnSync(process.execPath, [CLI, 'status', '--root', root, '--session', 's', '--json'], {
@@ -137,7 +137,7 @@ describe('reliability: messages and exit codes (issue 9, item 12)', function () 
           encoding: 'utf8',
           stdio: ['ignore', full, 'pipe'],
         });
-        assert.equal(r.status, 10, r.stderr);
+        assert.equal(r.status, 74, r.stderr);
         const line = oneLine(r.stderr);
         assert.equal(
           line,
@@ -148,7 +148,7 @@ describe('reliability: messages and exit codes (issue 9, item 12)', function () 
       }
     });
 
-    it('a ledger write on a full file system is exit 10 naming the ledger; the old ledger stays whole', function () {
+    it('a ledger write on a full file system is exit 74 naming the ledger; the old ledger stays whole', function () {
       const probe = spawnSync('unshare', ['-rm', 'true']);
       if (probe.status !== 0) this.skip(); // no private mount namespace here: the injected cases below still run
       const base = tempRoot('loop-ledger-enospc-');
@@ -173,7 +173,7 @@ echo none`;
           timeout: 60_000,
         });
         assert.equal(r.status, 0, r.stderr);
-        assert.equal(r.stdout.trim(), '10', `exit code of the failing iterate: ${r.stdout} ${r.stderr}`);
+        assert.equal(r.stdout.trim(), '74', `exit code of the failing iterate: ${r.stdout} ${r.stderr}`);
         const line = oneLine(readFileSync(join(base, 'err.txt'), 'utf8'));
         assert.match(
           line,
@@ -193,7 +193,7 @@ echo none`;
       }
     });
 
-    it('permission denied reading the ledger is exit 10, names it, and does not suggest open --force', () => {
+    it('permission denied reading the ledger is exit 74, names it, and does not suggest open --force', () => {
       const path = ledgerPath(root, 's');
       const fault = fsFault('openSync', /ledgers\/s\.json$/, EACCES(JSON.stringify(path), 'open'));
       for (const command of [
@@ -206,7 +206,7 @@ echo none`;
           [command[0] as string, '--root', root, '--session', 's', ...command.slice(1)],
           root,
         );
-        assert.equal(r.code, 10, `${command[0]}: ${r.stderr}`);
+        assert.equal(r.code, 74, `${command[0]}: ${r.stderr}`);
         const line = oneLine(r.stderr);
         assert.ok(line.includes(path), line);
         assert.match(line, /EACCES/);
@@ -214,7 +214,7 @@ echo none`;
       }
     });
 
-    it('permission denied writing the ledger is exit 10 naming the ledger, and the ledger is unchanged', () => {
+    it('permission denied writing the ledger is exit 74 naming the ledger, and the ledger is unchanged', () => {
       const path = ledgerPath(root, 's');
       const before = readFileSync(path, 'utf8');
       const fault = fsFault('openSync', /\.tmp$/, EACCES('String(args[0])', 'open'));
@@ -223,7 +223,7 @@ echo none`;
         ['iterate', '--root', root, '--session', 's', '--outcome', 'continue'],
         root,
       );
-      assert.equal(r.code, 10, r.stderr);
+      assert.equal(r.code, 74, r.stderr);
       assert.equal(oneLine(r.stderr), `${path}: cannot open: permission denied (EACCES)`);
       assert.equal(readFileSync(path, 'utf8'), before);
       assert.deepEqual(
@@ -233,8 +233,8 @@ echo none`;
     });
   });
 
-  describe('internal errors: exit 11, one line, where to report', () => {
-    it('an unexpected exception in a command is exit 11 with a report hint, not exit 1 or a stack', () => {
+  describe('internal errors: exit 70, one line, where to report', () => {
+    it('an unexpected exception in a command is exit 70 with a report hint, not exit 1 or a stack', () => {
       // A bug stand-in: the clock's formatter throws the kind of TypeError a real bug throws.
       const fault = `Date.prototype.toISOString = function () { throw new TypeError("Cannot read properties of undefined (reading 'x')"); };`;
       const before = readFileSync(ledgerPath(root, 's'), 'utf8');
@@ -243,7 +243,7 @@ echo none`;
         ['iterate', '--root', root, '--session', 's', '--outcome', 'continue'],
         root,
       );
-      assert.equal(r.code, 11, r.stderr);
+      assert.equal(r.code, 70, r.stderr);
       const line = oneLine(r.stderr);
       assert.match(
         line,
