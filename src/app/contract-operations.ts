@@ -3,6 +3,8 @@
 import type { BaselineEvidence } from '../engine/baseline-evidence';
 import { validateContract } from '../engine/contract/validate';
 import { open, openPrecheck, type OpenPayload } from '../engine/open';
+import { openSettingsRefusal } from '../engine/open-settings';
+import { DEFAULT_STALL_THRESHOLD } from '../engine/ledger-view';
 import { isRefusal } from '../engine/refusal';
 import type { Finding, Ledger } from '../engine/types';
 import { keepCorruptCopy } from '../store';
@@ -31,6 +33,10 @@ function readEvidence(specs: string[]): BaselineEvidence[] {
 
 export function openOp(root: string, session: string, input: OpenOpInput): Outcome<OpenPayload> {
   const force = input.force === true;
+  const stallThreshold = input.stallThreshold ?? DEFAULT_STALL_THRESHOLD;
+  // Settings are refused before the ledger is even locked, as a usage error would be.
+  const settings = openSettingsRefusal({ stallThreshold });
+  if (settings) return fromRefusal<OpenPayload>(settings);
   return operation(() =>
     updateLedger(root, session, (read, location) => {
       let existing: Ledger | null = null;
@@ -43,7 +49,7 @@ export function openOp(root: string, session: string, input: OpenOpInput): Outco
         session,
         existing,
         contract: readContractFile(input.contractPath),
-        stallThreshold: input.stallThreshold ?? 3,
+        stallThreshold,
         force,
         baselineEvidence: readEvidence(input.baselineEvidence ?? []),
         now: input.now,

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { EXIT_MEANING } from '../../src/engine/refusal';
@@ -178,6 +178,18 @@ describe('Loop Ledger session commands, driven with scripted quick-input answers
         ]),
         /open\.session: "\.\.\/escape" refused/,
       );
+    });
+
+    it('refuses a stall threshold of 0 with the engine\'s finding, as the CLI does', async () => {
+      await assert.rejects(
+        run('loopLedger.openLoop', [
+          { step: 'open.contract', pick: '.loop/contracts/short-loop.json' },
+          { step: 'open.session', text: 'zero-threshold' },
+          { step: 'open.stallThreshold', text: '0' },
+        ]),
+        /open\.stallThreshold: "0" refused: Stall threshold: expected a whole number of at least 1, got 0/,
+      );
+      assert.equal(existsSync(ledgerPath('zero-threshold')), false);
     });
   });
 
