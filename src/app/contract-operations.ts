@@ -10,6 +10,7 @@ import type { Finding, Ledger } from '../engine/types';
 import { keepCorruptCopy } from '../store';
 import { parseContractText, readContractFile } from './contract-file';
 import { requireLedger, updateLedger } from './ledger-access';
+import type { LockOptions } from './lock-options';
 import { fromRefusal, operation, type Outcome } from './outcome';
 import { INPUT_LIMIT, readTextFile } from './read-input';
 import { programResolver } from './resolve-program';
@@ -31,38 +32,48 @@ function readEvidence(specs: string[]): BaselineEvidence[] {
   });
 }
 
-export function openOp(root: string, session: string, input: OpenOpInput): Outcome<OpenPayload> {
+export function openOp(
+  root: string,
+  session: string,
+  input: OpenOpInput,
+  lock: LockOptions = {},
+): Outcome<OpenPayload> {
   const force = input.force === true;
   const stallThreshold = input.stallThreshold ?? DEFAULT_STALL_THRESHOLD;
   // Settings are refused before the ledger is even locked, as a usage error would be.
   const settings = openSettingsRefusal({ stallThreshold });
   if (settings) return fromRefusal<OpenPayload>(settings);
   return operation(() =>
-    updateLedger(root, session, (read, location) => {
-      let existing: Ledger | null = null;
-      const discardCorrupt = read.kind === 'corrupt' && force;
-      if (read.kind !== 'absent' && !discardCorrupt) existing = requireLedger(read, location, session);
-      // The open-ledger check comes before the contract is read at all.
-      const pre = openPrecheck(existing, force);
-      if (pre) return { result: fromRefusal<OpenPayload>(pre) };
-      const result = open({
-        session,
-        existing,
-        contract: readContractFile(input.contractPath),
-        stallThreshold,
-        force,
-        baselineEvidence: readEvidence(input.baselineEvidence ?? []),
-        now: input.now,
-        resolveProgram: programResolver(root),
-      });
-      if (isRefusal(result)) return { result: fromRefusal<OpenPayload>(result) };
-      // Only now, with the new ledger decided, is the unreadable one moved aside: never lost.
-      const kept = discardCorrupt ? keepCorruptCopy(location.readPath, input.now) : null;
-      const notes: Finding[] = kept
-        ? [{ message: `${location.readPath}: corrupt ledger kept as ${kept}` }]
-        : [];
-      return { write: result.ledger, result: { exitCode: 0, payload: result.payload, findings: notes } };
-    }),
+    updateLedger(
+      root,
+      session,
+      (read, location) => {
+        let existing: Ledger | null = null;
+        const discardCorrupt = read.kind === 'corrupt' && force;
+        if (read.kind !== 'absent' && !discardCorrupt) existing = requireLedger(read, location, session);
+        // The open-ledger check comes before the contract is read at all.
+        const pre = openPrecheck(existing, force);
+        if (pre) return { result: fromRefusal<OpenPayload>(pre) };
+        const result = open({
+          session,
+          existing,
+          contract: readContractFile(input.contractPath),
+          stallThreshold,
+          force,
+          baselineEvidence: readEvidence(input.baselineEvidence ?? []),
+          now: input.now,
+          resolveProgram: programResolver(root),
+        });
+        if (isRefusal(result)) return { result: fromRefusal<OpenPayload>(result) };
+        // Only now, with the new ledger decided, is the unreadable one moved aside: never lost.
+        const kept = discardCorrupt ? keepCorruptCopy(location.readPath, input.now) : null;
+        const notes: Finding[] = kept
+          ? [{ message: `${location.readPath}: corrupt ledger kept as ${kept}` }]
+          : [];
+        return { write: result.ledger, result: { exitCode: 0, payload: result.payload, findings: notes } };
+      },
+      lock,
+    ),
   );
 }
 

@@ -14,6 +14,7 @@ import {
   type LedgerLocation,
   type LedgerRead,
 } from '../store';
+import { LEDGER_BUSY, type LockOptions } from './lock-options';
 import { Refused } from './outcome';
 
 export function checkedLocation(root: string, session: string): LedgerLocation {
@@ -68,23 +69,28 @@ export function updateLedger<T>(
   root: string,
   session: string,
   decide: (read: LedgerRead, location: LedgerLocation) => { write?: Ledger; result: T },
+  lock: LockOptions = {},
 ): T {
   const location = checkedLocation(root, session);
   const madeForLock = missingFolders(location.writePath);
   try {
-    return withLock(location.writePath, () =>
-      guardDepth(location, () => {
-        const read = readLedgerFile(location.readPath);
-        const { write, result } = decide(read, location);
-        // Records already on disk are copied as text, not re-serialised (see ledger-layout.ts).
-        const previous =
-          read.kind === 'ok' ? { text: read.text, iterations: read.ledger.iterations } : undefined;
-        if (write) saveLedgerFile(location.writePath, write, previous);
-        return result;
-      }),
+    return withLock(
+      location.writePath,
+      () =>
+        guardDepth(location, () => {
+          const read = readLedgerFile(location.readPath);
+          const { write, result } = decide(read, location);
+          // Records already on disk are copied as text, not re-serialised (see ledger-layout.ts).
+          const previous =
+            read.kind === 'ok' ? { text: read.text, iterations: read.ledger.iterations } : undefined;
+          if (write) saveLedgerFile(location.writePath, write, previous);
+          return result;
+        }),
+      { waitMs: lock.waitMs },
     );
   } catch (error) {
-    if (error instanceof LockBusyError) throw new Refused(EXIT.wrongState, [`${session}: ${error.message}`]);
+    if (error instanceof LockBusyError)
+      throw new Refused(EXIT.wrongState, [{ message: `${session}: ${error.message}`, code: LEDGER_BUSY }]);
     throw error;
   } finally {
     removeIfEmpty(madeForLock);

@@ -180,7 +180,7 @@ describe('Loop Ledger session commands, driven with scripted quick-input answers
       );
     });
 
-    it('refuses a stall threshold of 0 with the engine\'s finding, as the CLI does', async () => {
+    it("refuses a stall threshold of 0 with the engine's finding, as the CLI does", async () => {
       await assert.rejects(
         run('loopLedger.openLoop', [
           { step: 'open.contract', pick: '.loop/contracts/short-loop.json' },

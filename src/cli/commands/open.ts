@@ -39,7 +39,10 @@ export function run(flags: ParsedFlags, ctx: CommandContext): CommandOutcome {
     baselineEvidence: list(flags.baselineEvidence),
     now: ctx.now,
   });
-  return withHuman({ ...outcome, findings: outcome.findings.map(inFlagWords) }, (p) => `${session}: open, epoch ${p.epoch}, next iteration ${p.next_iteration}`);
+  return withHuman(
+    { ...outcome, findings: outcome.findings.map(inFlagWords) },
+    (p) => `${session}: open, epoch ${p.epoch}, next iteration ${p.next_iteration}`,
+  );
 }
 
 /** The engine names the field; the CLI speaks in flags. */

@@ -10,6 +10,7 @@ import { askEscalateFields } from './escalateStep';
 import type { CommandDeps, CommandReport } from './deps';
 import { CANCELLED, nothingToDo, reportDone, reportRefusal, reportUntrusted } from './report';
 import { candidates, pickSession, sessionFromArgument } from './target';
+import { writeWithoutBlocking } from '../workspace/ledgerWrites';
 
 const TITLE = 'Close';
 const STEP_TITLE = 'Loop Ledger: Close Session';
@@ -104,7 +105,7 @@ export class CloseCommand implements Command {
       ['recommended-next', input.recommendedNext],
       ['note', input.note],
     ]);
-    const outcome = closeOp(target.root, target.session, input);
+    const outcome = await writeWithoutBlocking((lock) => closeOp(target.root, target.session, input, lock));
     deps.sessions.refreshFile(target.path);
     if (outcome.exitCode !== 0 || !outcome.payload) return reportRefusal(deps, TITLE, outcome, cli);
     deps.cliHistory.remember(target.root, target.session, 'close', cli);

@@ -11,6 +11,7 @@ import { workspaceRoots, type WorkspaceRoot } from '../workspace/roots';
 import { cliLine } from './cliHistory';
 import type { CommandDeps, CommandReport } from './deps';
 import { CANCELLED, nothingToDo, reportDone, reportRefusal, reportUntrusted } from './report';
+import { writeWithoutBlocking } from '../workspace/ledgerWrites';
 
 const TITLE = 'Open Loop';
 const STEP_TITLE = 'Loop Ledger: Open Loop';
@@ -142,12 +143,15 @@ export class OpenLoopCommand implements Command {
       ['stall-threshold', answers.stallThreshold],
       ['baseline-evidence', baselineEvidence],
     ]);
-    const outcome = openOp(root.path, session, {
-      contractPath: path,
-      stallThreshold: answers.stallThreshold,
-      baselineEvidence,
-      now: deps.now(),
-    });
+    const now = deps.now();
+    const outcome = await writeWithoutBlocking((lock) =>
+      openOp(
+        root.path,
+        session,
+        { contractPath: path, stallThreshold: answers.stallThreshold, baselineEvidence, now },
+        lock,
+      ),
+    );
     deps.sessions.refreshFile(join(root.path, '.loop', 'ledgers', `${session}.json`));
     if (outcome.exitCode !== 0 || !outcome.payload) {
       const findings = outcome.findings.map((f) =>

@@ -10,6 +10,7 @@ import { recordSteps, type RecordAnswers } from './recordIterationSteps';
 import { CANCELLED, nothingToDo, reportDone, reportRefusal, reportUntrusted } from './report';
 import { candidates, sessionFromArgument } from './target';
 import { brokenRefusal } from './broken';
+import { writeWithoutBlocking } from '../workspace/ledgerWrites';
 
 const TITLE = 'Record Iteration';
 
@@ -53,7 +54,7 @@ export class RecordIterationCommand implements Command {
       now: deps.now(),
     };
     const cli = iterateCli(target.root, target.session, input);
-    const outcome = iterateOp(target.root, target.session, input);
+    const outcome = await writeWithoutBlocking((lock) => iterateOp(target.root, target.session, input, lock));
     deps.sessions.refreshFile(target.path);
     if (outcome.exitCode !== 0 || !outcome.payload) return reportRefusal(deps, TITLE, outcome, cli);
     deps.cliHistory.remember(target.root, target.session, `iterate #${outcome.payload.n}`, cli);

@@ -7,6 +7,7 @@ import { cliLine } from './cliHistory';
 import type { CommandDeps, CommandReport } from './deps';
 import { CANCELLED, nothingToDo, reportDone, reportRefusal, reportUntrusted } from './report';
 import { chooseSession } from './target';
+import { writeWithoutBlocking } from '../workspace/ledgerWrites';
 
 const TITLE = 'Resume';
 
@@ -32,7 +33,7 @@ export class ResumeCommand implements Command {
       ['root', chosen.root],
       ['session', chosen.session],
     ]);
-    const outcome = resumeOp(chosen.root, chosen.session);
+    const outcome = await writeWithoutBlocking((lock) => resumeOp(chosen.root, chosen.session, lock));
     deps.sessions.refreshFile(chosen.path);
     if (outcome.exitCode !== 0 || !outcome.payload) return reportRefusal(deps, TITLE, outcome, cli);
     deps.cliHistory.remember(chosen.root, chosen.session, 'resume', cli);
