@@ -38,11 +38,11 @@ describe('Loop Ledger session commands, driven with scripted quick-input answers
     api = await loopLedgerApi();
     root = workspaceRoot();
     installSessionFixtures(root);
-    api.sessions.refreshAll();
+    await api.sessions.refreshAll();
   });
-  after(() => {
+  after(async () => {
     removeSessionFixtures(root);
-    api.sessions.refreshAll();
+    await api.sessions.refreshAll();
   });
 
   describe('Record Iteration', () => {
@@ -206,7 +206,7 @@ describe('Loop Ledger session commands, driven with scripted quick-input answers
       );
       assert.equal(closed.report.status, 'done', closed.report.message);
       assert.equal(ledger('iota').final_outcome, 'pause');
-      api.sessions.refreshFile(ledgerPath('iota'));
+      await api.sessions.refreshFile(ledgerPath('iota'));
       const resumed = await run('loopLedger.resume', [{ step: 'resume.session', pick: 'iota' }]);
       assert.equal(resumed.report.status, 'done', resumed.report.message);
       assert.equal(ledger('iota').status, 'open');

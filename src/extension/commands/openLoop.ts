@@ -152,7 +152,7 @@ export class OpenLoopCommand implements Command {
         lock,
       ),
     );
-    deps.sessions.refreshFile(join(root.path, '.loop', 'ledgers', `${session}.json`));
+    await deps.sessions.refreshFile(join(root.path, '.loop', 'ledgers', `${session}.json`));
     if (outcome.exitCode !== 0 || !outcome.payload) {
       const findings = outcome.findings.map((f) =>
         f.path?.[0] === STALL_THRESHOLD_FIELD ? { ...f, message: `Stall threshold: ${f.message}` } : f,

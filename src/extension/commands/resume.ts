@@ -5,7 +5,14 @@ import { sessionState } from '../sessions/sessionEntry';
 import { brokenRefusal } from './broken';
 import { cliLine } from './cliHistory';
 import type { CommandDeps, CommandReport } from './deps';
-import { CANCELLED, nothingToDo, reportDone, reportRefusal, reportUntrusted } from './report';
+import {
+  CANCELLED,
+  nothingToDo,
+  reportForeignArgument,
+  reportDone,
+  reportRefusal,
+  reportUntrusted,
+} from './report';
 import { chooseSession } from './target';
 import { writeWithoutBlocking } from '../workspace/ledgerWrites';
 
@@ -27,6 +34,7 @@ export class ResumeCommand implements Command {
       none: 'there is no paused session to resume.',
     });
     if (chosen === 'cancelled') return CANCELLED;
+    if ('refused' in chosen) return reportForeignArgument(deps, TITLE, chosen.refused);
     if ('none' in chosen) return nothingToDo(chosen.none);
     if (chosen.kind === 'broken') return brokenRefusal(deps, TITLE, chosen);
     const cli = cliLine('resume', [
@@ -34,7 +42,7 @@ export class ResumeCommand implements Command {
       ['session', chosen.session],
     ]);
     const outcome = await writeWithoutBlocking((lock) => resumeOp(chosen.root, chosen.session, lock));
-    deps.sessions.refreshFile(chosen.path);
+    await deps.sessions.refreshFile(chosen.path);
     if (outcome.exitCode !== 0 || !outcome.payload) return reportRefusal(deps, TITLE, outcome, cli);
     deps.cliHistory.remember(chosen.root, chosen.session, 'resume', cli);
     const p = outcome.payload;

@@ -23,5 +23,7 @@ export function registerSessionsFeature(
   const sessions = registerSessions(context);
   const deps = registerSessionCommands(commands, { prompter, sessions: sessions.provider, output });
   registerStatusBar(context, sessions);
+  // The status bar follows the newest open session: read the ledgers once, off the activation path.
+  void sessions.provider.ready();
   return { sessions: sessions.provider, trust: deps.trust };
 }
