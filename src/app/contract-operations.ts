@@ -5,14 +5,14 @@ import { validateContract } from '../engine/contract/validate';
 import { open, openPrecheck, type OpenPayload } from '../engine/open';
 import { openSettingsRefusal } from '../engine/open-settings';
 import { DEFAULT_STALL_THRESHOLD } from '../engine/ledger-view';
-import { isRefusal } from '../engine/refusal';
+import { EXIT, isRefusal } from '../engine/refusal';
 import type { Finding, Ledger } from '../engine/types';
 import { keepCorruptCopy } from '../store';
 import { parseContractText, readContractFile } from './contract-file';
 import { requireLedger, updateLedger } from './ledger-access';
 import type { LockOptions } from './lock-options';
 import { fromRefusal, operation, type Outcome } from './outcome';
-import { INPUT_LIMIT, readTextFile } from './read-input';
+import { CONTRACT_LIMIT, INPUT_LIMIT, readTextFile } from './read-input';
 import { programResolver } from './resolve-program';
 
 export interface OpenOpInput {
@@ -94,8 +94,18 @@ export function validateOp(root: string, contractPath: string): Outcome<Validate
  * editor and `loop-ledger validate` can never disagree. Exit 0 valid, 1 invalid or not JSON.
  */
 export function validateContractText(root: string, text: string, label: string): Outcome<ValidatePayload> {
+  // The CLI's cap on a contract file, applied to the buffer too: the editor and `validate` refuse
+  // the same text, and a 5 MB "contract" is never parsed or walked on the extension host.
+  const bytes = Buffer.byteLength(text, 'utf8');
+  if (bytes > CONTRACT_LIMIT) {
+    const message = `${label}: contract file is ${bytes} bytes, over the ${CONTRACT_LIMIT}-byte limit`;
+    return { exitCode: EXIT.usage, findings: [{ message, code: CONTRACT_TOO_LARGE }] };
+  }
   return operation(() => validated(root, label, parseContractText(text, label)));
 }
+
+/** The finding code of a contract over CONTRACT_LIMIT (the editor shows it as one diagnostic). */
+export const CONTRACT_TOO_LARGE = 'contract-too-large';
 
 function validated(root: string, file: string, raw: unknown): Outcome<ValidatePayload> {
   const result = validateContract(raw, programResolver(root));
