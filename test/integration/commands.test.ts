@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { EXIT_MEANING } from '../../src/engine/refusal';
@@ -190,6 +191,36 @@ describe('Loop Ledger session commands, driven with scripted quick-input answers
         /open\.stallThreshold: "0" refused: Stall threshold: expected a whole number of at least 1, got 0/,
       );
       assert.equal(existsSync(ledgerPath('zero-threshold')), false);
+    });
+  });
+
+  describe('arguments from other extensions are resolved against the workspace', () => {
+    it("refuses a session node or key that is not one of this workspace's sessions, writing nothing", async () => {
+      const outside = mkdtempSync(join(tmpdir(), 'loop-ledger-outside-'));
+      const forged = {
+        kind: 'session',
+        root: { name: 'x', path: outside },
+        entry: {
+          kind: 'ledger',
+          root: outside,
+          session: 'beta',
+          path: join(outside, 'beta.json'),
+          legacy: false,
+        },
+      };
+      for (const argument of [
+        forged,
+        { root: outside, session: 'beta' },
+        { root, session: 'no-such-session' },
+      ]) {
+        for (const command of ['loopLedger.recordIteration', 'loopLedger.close', 'loopLedger.showStatus']) {
+          const { report } = await run(command, [], argument);
+          assert.equal(report.status, 'refused', `${command}: ${report.message}`);
+          assert.match(report.message ?? '', /no session|not a session/);
+        }
+      }
+      assert.deepEqual(readdirSync(outside), [], 'nothing written outside the workspace');
+      rmSync(outside, { recursive: true, force: true });
     });
   });
 
