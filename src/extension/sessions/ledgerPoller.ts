@@ -33,6 +33,8 @@ export function pollLedgerFolders(
   const seen = new Map<string, number>();
   let timer: ReturnType<typeof setInterval> | undefined;
   let ticking = false;
+  let starting = false;
+  let visible = false;
   let disposed = false;
 
   const folders = () => roots().flatMap((root) => [ledgerDir(root.path), legacyLedgerDir(root.path)]);
@@ -68,14 +70,21 @@ export function pollLedgerFolders(
     },
     async update(viewVisible: boolean): Promise<void> {
       if (disposed) return;
+      visible = viewVisible;
       if (!viewVisible) return stop();
-      if (timer !== undefined) return;
-      const exists = await Promise.all(folders().map(async (dir) => (await mtimeOf(dir)) !== -1));
-      if (disposed || timer !== undefined || !exists.some(Boolean)) return;
-      seen.clear();
-      await tick(); // the baseline mtimes
-      timer = setInterval(() => void tick(), POLL_INTERVAL_MS);
-      timer.unref?.();
+      if (timer !== undefined || starting) return;
+      starting = true; // two calls in flight must not start two timers
+      try {
+        const exists = await Promise.all(folders().map(async (dir) => (await mtimeOf(dir)) !== -1));
+        if (disposed || !exists.some(Boolean)) return;
+        seen.clear();
+        await tick(); // the baseline mtimes
+        if (disposed || !visible) return; // hidden again meanwhile
+        timer = setInterval(() => void tick(), POLL_INTERVAL_MS);
+        timer.unref?.();
+      } finally {
+        starting = false;
+      }
     },
     dispose(): void {
       disposed = true;
