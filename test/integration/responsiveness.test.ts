@@ -26,6 +26,8 @@ const SANITY_MS = 1_000;
 async function delayWhile<T>(fn: () => Promise<T>): Promise<{ result: T; p99: number; max: number }> {
   const histogram = monitorEventLoopDelay({ resolution: 10 });
   histogram.enable();
+  // The monitor counts a block only once its timer runs: let it take its first samples first.
+  await new Promise((resolve) => setTimeout(resolve, 30));
   try {
     const result = await fn();
     return { result, p99: histogram.percentile(99) / 1e6, max: histogram.max / 1e6 };
