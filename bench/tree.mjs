@@ -23,7 +23,8 @@ const bundle = join(work, 'tree-entry.mjs');
 await build({
   stdin: {
     contents: `
-      export { readSessions, readSession } from './src/extension/sessions/sessionEntry';
+      export { readSessionsAsync, readSessionAsync } from './src/extension/sessions/sessionEntry';
+      export { listSessions, readLedgerFile } from './src/store';
       export { epochsOf } from './src/extension/sessions/epochs';
       export * from './src/extension/sessions/labels';`,
     resolveDir: repo,
@@ -121,26 +122,32 @@ for (let s = 0; s < SESSIONS; s++) {
   writeFileSync(join(ledgers, `${ledger.session}.json`), JSON.stringify(ledger, null, 2));
 }
 
-function time(fn) {
+async function time(fn) {
   const samples = [];
   for (let i = 0; i < ROUNDS; i++) {
     const started = process.hrtime.bigint();
-    fn();
+    await fn();
     samples.push(Number(process.hrtime.bigint() - started) / 1e6);
   }
   samples.sort((a, b) => a - b);
   return { median: samples[Math.floor(samples.length / 2)], min: samples[0] };
 }
 
-const full = time(() => {
-  for (const entry of tree.readSessions(work)) if (entry.kind === 'ledger') tree.sessionDescription(entry);
+// Before: the tree listed every ledger (read + parse) and then read + parsed each again, all
+// synchronously on the extension host. Measured here as the baseline of the same run.
+const before = await time(() => {
+  for (const summary of tree.listSessions(work)) tree.readLedgerFile(summary.path);
 });
-const targeted = time(() => {
-  const entry = tree.readSession(work, 'session-250');
+const full = await time(async () => {
+  for (const { entry } of await tree.readSessionsAsync(work))
+    if (entry.kind === 'ledger') tree.sessionDescription(entry);
+});
+const targeted = await time(async () => {
+  const { entry } = await tree.readSessionAsync(work, 'session-250');
   tree.sessionDescription(entry);
 });
-const entry = tree.readSession(work, 'session-250');
-const expand = time(() => {
+const { entry } = await tree.readSessionAsync(work, 'session-250');
+const expand = await time(() => {
   for (const epoch of tree.epochsOf(entry.ledger)) {
     tree.epochDescription(epoch);
     for (const r of epoch.records) {
@@ -150,9 +157,34 @@ const expand = time(() => {
   }
 });
 
+// How long the event loop is held while the whole workspace loads: the sync reader holds it for
+// the whole read; the async one only for one ledger's parse at a time.
+const { monitorEventLoopDelay } = await import('node:perf_hooks');
+async function loopDelayDuring(fn) {
+  const histogram = monitorEventLoopDelay({ resolution: 5 });
+  histogram.enable();
+  const ticker = globalThis.setInterval(() => {}, 1);
+  await new Promise((resolve) => setTimeout(resolve, 20));
+  await fn();
+  await new Promise((resolve) => setTimeout(resolve, 20));
+  globalThis.clearInterval(ticker);
+  histogram.disable();
+  return { p99: histogram.percentile(99) / 1e6, max: histogram.max / 1e6 };
+}
+const syncDelay = await loopDelayDuring(() => {
+  for (const summary of tree.listSessions(work)) tree.readLedgerFile(summary.path);
+});
+const asyncDelay = await loopDelayDuring(() => tree.readSessionsAsync(work));
+
 const fmt = (t) => `median ${t.median.toFixed(1)} ms (min ${t.min.toFixed(1)} ms)`;
 console.log(`\nSessions tree, ${SESSIONS} sessions × ${ITERATIONS} iterations (${ROUNDS} rounds):`);
-console.log(`  full refresh (read every ledger, status, labels): ${fmt(full)}`);
+console.log(`  before: sync list + re-read of every ledger:     ${fmt(before)}`);
+console.log(
+  `  full refresh (read every ledger, status, labels): ${fmt(full)}  = ${(full.median / before.median).toFixed(2)}× before`,
+);
 console.log(`  targeted refresh of one changed session:          ${fmt(targeted)}`);
 console.log(`  expand one session (epochs + 20 iteration rows):   ${fmt(expand)}`);
+console.log(
+  `  event-loop delay while every ledger loads: sync p99 ${syncDelay.p99.toFixed(1)} ms (max ${syncDelay.max.toFixed(1)}), async p99 ${asyncDelay.p99.toFixed(1)} ms (max ${asyncDelay.max.toFixed(1)})`,
+);
 console.log('  activate() in a real extension host: printed by bench/brief-panel.mjs (it starts VS Code)');

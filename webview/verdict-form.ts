@@ -2,6 +2,7 @@
 // `iterate` with this brief's id. After a submission the form shows the engine's answer — the
 // record, or the refusal with its exit code and findings — and once a verdict is recorded the
 // brief is spent and the form stays disabled.
+import { DECISIONS, OUTCOMES } from '../src/engine/types';
 import type { Finding, PanelState, RecordView, VerdictForm } from '../src/shared/protocol';
 import { h, section } from './dom';
 
@@ -64,8 +65,8 @@ export class VerdictFormView {
       verdict: select('verdict', verdicts, 'PASS'),
       criticNext: textarea('criticNext', 2, 'The single most valuable next improvement'),
       evidencePaths: textarea('evidencePaths', 2, 'One path per line, e.g. .loop/evidence/suite.txt'),
-      decision: select('decision', ['', 'retain', 'revert', 'revise', 'escalate'], 'retain'),
-      outcome: select('outcome', ['continue', 'complete', 'revise', 'escalate', 'pause', 'stop'], 'continue'),
+      decision: select('decision', ['', ...DECISIONS], 'retain'),
+      outcome: select('outcome', OUTCOMES, 'continue'),
       actions: textarea('actions', 2, 'Action ids completed in this iteration, one per line'),
       measurements: textarea('measurements', 2, 'DIM=NUMBER, one per line'),
       note: textarea('note', 2, 'Optional note'),

@@ -3,13 +3,16 @@
 import type { BaselineEvidence } from '../engine/baseline-evidence';
 import { validateContract } from '../engine/contract/validate';
 import { open, openPrecheck, type OpenPayload } from '../engine/open';
+import { openSettingsRefusal } from '../engine/open-settings';
+import { DEFAULT_STALL_THRESHOLD } from '../engine/ledger-view';
 import { EXIT, isRefusal } from '../engine/refusal';
 import type { Finding, Ledger } from '../engine/types';
 import { caseTwin, keepCorruptCopy } from '../store';
 import { parseContractText, readContractFile } from './contract-file';
 import { requireLedger, updateLedger } from './ledger-access';
+import type { LockOptions } from './lock-options';
 import { fromRefusal, ledgerFile, operation, Refused, type Outcome } from './outcome';
-import { INPUT_LIMIT, readTextFile } from './read-input';
+import { CONTRACT_LIMIT, INPUT_LIMIT, readTextFile } from './read-input';
 import { programResolver } from './resolve-program';
 
 export interface OpenOpInput {
@@ -29,36 +32,51 @@ function readEvidence(specs: string[]): BaselineEvidence[] {
   });
 }
 
-export function openOp(root: string, session: string, input: OpenOpInput): Outcome<OpenPayload> {
+export function openOp(
+  root: string,
+  session: string,
+  input: OpenOpInput,
+  lock: LockOptions = {},
+): Outcome<OpenPayload> {
   const force = input.force === true;
+  const stallThreshold = input.stallThreshold ?? DEFAULT_STALL_THRESHOLD;
+  // Settings are refused before the ledger is even locked, as a usage error would be.
+  const settings = openSettingsRefusal({ stallThreshold });
+  if (settings) return fromRefusal<OpenPayload>(settings);
   return operation(ledgerFile(root, session), () =>
-    updateLedger(root, session, (read, location) => {
-      refuseCaseTwin(root, session);
-      let existing: Ledger | null = null;
-      const discardCorrupt = read.kind === 'corrupt' && force;
-      if (read.kind !== 'absent' && !discardCorrupt) existing = requireLedger(read, location, session);
-      // The open-ledger check comes before the contract is read at all.
-      const pre = openPrecheck(existing, force);
-      if (pre) return { result: fromRefusal<OpenPayload>(pre) };
-      const result = open({
-        session,
-        existing,
-        contract: readContractFile(input.contractPath),
-        stallThreshold: input.stallThreshold ?? 3,
-        force,
-        baselineEvidence: readEvidence(input.baselineEvidence ?? []),
-        now: input.now,
-        resolveProgram: programResolver(root),
-      });
-      if (isRefusal(result)) return { result: fromRefusal<OpenPayload>(result) };
-      // Only now, with the new ledger decided, is the unreadable one moved aside: never lost.
-      // The original engine's file is never replaced (the write goes to .loop), so it needs no copy.
-      const kept = discardCorrupt && !location.legacy ? keepCorruptCopy(location.readPath, input.now) : null;
-      const notes: Finding[] = kept
-        ? [{ message: `${location.readPath}: corrupt ledger kept as ${kept}` }]
-        : [];
-      return { write: result.ledger, result: { exitCode: 0, payload: result.payload, findings: notes } };
-    }),
+    updateLedger(
+      root,
+      session,
+      (read, location) => {
+        refuseCaseTwin(root, session);
+        let existing: Ledger | null = null;
+        const discardCorrupt = read.kind === 'corrupt' && force;
+        if (read.kind !== 'absent' && !discardCorrupt) existing = requireLedger(read, location, session);
+        // The open-ledger check comes before the contract is read at all.
+        const pre = openPrecheck(existing, force);
+        if (pre) return { result: fromRefusal<OpenPayload>(pre) };
+        const result = open({
+          session,
+          existing,
+          contract: readContractFile(input.contractPath),
+          stallThreshold,
+          force,
+          baselineEvidence: readEvidence(input.baselineEvidence ?? []),
+          now: input.now,
+          resolveProgram: programResolver(root),
+        });
+        if (isRefusal(result)) return { result: fromRefusal<OpenPayload>(result) };
+        // Only now, with the new ledger decided, is the unreadable one moved aside: never lost.
+        // The original engine's file is never replaced (the write goes to .loop), so it needs no copy.
+        const kept =
+          discardCorrupt && !location.legacy ? keepCorruptCopy(location.readPath, input.now) : null;
+        const notes: Finding[] = kept
+          ? [{ message: `${location.readPath}: corrupt ledger kept as ${kept}` }]
+          : [];
+        return { write: result.ledger, result: { exitCode: 0, payload: result.payload, findings: notes } };
+      },
+      lock,
+    ),
   );
 }
 
@@ -91,8 +109,18 @@ export function validateOp(root: string, contractPath: string): Outcome<Validate
  * editor and `loop-ledger validate` can never disagree. Exit 0 valid, 1 invalid or not JSON.
  */
 export function validateContractText(root: string, text: string, label: string): Outcome<ValidatePayload> {
+  // The CLI's cap on a contract file, applied to the buffer too: the editor and `validate` refuse
+  // the same text, and a 5 MB "contract" is never parsed or walked on the extension host.
+  const bytes = Buffer.byteLength(text, 'utf8');
+  if (bytes > CONTRACT_LIMIT) {
+    const message = `${label}: contract file is ${bytes} bytes, over the ${CONTRACT_LIMIT}-byte limit`;
+    return { exitCode: EXIT.usage, findings: [{ message, code: CONTRACT_TOO_LARGE }] };
+  }
   return operation(() => validated(root, label, parseContractText(text, label)));
 }
+
+/** The finding code of a contract over CONTRACT_LIMIT (the editor shows it as one diagnostic). */
+export const CONTRACT_TOO_LARGE = 'contract-too-large';
 
 function validated(root: string, file: string, raw: unknown): Outcome<ValidatePayload> {
   const result = validateContract(raw, programResolver(root));

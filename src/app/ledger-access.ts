@@ -16,6 +16,7 @@ import {
   type LedgerLocation,
   type LedgerRead,
 } from '../store';
+import { LEDGER_BUSY, type LockOptions } from './lock-options';
 import { Refused } from './outcome';
 import { unreadableBySystem } from './system-error';
 
@@ -74,6 +75,7 @@ export function updateLedger<T>(
   root: string,
   session: string,
   decide: (read: LedgerRead, location: LedgerLocation) => { write?: Ledger; result: T },
+  lock: LockOptions = {},
 ): T {
   // The lock is always the .loop ledger's, whichever file is read: a session still in the
   // original engine's folder and one already moved are the same session to every writer.
@@ -82,24 +84,29 @@ export function updateLedger<T>(
   if (outside !== null) throw new Refused(EXIT.usage, [`${session}: ${outside}`]);
   const madeForLock = missingFolders(writePath);
   try {
-    return withLock(writePath, () => {
-      // Located again under the lock: a writer that got the lock first may have just created
-      // the .loop ledger, and from then on the original engine's file is stale.
-      const location = locateLedger(root, session);
-      return guardDepth(location, () => {
-        const read = readLedgerFile(location.readPath);
-        const { write, result } = decide(read, location);
-        // Records already on disk are copied as text, not re-serialised (see ledger-layout.ts).
-        const previous =
-          read.kind === 'ok'
-            ? { text: read.text, iterations: read.ledger.iterations, records: read.records }
-            : undefined;
-        if (write) saveLedgerFile(location.writePath, write, previous);
-        return result;
-      });
-    });
+    return withLock(
+      writePath,
+      () => {
+        // Located again under the lock: a writer that got the lock first may have just created
+        // the .loop ledger, and from then on the original engine's file is stale.
+        const location = locateLedger(root, session);
+        return guardDepth(location, () => {
+          const read = readLedgerFile(location.readPath);
+          const { write, result } = decide(read, location);
+          // Records already on disk are copied as text, not re-serialised (see ledger-layout.ts).
+          const previous =
+            read.kind === 'ok'
+              ? { text: read.text, iterations: read.ledger.iterations, records: read.records }
+              : undefined;
+          if (write) saveLedgerFile(location.writePath, write, previous);
+          return result;
+        });
+      },
+      { waitMs: lock.waitMs },
+    );
   } catch (error) {
-    if (error instanceof LockBusyError) throw new Refused(EXIT.wrongState, [`${session}: ${error.message}`]);
+    if (error instanceof LockBusyError)
+      throw new Refused(EXIT.wrongState, [{ message: `${session}: ${error.message}`, code: LEDGER_BUSY }]);
     if (error instanceof LockObstructedError) throw new Refused(EXIT.system, [error.message]);
     throw error;
   } finally {

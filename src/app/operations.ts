@@ -11,17 +11,28 @@ import { status, type StatusPayload } from '../engine/status';
 import type { Evaluation, IterationRecord, Outcome as LoopOutcome } from '../engine/types';
 import { listSessions, type SessionSummary } from '../store';
 import { loadLedger, requireLedger, updateLedger } from './ledger-access';
+import type { LockOptions } from './lock-options';
 import { fromRefusal, ledgerFile, operation, type Outcome } from './outcome';
 
 export type { Outcome } from './outcome';
 
-export function iterateOp(root: string, session: string, input: IterateInput): Outcome<IterationRecord> {
+export function iterateOp(
+  root: string,
+  session: string,
+  input: IterateInput,
+  lock: LockOptions = {},
+): Outcome<IterationRecord> {
   return operation(ledgerFile(root, session), () =>
-    updateLedger(root, session, (read, location) => {
-      const result = iterate(requireLedger(read, location, session), input);
-      if (isRefusal(result)) return { result: fromRefusal<IterationRecord>(result) };
-      return { write: result.ledger, result: { exitCode: 0, payload: result.record, findings: [] } };
-    }),
+    updateLedger(
+      root,
+      session,
+      (read, location) => {
+        const result = iterate(requireLedger(read, location, session), input);
+        if (isRefusal(result)) return { result: fromRefusal<IterationRecord>(result) };
+        return { write: result.ledger, result: { exitCode: 0, payload: result.record, findings: [] } };
+      },
+      lock,
+    ),
   );
 }
 
@@ -31,13 +42,23 @@ export interface BriefOpInput {
   changeScope?: BriefInput;
 }
 
-export function briefOp(root: string, session: string, input: BriefOpInput): Outcome<BriefPacket> {
+export function briefOp(
+  root: string,
+  session: string,
+  input: BriefOpInput,
+  lock: LockOptions = {},
+): Outcome<BriefPacket> {
   return operation(ledgerFile(root, session), () =>
-    updateLedger(root, session, (read, location) => {
-      const result = brief(requireLedger(read, location, session), input);
-      if (isRefusal(result)) return { result: fromRefusal<BriefPacket>(result) };
-      return { write: result.ledger, result: { exitCode: 0, payload: result.payload, findings: [] } };
-    }),
+    updateLedger(
+      root,
+      session,
+      (read, location) => {
+        const result = brief(requireLedger(read, location, session), input);
+        if (isRefusal(result)) return { result: fromRefusal<BriefPacket>(result) };
+        return { write: result.ledger, result: { exitCode: 0, payload: result.payload, findings: [] } };
+      },
+      lock,
+    ),
   );
 }
 
@@ -56,16 +77,21 @@ export function statusOp(root: string, session: string): Outcome<StatusPayload> 
   });
 }
 
-export function resumeOp(root: string, session: string): Outcome<ResumePayload> {
+export function resumeOp(root: string, session: string, lock: LockOptions = {}): Outcome<ResumePayload> {
   return operation(ledgerFile(root, session), () =>
-    updateLedger(root, session, (read, location) => {
-      const result = resume(requireLedger(read, location, session));
-      if (isRefusal(result)) return { result: fromRefusal<ResumePayload>(result) };
-      return {
-        write: result.changed ? result.ledger : undefined,
-        result: { exitCode: 0, payload: result.payload, findings: [] },
-      };
-    }),
+    updateLedger(
+      root,
+      session,
+      (read, location) => {
+        const result = resume(requireLedger(read, location, session));
+        if (isRefusal(result)) return { result: fromRefusal<ResumePayload>(result) };
+        return {
+          write: result.changed ? result.ledger : undefined,
+          result: { exitCode: 0, payload: result.payload, findings: [] },
+        };
+      },
+      lock,
+    ),
   );
 }
 
@@ -75,13 +101,23 @@ export interface ClosePayload {
   final_outcome: LoopOutcome;
 }
 
-export function closeOp(root: string, session: string, input: CloseInput): Outcome<ClosePayload> {
+export function closeOp(
+  root: string,
+  session: string,
+  input: CloseInput,
+  lock: LockOptions = {},
+): Outcome<ClosePayload> {
   return operation(ledgerFile(root, session), () =>
-    updateLedger(root, session, (read, location) => {
-      const result = close(requireLedger(read, location, session), input);
-      if (isRefusal(result)) return { result: fromRefusal<ClosePayload>(result) };
-      return { write: result.ledger, result: { exitCode: 0, payload: result.payload, findings: [] } };
-    }),
+    updateLedger(
+      root,
+      session,
+      (read, location) => {
+        const result = close(requireLedger(read, location, session), input);
+        if (isRefusal(result)) return { result: fromRefusal<ClosePayload>(result) };
+        return { write: result.ledger, result: { exitCode: 0, payload: result.payload, findings: [] } };
+      },
+      lock,
+    ),
   );
 }
 

@@ -101,8 +101,10 @@ export function parseCommand(
       );
     }
     if (f.integer && typeof value === 'string') {
-      if (!/^\s*[+-]?\d+\s*$/.test(value) || Number(value) < 1 || !Number.isSafeInteger(Number(value))) {
-        throw new UsageError(`--${name}: expected a positive integer, got ${JSON.stringify(value)}`);
+      // Only the syntax is checked here; the range (e.g. a stall threshold of at least 1) is the
+      // engine's rule, so the extension gets the same finding.
+      if (!/^\s*[+-]?\d+\s*$/.test(value)) {
+        throw new UsageError(`--${name}: expected a whole number, got ${JSON.stringify(value)}`);
       }
       flags[camel(name)] = Number(value);
       continue;

@@ -3,6 +3,7 @@ import { checkBaselineEvidence, type BaselineEvidence } from './baseline-evidenc
 import { wrongStateMessage } from './close-fields';
 import { validateContract } from './contract/validate';
 import { sortKeysDeep, utcStamp } from './ledger-view';
+import { openSettingsRefusal } from './open-settings';
 import { EXIT, refuse, type Refusal } from './refusal';
 import type { Contract, EpochEntry, Ledger } from './types';
 
@@ -52,6 +53,8 @@ function epochEntry(ledger: Ledger): EpochEntry {
 }
 
 export function open(input: OpenInput): { ledger: Ledger; payload: OpenPayload } | Refusal {
+  const settings = openSettingsRefusal(input);
+  if (settings) return settings;
   const pre = openPrecheck(input.existing, input.force);
   if (pre) return pre;
   const validated = validateContract(input.contract, input.resolveProgram);

@@ -4,7 +4,7 @@
 // messages are untrusted input; the webview imports this file with `import type` only, so no zod
 // code ends up in its bundle.
 import { z } from 'zod';
-import type { RubricDimension } from '../engine/types';
+import { CRITIC_VERDICTS, DECISIONS, OUTCOMES, type RubricDimension } from '../engine/types';
 
 /** Larger than any honest message from the panel; a bigger one is dropped before it is parsed. */
 export const MAX_INCOMING_MESSAGE_CHARS = 64 * 1024;
@@ -13,9 +13,11 @@ const text = (max: number) => z.string().max(max);
 const requestId = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be 1–64 letters, digits, _ or -');
 const briefId = z.string().regex(/^[0-9a-f]{16}$/, 'must be 16 hex digits');
 
-export const CRITIC_VERDICT_WORDS = ['PASS', 'FAIL', 'REVISE', 'REVERT', 'ESCALATE'] as const;
-export const OUTCOME_WORDS = ['continue', 'complete', 'revise', 'escalate', 'pause', 'stop'] as const;
-export const DECISION_WORDS = ['retain', 'revert', 'revise', 'escalate'] as const;
+// The engine's word lists, defined once in engine/types.ts (plain constants, no Node code, so the
+// webview bundle imports them from there too).
+export const CRITIC_VERDICT_WORDS = CRITIC_VERDICTS;
+export const OUTCOME_WORDS = OUTCOMES;
+export const DECISION_WORDS = DECISIONS;
 
 /** The kinds of change the panel can be assembled from; git computes each one. */
 export const CHANGE_KINDS = ['workingTree', 'staged', 'lastCommit', 'range'] as const;

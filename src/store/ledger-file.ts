@@ -44,7 +44,7 @@ export type LedgerRead =
 // O_NOFOLLOW: a symlink in a ledger's place is refused, never followed (a cloned repository can
 // point it at /dev/zero or at a file outside the workspace). O_NONBLOCK: opening a FIFO returns
 // at once instead of waiting for a writer that never comes. Neither exists on Windows.
-const READ_FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
+export const READ_FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
 
 /**
  * Reads and checks a ledger file. Only a regular file no larger than LEDGER_SIZE_LIMIT is read,
@@ -53,7 +53,11 @@ const READ_FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants
 export function readLedgerFile(path: string): LedgerRead {
   const loaded = loadRegularFile(path);
   if (!Buffer.isBuffer(loaded)) return loaded;
-  const bytes = loaded;
+  return decodeLedgerBytes(loaded, path);
+}
+
+/** The verdict on a ledger file's bytes (shared by the synchronous and the asynchronous reader). */
+export function decodeLedgerBytes(bytes: Buffer, path: string): LedgerRead {
   // A stray byte must not turn into U+FFFD and then be written back as if it were data.
   // isUtf8 + toString is ~3× faster than a fatal TextDecoder on a multi-megabyte ledger.
   if (!isUtf8(bytes)) return { kind: 'corrupt', reason: 'is not valid UTF-8 text' };
@@ -67,30 +71,50 @@ function sessionOfFile(path: string): string | undefined {
   return name.endsWith('.json') ? name.slice(0, -'.json'.length) : undefined;
 }
 
+/** The verdict when a ledger file cannot even be opened (also the asynchronous reader's). */
+export function openFailure(error: unknown): LedgerRead {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === 'ENOENT') return { kind: 'absent' };
+  if (code === 'ELOOP')
+    return { kind: 'corrupt', reason: 'is a symbolic link; ledgers are read only from regular files' };
+  return readFailure(error);
+}
+
+/** The verdict when reading an opened ledger file failed. */
+export function readFailure(error: unknown): LedgerRead {
+  const code = (error as NodeJS.ErrnoException).code;
+  return { kind: 'corrupt', reason: `cannot be read (${code ?? (error as Error).message})` };
+}
+
+/** Null when the opened file may be read, else why not: not a regular file, or over the cap. */
+export function unreadableEntry(stat: Stats): LedgerRead | null {
+  if (!stat.isFile()) {
+    return {
+      kind: 'corrupt',
+      reason: `is ${entryKind(stat)}, not a regular file; ledgers are read only from regular files`,
+    };
+  }
+  if (stat.size > LEDGER_SIZE_LIMIT) return oversized(stat.size);
+  return null;
+}
+
+/** The verdict on a file found to hold `size` bytes, over LEDGER_SIZE_LIMIT. */
+export function oversized(size: number): LedgerRead {
+  return { kind: 'corrupt', reason: tooLarge(size) };
+}
+
 function loadRegularFile(path: string): Buffer | LedgerRead {
   let fd: number;
   try {
     fd = openSync(path, READ_FLAGS);
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') return { kind: 'absent' };
-    if (code === 'ELOOP')
-      return { kind: 'corrupt', reason: 'is a symbolic link; ledgers are read only from regular files' };
-    return { kind: 'corrupt', reason: `cannot be read (${code ?? (error as Error).message})` };
+    return openFailure(error);
   }
   try {
     const stat = fstatSync(fd);
-    if (!stat.isFile()) {
-      return {
-        kind: 'corrupt',
-        reason: `is ${entryKind(stat)}, not a regular file; ledgers are read only from regular files`,
-      };
-    }
-    if (stat.size > LEDGER_SIZE_LIMIT) return { kind: 'corrupt', reason: tooLarge(stat.size) };
-    return readAll(fd, stat.size);
+    return unreadableEntry(stat) ?? readAll(fd, stat.size);
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    return { kind: 'corrupt', reason: `cannot be read (${code ?? (error as Error).message})` };
+    return readFailure(error);
   } finally {
     closeSync(fd);
   }

@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { EXIT_MEANING } from '../../src/engine/refusal';
@@ -38,11 +39,11 @@ describe('Loop Ledger session commands, driven with scripted quick-input answers
     api = await loopLedgerApi();
     root = workspaceRoot();
     installSessionFixtures(root);
-    api.sessions.refreshAll();
+    await api.sessions.refreshAll();
   });
-  after(() => {
+  after(async () => {
     removeSessionFixtures(root);
-    api.sessions.refreshAll();
+    await api.sessions.refreshAll();
   });
 
   describe('Record Iteration', () => {
@@ -179,6 +180,48 @@ describe('Loop Ledger session commands, driven with scripted quick-input answers
         /open\.session: "\.\.\/escape" refused/,
       );
     });
+
+    it("refuses a stall threshold of 0 with the engine's finding, as the CLI does", async () => {
+      await assert.rejects(
+        run('loopLedger.openLoop', [
+          { step: 'open.contract', pick: '.loop/contracts/short-loop.json' },
+          { step: 'open.session', text: 'zero-threshold' },
+          { step: 'open.stallThreshold', text: '0' },
+        ]),
+        /open\.stallThreshold: "0" refused: Stall threshold: expected a whole number of at least 1, got 0/,
+      );
+      assert.equal(existsSync(ledgerPath('zero-threshold')), false);
+    });
+  });
+
+  describe('arguments from other extensions are resolved against the workspace', () => {
+    it("refuses a session node or key that is not one of this workspace's sessions, writing nothing", async () => {
+      const outside = mkdtempSync(join(tmpdir(), 'loop-ledger-outside-'));
+      const forged = {
+        kind: 'session',
+        root: { name: 'x', path: outside },
+        entry: {
+          kind: 'ledger',
+          root: outside,
+          session: 'beta',
+          path: join(outside, 'beta.json'),
+          legacy: false,
+        },
+      };
+      for (const argument of [
+        forged,
+        { root: outside, session: 'beta' },
+        { root, session: 'no-such-session' },
+      ]) {
+        for (const command of ['loopLedger.recordIteration', 'loopLedger.close', 'loopLedger.showStatus']) {
+          const { report } = await run(command, [], argument);
+          assert.equal(report.status, 'refused', `${command}: ${report.message}`);
+          assert.match(report.message ?? '', /no session|not a session/);
+        }
+      }
+      assert.deepEqual(readdirSync(outside), [], 'nothing written outside the workspace');
+      rmSync(outside, { recursive: true, force: true });
+    });
   });
 
   describe('Close, Resume, Score, Show Status', () => {
@@ -194,7 +237,7 @@ describe('Loop Ledger session commands, driven with scripted quick-input answers
       );
       assert.equal(closed.report.status, 'done', closed.report.message);
       assert.equal(ledger('iota').final_outcome, 'pause');
-      api.sessions.refreshFile(ledgerPath('iota'));
+      await api.sessions.refreshFile(ledgerPath('iota'));
       const resumed = await run('loopLedger.resume', [{ step: 'resume.session', pick: 'iota' }]);
       assert.equal(resumed.report.status, 'done', resumed.report.message);
       assert.equal(ledger('iota').status, 'open');

@@ -22,13 +22,12 @@ describe('Sessions tree over fixture ledgers', () => {
 
   const item = (node: SessionsNode) => api.sessions.getTreeItem(node);
   const session = (id: string) => {
-    const node = api.sessions.getChildren().find((n) => n.kind === 'session' && n.entry.session === id);
+    const node = api.sessions.childrenOf().find((n) => n.kind === 'session' && n.entry.session === id);
     assert.ok(node, `no session node ${id}`);
     return node as SessionNode;
   };
-  const epochs = (id: string) => api.sessions.getChildren(session(id)) as EpochNode[];
-  const iterations = (id: string) =>
-    epochs(id).flatMap((e) => api.sessions.getChildren(e) as IterationNode[]);
+  const epochs = (id: string) => api.sessions.childrenOf(session(id)) as EpochNode[];
+  const iterations = (id: string) => epochs(id).flatMap((e) => api.sessions.childrenOf(e) as IterationNode[]);
   const iconId = (node: SessionsNode) => (item(node).iconPath as vscode.ThemeIcon).id;
   const tooltip = (node: SessionsNode) => (item(node).tooltip as vscode.MarkdownString).value;
 
@@ -36,15 +35,15 @@ describe('Sessions tree over fixture ledgers', () => {
     api = await loopLedgerApi();
     root = workspaceRoot();
     installSessionFixtures(root);
-    api.sessions.refreshAll();
+    await api.sessions.refreshAll();
   });
-  after(() => {
+  after(async () => {
     removeSessionFixtures(root);
-    api.sessions.refreshAll();
+    await api.sessions.refreshAll();
   });
 
   it('lists every session at the top level of a single-folder workspace, by id', () => {
-    const ids = api.sessions.getChildren().map((n) => (n as SessionNode).entry.session);
+    const ids = api.sessions.childrenOf().map((n) => (n as SessionNode).entry.session);
     assert.deepEqual(ids, [
       'alpha',
       'beta',
@@ -140,7 +139,7 @@ describe('Sessions tree over fixture ledgers', () => {
     assert.equal(shown.contextValue, 'brokenSession');
     assert.match(String(shown.description), /unreadable ledger: the file is not valid JSON/);
     assert.equal((shown.iconPath as vscode.ThemeIcon).id, 'error');
-    assert.deepEqual(api.sessions.getChildren(broken), []);
+    assert.deepEqual(api.sessions.childrenOf(broken), []);
   });
 
   // The aim is one second: the file watcher usually takes ~300 ms here, and when it misses an
@@ -180,14 +179,16 @@ describe('Sessions tree over fixture ledgers', () => {
     }
   });
 
-  it('groups sessions by folder when the workspace has several', () => {
+  it('groups sessions by folder when the workspace has several', async () => {
     const other = mkdtempSync(join(tmpdir(), 'loop-ledger-root2-'));
     try {
       const provider = new SessionsTreeProvider(() => [
         { name: 'main', path: root },
         { name: 'other', path: other },
       ]);
-      const top = provider.getChildren();
+      assert.deepEqual(provider.childrenOf(), [], 'nothing is read on the UI path before the async read');
+      await provider.ready();
+      const top = provider.childrenOf();
       assert.deepEqual(
         top.map((n) => [n.kind, provider.getTreeItem(n).label]),
         [
@@ -195,8 +196,8 @@ describe('Sessions tree over fixture ledgers', () => {
           ['folder', 'other'],
         ],
       );
-      assert.ok(provider.getChildren(top[0]).length >= 11);
-      assert.deepEqual(provider.getChildren(top[1]), []);
+      assert.ok(provider.childrenOf(top[0]).length >= 11);
+      assert.deepEqual(provider.childrenOf(top[1]), []);
       const beta = provider.findSession(root, 'beta')!;
       assert.equal(provider.getParent(beta), top[0]);
       provider.dispose();

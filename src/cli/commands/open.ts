@@ -1,4 +1,6 @@
 import { openOp } from '../../app/contract-operations';
+import { STALL_THRESHOLD_FIELD } from '../../engine/open-settings';
+import type { Finding } from '../../engine/types';
 import { SESSION_FLAG, type CommandSpec, type ParsedFlags } from '../args';
 import { withHuman, type CommandOutcome } from '../outcome';
 import { list, str, type CommandContext } from './context';
@@ -37,5 +39,14 @@ export function run(flags: ParsedFlags, ctx: CommandContext): CommandOutcome {
     baselineEvidence: list(flags.baselineEvidence),
     now: ctx.now,
   });
-  return withHuman(outcome, (p) => `${session}: open, epoch ${p.epoch}, next iteration ${p.next_iteration}`);
+  return withHuman(
+    { ...outcome, findings: outcome.findings.map(inFlagWords) },
+    (p) => `${session}: open, epoch ${p.epoch}, next iteration ${p.next_iteration}`,
+  );
+}
+
+/** The engine names the field; the CLI speaks in flags. */
+function inFlagWords(finding: Finding): Finding {
+  if (finding.path?.[0] !== STALL_THRESHOLD_FIELD) return finding;
+  return { ...finding, message: `--stall-threshold: ${finding.message}` };
 }

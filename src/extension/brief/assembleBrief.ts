@@ -16,6 +16,7 @@ import type { BriefPanels } from './briefPanels';
 import { CHANGE_LABELS, rangeProblem, readChange, type ChangeChoice } from './changes';
 import { GitError } from './git';
 import { askVerification, readVerification, type VerificationChoice } from './verificationSource';
+import { writeWithoutBlocking } from '../workspace/ledgerWrites';
 
 export type AssembleResult =
   | { status: 'shown'; panel: BriefPanel; outcome: Outcome<BriefPacket> }
@@ -152,11 +153,12 @@ export class AssembleBriefCommand implements Command {
     }
     const verification = await readVerification(root, verificationChoice);
     const gitLabel = change.kind === 'range' ? change.range : change.kind;
-    const outcome = briefOp(root, session, {
+    const briefInput = {
       diff: { path: `git diff (${gitLabel})`, text: texts.diff },
       verification,
       changeScope: { path: `git --stat (${gitLabel})`, text: texts.stat },
-    });
+    };
+    const outcome = await writeWithoutBlocking((lock) => briefOp(root, session, briefInput, lock));
     if (outcome.exitCode !== 0 || !outcome.payload) {
       const findings = outcome.findings.map((f) => f.message);
       this.panels.services.output.appendLine(

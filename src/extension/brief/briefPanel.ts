@@ -34,6 +34,7 @@ export class BriefPanel implements vscode.Disposable {
   readonly onDidPost = this.posted.event;
   readonly onDidDispose = this.disposed.event;
   private readonly subscriptions: vscode.Disposable[] = [];
+  private closed = false;
 
   private constructor(
     readonly panel: vscode.WebviewPanel,
@@ -108,7 +109,7 @@ export class BriefPanel implements vscode.Disposable {
         await this.openDiff(message.requestId, message.path);
         break;
       case 'submitVerdict':
-        this.submitVerdict(message);
+        await this.submitVerdict(message);
         break;
       case 'exportPacket':
         await this.export(message.requestId);
@@ -137,7 +138,7 @@ export class BriefPanel implements vscode.Disposable {
     }
   }
 
-  private submitVerdict(message: Extract<FromWebview, { type: 'submitVerdict' }>): void {
+  private async submitVerdict(message: Extract<FromWebview, { type: 'submitVerdict' }>): Promise<void> {
     const { requestId } = message;
     if (!this.services.isTrusted()) {
       this.gate.settleVerdict(false);
@@ -146,7 +147,7 @@ export class BriefPanel implements vscode.Disposable {
       this.post({ type: 'rejected', requestId, reason });
       return;
     }
-    const outcome = recordVerdict(this.root, this.session, this.briefId, message.form);
+    const outcome = await recordVerdict(this.root, this.session, this.briefId, message.form);
     const exitCode = outcome.exitCode as ExitCode;
     const recorded = exitCode === 0 && outcome.payload !== undefined;
     this.gate.settleVerdict(recorded);
@@ -201,11 +202,14 @@ export class BriefPanel implements vscode.Disposable {
   }
 
   private post(message: ToWebview): void {
+    // A verdict's write may settle after the panel closed (it retries while a CLI holds the lock).
+    if (this.closed) return;
     this.posted.fire(message);
     void this.panel.webview.postMessage(message);
   }
 
   private updateTitle(): void {
+    if (this.closed) return;
     this.panel.title = `Critic brief ${this.briefId.slice(0, 8)}${this.state.spent ? ' (spent)' : ''}`;
   }
 
@@ -214,6 +218,8 @@ export class BriefPanel implements vscode.Disposable {
   }
 
   dispose(): void {
+    if (this.closed) return;
+    this.closed = true;
     this.disposed.fire();
     this.disposed.dispose();
     for (const s of this.subscriptions.splice(0)) s.dispose();

@@ -28,15 +28,17 @@ export class BriefPanels implements vscode.Disposable, vscode.WebviewPanelSerial
 
   async deserializeWebviewPanel(webviewPanel: vscode.WebviewPanel, saved: unknown): Promise<void> {
     const parsed = PersistedState.safeParse(saved);
-    const root = workspaceRoots()[0]?.path;
-    if (!parsed.success || !root) {
+    const state = parsed.success ? (parsed.data as unknown as PanelState) : undefined;
+    const root = state ? rootOfBrief(state) : undefined;
+    if (!state || !root) {
       this.services.output.appendLine(
-        'a critic-brief panel could not be restored: its saved state is missing or malformed',
+        state
+          ? `a critic-brief panel could not be restored: no workspace folder holds a ledger for ${state.session}`
+          : 'a critic-brief panel could not be restored: its saved state is missing or malformed',
       );
       webviewPanel.dispose();
       return;
     }
-    const state = parsed.data as unknown as PanelState;
     this.track(
       BriefPanel.revive(webviewPanel, { ...state, spent: stillPending(root, state) }, root, this.services),
     );
@@ -58,6 +60,26 @@ export class BriefPanels implements vscode.Disposable, vscode.WebviewPanelSerial
   dispose(): void {
     for (const panel of [...this.panels]) panel.dispose();
   }
+}
+
+/**
+ * The workspace folder a restored brief belongs to: the one whose ledger for its session holds
+ * this brief as pending, else the one that has a ledger for the session at all. Only workspace
+ * folders are candidates, so saved state cannot point the panel anywhere else.
+ */
+function rootOfBrief(state: PanelState): string | undefined {
+  let withLedger: string | undefined;
+  for (const { path } of workspaceRoots()) {
+    let pending: string | null | undefined;
+    try {
+      pending = loadLedger(path, state.session).pending_brief?.brief_id ?? null;
+    } catch {
+      continue; // no readable ledger for this session here
+    }
+    if (pending === state.packet.brief_id) return path;
+    withLedger ??= path;
+  }
+  return withLedger;
 }
 
 /**

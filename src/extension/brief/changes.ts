@@ -2,7 +2,8 @@
 // each one's diff and its `--stat` (the change scope the engine checks the diff against). The
 // diff and the stat of one change always come from the same revisions.
 import type { ChangeKind, ChangeRef } from '../../shared/protocol';
-import { runGit } from './git';
+import { DIFF_OPTIONS, runGit } from './git';
+import { revisionProblem } from './revisions';
 
 export interface ChangeChoice {
   kind: ChangeKind;
@@ -17,7 +18,9 @@ export const CHANGE_LABELS: Record<ChangeKind, string> = {
   range: 'Commit range',
 };
 
-const COMMON = ['--no-color', '--no-ext-diff', '--find-renames'];
+const COMMON = [...DIFF_OPTIONS, '--find-renames'];
+/** Revisions go after this, so none can be read as an option. */
+const END = '--end-of-options';
 /** Wide enough that git never abbreviates a path to `.../tail`. */
 const STAT = '--stat=10000,9000';
 
@@ -26,23 +29,24 @@ const RANGE = /^([^\s.-][^\s]*?)(\.\.\.?)([^\s.-][^\s]*)$/;
 
 /** Why `text` is not a usable commit range, or undefined when it is. */
 export function rangeProblem(text: string): string | undefined {
-  if (!RANGE.test(text.trim())) return 'Write a range as A..B (for example main..HEAD or a1b2c3..d4e5f6).';
-  return undefined;
+  const match = RANGE.exec(text.trim());
+  if (!match) return 'Write a range as A..B (for example main..HEAD or a1b2c3..d4e5f6).';
+  return revisionProblem(match[1]!) ?? revisionProblem(match[3]!);
 }
 
 function diffArgs(choice: ChangeChoice): string[] {
   switch (choice.kind) {
     case 'workingTree':
-      return ['diff', ...COMMON, 'HEAD', '--'];
+      return ['diff', ...COMMON, END, 'HEAD', '--'];
     case 'staged':
       return ['diff', ...COMMON, '--cached', '--'];
     case 'lastCommit':
-      return ['show', ...COMMON, '--format=', 'HEAD', '--'];
+      return ['show', ...COMMON, '--no-show-signature', '--format=', END, 'HEAD', '--'];
     case 'range': {
       const range = (choice.range ?? '').trim();
       const problem = rangeProblem(range);
       if (problem) throw new Error(problem);
-      return ['diff', ...COMMON, range, '--'];
+      return ['diff', ...COMMON, END, range, '--'];
     }
   }
 }
@@ -67,10 +71,12 @@ async function describe(root: string, choice: ChangeChoice): Promise<ChangeRef> 
     case 'staged':
       return { kind: 'staged', label: CHANGE_LABELS.staged, base: 'HEAD', head: ':index' };
     case 'lastCommit': {
-      const head = (await runGit(root, ['rev-parse', '--verify', 'HEAD'])).trim();
-      const subject = (await runGit(root, ['log', '-1', '--format=%h', head])).trim();
+      const head = (await runGit(root, ['rev-parse', '--verify', END, 'HEAD'])).trim();
+      const subject = (
+        await runGit(root, ['log', '-1', '--no-show-signature', '--format=%h', END, head])
+      ).trim();
       // A root commit has no parent: its "before" side is empty.
-      const parent = await runGit(root, ['rev-parse', '--verify', '--quiet', `${head}^`]).then(
+      const parent = await runGit(root, ['rev-parse', '--verify', '--quiet', END, `${head}^`]).then(
         (out) => out.trim(),
         () => '',
       );
@@ -80,7 +86,7 @@ async function describe(root: string, choice: ChangeChoice): Promise<ChangeRef> 
       const range = (choice.range ?? '').trim();
       const [, from = '', dots = '..', to = ''] = RANGE.exec(range) ?? [];
       // A...B diffs from the merge base, so that is the left side.
-      const base = dots === '...' ? (await runGit(root, ['merge-base', from, to])).trim() : from;
+      const base = dots === '...' ? (await runGit(root, ['merge-base', END, from, to])).trim() : from;
       return { kind: 'range', label: `Commits ${range}`, base, head: to };
     }
   }

@@ -1,9 +1,10 @@
 // "Export packet": `.loop/briefs/<brief_id>.md` for a person or another agent to read, and
 // `.json` with the engine's packet as `loop-ledger brief --json` prints it, so the judge can be
 // a different context from the one that built the change.
-import { mkdir, rename, writeFile } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { PanelState } from '../../shared/protocol';
+import { writeFileAtomicSync } from '../../store';
 import { packetMarkdown } from './packetMarkdown';
 
 export async function exportPacket(
@@ -16,14 +17,9 @@ export async function exportPacket(
   await mkdir(folder, { recursive: true });
   const markdown = join(folder, `${packet.brief_id}.md`);
   const json = join(folder, `${packet.brief_id}.json`);
-  await writeAtomically(markdown, packetMarkdown(state.session, state.change, packet));
-  await writeAtomically(json, JSON.stringify(packet, null, 2) + '\n');
+  // The store's atomic write: a unique temporary name, fsync, rename, cleanup on failure. A
+  // reader never sees half a packet, and two exports at once never share a temporary file.
+  writeFileAtomicSync(markdown, packetMarkdown(state.session, state.change, packet));
+  writeFileAtomicSync(json, JSON.stringify(packet, null, 2) + '\n');
   return { markdown, json };
-}
-
-/** A reader never sees half a packet: write beside, then rename over. */
-async function writeAtomically(path: string, text: string): Promise<void> {
-  const temporary = `${path}.${process.pid}.tmp`;
-  await writeFile(temporary, text, 'utf8');
-  await rename(temporary, path);
 }

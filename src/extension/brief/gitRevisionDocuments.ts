@@ -1,18 +1,16 @@
 // Read-only documents holding a file as it was at a git revision, for "open in VS Code's diff
 // editor": `loop-ledger-git:/<path>?<query>` where the query names the repository root and the
 // revision (`:index` for the staged version, empty for "did not exist"). Content comes from
-// `git show REV:PATH` through execFile; a path missing at that revision reads as empty.
+// `git show REV:PATH` through execFile; a path missing at that revision reads as empty. The URI
+// can come from anywhere (another extension, a link): its root must be a workspace folder, its
+// revision and path must pass revisions.ts, and no git runs in an untrusted workspace.
 import * as vscode from 'vscode';
 import type { ChangeRef } from '../../shared/protocol';
+import { workspaceRoots } from '../workspace/roots';
 import { runGit } from './git';
+import { checkRevisionQuery, showFileArgs, type RevisionQuery } from './revisions';
 
 export const GIT_REVISION_SCHEME = 'loop-ledger-git';
-
-interface RevisionQuery {
-  root: string;
-  rev: string;
-  path: string;
-}
 
 export function revisionUri(root: string, rev: string, path: string): vscode.Uri {
   const query: RevisionQuery = { root, rev, path };
@@ -20,16 +18,27 @@ export function revisionUri(root: string, rev: string, path: string): vscode.Uri
 }
 
 class GitRevisionProvider implements vscode.TextDocumentContentProvider {
+  constructor(private readonly isTrusted: () => boolean) {}
+
   async provideTextDocumentContent(uri: vscode.Uri): Promise<string> {
-    const { root, rev, path } = JSON.parse(uri.query) as RevisionQuery;
-    if (rev === '') return '';
-    const spec = rev === ':index' ? `:${path}` : `${rev}:${path}`;
-    return runGit(root, ['show', spec]).catch(() => '');
+    // Repository config can run programs (textconv, fsmonitor): VS Code's own git extension
+    // runs nothing in an untrusted folder, and neither does this.
+    if (!this.isTrusted()) throw new Error('Loop Ledger runs no git in an untrusted workspace.');
+    const query = checkRevisionQuery(
+      uri.query,
+      workspaceRoots().map((root) => root.path),
+    );
+    if ('refused' in query) throw new Error(`Loop Ledger: refused to show ${uri.path}: ${query.refused}.`);
+    if (query.rev === '') return '';
+    return runGit(query.root, showFileArgs(query.rev, query.path)).catch(() => '');
   }
 }
 
-export function registerGitRevisionDocuments(): vscode.Disposable {
-  return vscode.workspace.registerTextDocumentContentProvider(GIT_REVISION_SCHEME, new GitRevisionProvider());
+export function registerGitRevisionDocuments(isTrusted: () => boolean): vscode.Disposable {
+  return vscode.workspace.registerTextDocumentContentProvider(
+    GIT_REVISION_SCHEME,
+    new GitRevisionProvider(isTrusted),
+  );
 }
 
 /** Both sides of one file of `change`, for the `vscode.diff` command. */

@@ -2,8 +2,10 @@
 // brief's id as `criticBrief`, exactly what `loop-ledger iterate --critic-brief …` records. The
 // engine decides every refusal (no brief pending, a mismatched id, retain over a breached gate…).
 import { iterateOp, type Outcome } from '../../app/operations';
+import type { IterateInput } from '../../engine/iterate';
 import type { IterationRecord } from '../../engine/types';
 import type { VerdictForm } from '../../shared/protocol';
+import { writeWithoutBlocking } from '../workspace/ledgerWrites';
 
 export function recordVerdict(
   root: string,
@@ -11,8 +13,12 @@ export function recordVerdict(
   briefId: string,
   form: VerdictForm,
   now: Date = new Date(),
-): Outcome<IterationRecord> {
-  return iterateOp(root, session, {
+): Promise<Outcome<IterationRecord>> {
+  return writeWithoutBlocking((lock) => iterateOp(root, session, verdictInput(briefId, form, now), lock));
+}
+
+function verdictInput(briefId: string, form: VerdictForm, now: Date): IterateInput {
+  return {
     outcome: form.outcome,
     criticVerdict: form.verdict,
     criticNext: form.criticNext,
@@ -26,5 +32,5 @@ export function recordVerdict(
     evidence: form.evidence,
     recommendedNext: form.recommendedNext,
     now,
-  });
+  };
 }

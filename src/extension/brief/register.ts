@@ -20,7 +20,7 @@ export function registerBriefPanel(
   context.subscriptions.push(
     panels,
     vscode.window.registerWebviewPanelSerializer(BRIEF_VIEW_TYPE, panels),
-    registerGitRevisionDocuments(),
+    registerGitRevisionDocuments(isTrusted),
   );
   commands.register(new AssembleBriefCommand(prompter, panels));
   commands.register(new ExportPacketCommand(panels));

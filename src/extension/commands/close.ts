@@ -8,8 +8,16 @@ import { brokenRefusal } from './broken';
 import { cliLine } from './cliHistory';
 import { askEscalateFields } from './escalateStep';
 import type { CommandDeps, CommandReport } from './deps';
-import { CANCELLED, nothingToDo, reportDone, reportRefusal, reportUntrusted } from './report';
-import { candidates, pickSession, sessionFromArgument } from './target';
+import {
+  CANCELLED,
+  nothingToDo,
+  reportForeignArgument,
+  reportDone,
+  reportRefusal,
+  reportUntrusted,
+} from './report';
+import { candidates, isForeign, pickSession, sessionFromArgument } from './target';
+import { writeWithoutBlocking } from '../workspace/ledgerWrites';
 
 const TITLE = 'Close';
 const STEP_TITLE = 'Loop Ledger: Close Session';
@@ -32,7 +40,9 @@ export class CloseCommand implements Command {
   async execute(argument?: unknown): Promise<CommandReport<ClosePayload>> {
     const { deps } = this;
     if (!deps.trust.isTrusted) return reportUntrusted(deps, TITLE);
-    const node = sessionFromArgument(deps.sessions, argument);
+    const node = await sessionFromArgument(deps.sessions, argument);
+    if (isForeign(node)) return reportForeignArgument(deps, TITLE, node.refused);
+    await deps.sessions.ready();
     if (node?.entry.kind === 'broken') return brokenRefusal(deps, TITLE, node.entry);
     const given = node?.entry.kind === 'ledger' ? node.entry : undefined;
     const open = candidates(deps.sessions, (e) => e.ledger.status === 'open');
@@ -104,8 +114,8 @@ export class CloseCommand implements Command {
       ['recommended-next', input.recommendedNext],
       ['note', input.note],
     ]);
-    const outcome = closeOp(target.root, target.session, input);
-    deps.sessions.refreshFile(target.path);
+    const outcome = await writeWithoutBlocking((lock) => closeOp(target.root, target.session, input, lock));
+    await deps.sessions.refreshFile(target.path);
     if (outcome.exitCode !== 0 || !outcome.payload) return reportRefusal(deps, TITLE, outcome, cli);
     deps.cliHistory.remember(target.root, target.session, 'close', cli);
     return reportDone(

@@ -4,7 +4,7 @@ import { BACK, type PickItem } from '../input';
 import type { SessionEntry } from '../sessions/sessionEntry';
 import { cliLine } from './cliHistory';
 import type { CommandDeps, CommandReport } from './deps';
-import { CANCELLED, nothingToDo } from './report';
+import { CANCELLED, nothingToDo, reportForeignArgument } from './report';
 import { chooseSession } from './target';
 
 /**
@@ -27,6 +27,7 @@ export class CopyCliCommandCommand implements Command {
       none: 'there are no sessions in this workspace yet.',
     });
     if (chosen === 'cancelled') return CANCELLED;
+    if ('refused' in chosen) return reportForeignArgument(deps, 'Copy CLI Command', chosen.refused);
     if ('none' in chosen) return nothingToDo(chosen.none);
     const answer = await prompter.pickOne({
       id: 'cli.command',

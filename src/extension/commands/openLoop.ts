@@ -3,6 +3,7 @@ import { isAbsolute, join } from 'node:path';
 import * as vscode from 'vscode';
 import { openOp } from '../../app/contract-operations';
 import type { OpenPayload } from '../../engine/open';
+import { STALL_THRESHOLD_FIELD, stallThresholdProblem } from '../../engine/open-settings';
 import { sessionIdProblem } from '../../store';
 import type { Command } from '../commandManager';
 import { askEach, BACK, runSteps, settle, type Step } from '../input';
@@ -10,6 +11,7 @@ import { workspaceRoots, type WorkspaceRoot } from '../workspace/roots';
 import { cliLine } from './cliHistory';
 import type { CommandDeps, CommandReport } from './deps';
 import { CANCELLED, nothingToDo, reportDone, reportRefusal, reportUntrusted } from './report';
+import { writeWithoutBlocking } from '../workspace/ledgerWrites';
 
 const TITLE = 'Open Loop';
 const STEP_TITLE = 'Loop Ledger: Open Loop';
@@ -90,7 +92,7 @@ export class OpenLoopCommand implements Command {
             title: STEP_TITLE,
             prompt: 'Stall threshold: how many repeats of one error escalate the loop',
             value: String(s.stallThreshold ?? 3),
-            validate: (text) => (/^\s*\d+\s*$/.test(text) ? undefined : 'a whole number, e.g. 3'),
+            validate: stallThresholdInputProblem,
             ...at,
           }),
           (v) => (s.stallThreshold = Number(v)),
@@ -141,14 +143,22 @@ export class OpenLoopCommand implements Command {
       ['stall-threshold', answers.stallThreshold],
       ['baseline-evidence', baselineEvidence],
     ]);
-    const outcome = openOp(root.path, session, {
-      contractPath: path,
-      stallThreshold: answers.stallThreshold,
-      baselineEvidence,
-      now: deps.now(),
-    });
-    deps.sessions.refreshFile(join(root.path, '.loop', 'ledgers', `${session}.json`));
-    if (outcome.exitCode !== 0 || !outcome.payload) return reportRefusal(deps, TITLE, outcome, cli);
+    const now = deps.now();
+    const outcome = await writeWithoutBlocking((lock) =>
+      openOp(
+        root.path,
+        session,
+        { contractPath: path, stallThreshold: answers.stallThreshold, baselineEvidence, now },
+        lock,
+      ),
+    );
+    await deps.sessions.refreshFile(join(root.path, '.loop', 'ledgers', `${session}.json`));
+    if (outcome.exitCode !== 0 || !outcome.payload) {
+      const findings = outcome.findings.map((f) =>
+        f.path?.[0] === STALL_THRESHOLD_FIELD ? { ...f, message: `Stall threshold: ${f.message}` } : f,
+      );
+      return reportRefusal(deps, TITLE, { ...outcome, findings }, cli);
+    }
     deps.cliHistory.remember(root.path, session, 'open', cli);
     const p = outcome.payload;
     const epoch = p.epoch > 1 ? ` (re-opened as epoch ${p.epoch})` : '';
@@ -157,6 +167,13 @@ export class OpenLoopCommand implements Command {
       findings: outcome.findings.map((f) => f.message),
     });
   }
+}
+
+/** The engine's rule on the typed number, shown while typing (openOp applies it again). */
+function stallThresholdInputProblem(text: string): string | undefined {
+  if (!/^\s*[+-]?\d+\s*$/.test(text)) return 'a whole number, e.g. 3';
+  const problem = stallThresholdProblem(Number(text));
+  return problem ? `Stall threshold: ${problem.message}` : undefined;
 }
 
 /** A contract passed by the explorer context menu or another command (a Uri or `{path}`). */

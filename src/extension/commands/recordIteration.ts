@@ -7,9 +7,17 @@ import type { Command } from '../commandManager';
 import { cliLine } from './cliHistory';
 import type { CommandDeps, CommandReport } from './deps';
 import { recordSteps, type RecordAnswers } from './recordIterationSteps';
-import { CANCELLED, nothingToDo, reportDone, reportRefusal, reportUntrusted } from './report';
-import { candidates, sessionFromArgument } from './target';
+import {
+  CANCELLED,
+  nothingToDo,
+  reportForeignArgument,
+  reportDone,
+  reportRefusal,
+  reportUntrusted,
+} from './report';
+import { candidates, isForeign, sessionFromArgument } from './target';
 import { brokenRefusal } from './broken';
+import { writeWithoutBlocking } from '../workspace/ledgerWrites';
 
 const TITLE = 'Record Iteration';
 
@@ -26,7 +34,9 @@ export class RecordIterationCommand implements Command {
   async execute(argument?: unknown): Promise<CommandReport<IterationRecord>> {
     const { deps } = this;
     if (!deps.trust.isTrusted) return reportUntrusted(deps, TITLE);
-    const node = sessionFromArgument(deps.sessions, argument);
+    const node = await sessionFromArgument(deps.sessions, argument);
+    if (isForeign(node)) return reportForeignArgument(deps, TITLE, node.refused);
+    await deps.sessions.ready();
     if (node?.entry.kind === 'broken') return brokenRefusal(deps, TITLE, node.entry);
     const given = node?.entry.kind === 'ledger' ? node.entry : undefined;
     const open = () => candidates(deps.sessions, (e) => e.ledger.status === 'open');
@@ -53,8 +63,8 @@ export class RecordIterationCommand implements Command {
       now: deps.now(),
     };
     const cli = iterateCli(target.root, target.session, input);
-    const outcome = iterateOp(target.root, target.session, input);
-    deps.sessions.refreshFile(target.path);
+    const outcome = await writeWithoutBlocking((lock) => iterateOp(target.root, target.session, input, lock));
+    await deps.sessions.refreshFile(target.path);
     if (outcome.exitCode !== 0 || !outcome.payload) return reportRefusal(deps, TITLE, outcome, cli);
     deps.cliHistory.remember(target.root, target.session, `iterate #${outcome.payload.n}`, cli);
     const record = outcome.payload;

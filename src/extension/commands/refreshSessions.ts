@@ -7,8 +7,8 @@ export class RefreshSessionsCommand implements Command {
 
   constructor(private readonly deps: CommandDeps) {}
 
-  execute(): number {
-    this.deps.sessions.refreshAll();
+  async execute(): Promise<number> {
+    await this.deps.sessions.refreshAll();
     return this.deps.sessions.sessionNodes().length;
   }
 }

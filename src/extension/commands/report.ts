@@ -56,3 +56,12 @@ export function nothingToDo(message: string): CommandReport<never> {
   void vscode.window.showInformationMessage(`Loop Ledger: ${message}`);
   return { status: 'nothing-to-do', message };
 }
+
+/** A command argument that names no session of the workspace: nothing is read or written. */
+export function reportForeignArgument(
+  deps: CommandDeps,
+  title: string,
+  reason: string,
+): CommandReport<never> {
+  return reportRefusal(deps, title, { exitCode: 2, findings: [{ message: `${reason}.` }] });
+}

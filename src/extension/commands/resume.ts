@@ -5,8 +5,16 @@ import { sessionState } from '../sessions/sessionEntry';
 import { brokenRefusal } from './broken';
 import { cliLine } from './cliHistory';
 import type { CommandDeps, CommandReport } from './deps';
-import { CANCELLED, nothingToDo, reportDone, reportRefusal, reportUntrusted } from './report';
+import {
+  CANCELLED,
+  nothingToDo,
+  reportForeignArgument,
+  reportDone,
+  reportRefusal,
+  reportUntrusted,
+} from './report';
 import { chooseSession } from './target';
+import { writeWithoutBlocking } from '../workspace/ledgerWrites';
 
 const TITLE = 'Resume';
 
@@ -26,14 +34,15 @@ export class ResumeCommand implements Command {
       none: 'there is no paused session to resume.',
     });
     if (chosen === 'cancelled') return CANCELLED;
+    if ('refused' in chosen) return reportForeignArgument(deps, TITLE, chosen.refused);
     if ('none' in chosen) return nothingToDo(chosen.none);
     if (chosen.kind === 'broken') return brokenRefusal(deps, TITLE, chosen);
     const cli = cliLine('resume', [
       ['root', chosen.root],
       ['session', chosen.session],
     ]);
-    const outcome = resumeOp(chosen.root, chosen.session);
-    deps.sessions.refreshFile(chosen.path);
+    const outcome = await writeWithoutBlocking((lock) => resumeOp(chosen.root, chosen.session, lock));
+    await deps.sessions.refreshFile(chosen.path);
     if (outcome.exitCode !== 0 || !outcome.payload) return reportRefusal(deps, TITLE, outcome, cli);
     deps.cliHistory.remember(chosen.root, chosen.session, 'resume', cli);
     const p = outcome.payload;

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { Command } from '../commandManager';
 import type { CommandDeps, CommandReport } from './deps';
-import { CANCELLED, nothingToDo } from './report';
+import { CANCELLED, nothingToDo, reportForeignArgument } from './report';
 import { chooseSession } from './target';
 
 /**
@@ -22,6 +22,7 @@ export class RevealLedgerFileCommand implements Command {
       none: 'there are no sessions in this workspace yet.',
     });
     if (chosen === 'cancelled') return CANCELLED;
+    if ('refused' in chosen) return reportForeignArgument(deps, 'Reveal Ledger File', chosen.refused);
     if ('none' in chosen) return nothingToDo(chosen.none);
     const uri = vscode.Uri.file(chosen.path);
     await vscode.window.showTextDocument(uri, { preview: true, preserveFocus: false });

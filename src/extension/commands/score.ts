@@ -6,7 +6,7 @@ import { askEach, BACK } from '../input';
 import { brokenRefusal } from './broken';
 import { cliLine } from './cliHistory';
 import type { CommandDeps, CommandReport } from './deps';
-import { CANCELLED, nothingToDo, reportDone, reportRefusal } from './report';
+import { CANCELLED, nothingToDo, reportForeignArgument, reportDone, reportRefusal } from './report';
 import { chooseSession } from './target';
 
 const TITLE = 'Score';
@@ -30,6 +30,7 @@ export class ScoreCommand implements Command {
       none: 'no session has a quality rubric to score against.',
     });
     if (chosen === 'cancelled') return CANCELLED;
+    if ('refused' in chosen) return reportForeignArgument(deps, TITLE, chosen.refused);
     if ('none' in chosen) return nothingToDo(chosen.none);
     if (chosen.kind === 'broken') return brokenRefusal(deps, TITLE, chosen);
     const rubric = chosen.ledger.contract.quality_rubric ?? [];

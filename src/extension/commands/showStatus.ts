@@ -6,7 +6,7 @@ import { currentEpochView } from '../sessions/epochs';
 import { brokenRefusal as broken } from './broken';
 import { cliLine } from './cliHistory';
 import type { CommandDeps, CommandReport } from './deps';
-import { CANCELLED, nothingToDo, reportDone, reportRefusal } from './report';
+import { CANCELLED, nothingToDo, reportForeignArgument, reportDone, reportRefusal } from './report';
 import { chooseSession } from './target';
 
 const TITLE = 'Show Status';
@@ -26,6 +26,7 @@ export class ShowStatusCommand implements Command {
       none: 'there are no sessions in this workspace yet.',
     });
     if (chosen === 'cancelled') return CANCELLED;
+    if ('refused' in chosen) return reportForeignArgument(deps, TITLE, chosen.refused);
     if ('none' in chosen) return nothingToDo(chosen.none);
     if (chosen.kind === 'broken') return broken(deps, TITLE, chosen);
     const cli = cliLine('status', [

@@ -5,23 +5,55 @@ import { sessionOf, type SessionNode, type SessionsNode } from '../sessions/node
 import type { SessionsTreeProvider } from '../sessions/treeProvider';
 import type { ReadableSession } from '../sessions/sessionEntry';
 
+/** A command argument that names no session of this workspace's folders: refused, never used. */
+export interface ForeignArgument {
+  readonly refused: string;
+}
+
 /**
  * What a command was invoked on: a tree node (context menu), a `{root, session}` key (status bar,
- * other commands, tests), or nothing (the palette; the command then asks).
+ * other commands, tests), or nothing (the palette; the command then asks). An argument is only
+ * ever used as a key: it is looked up among the sessions read from the workspace folders, so a
+ * programmatic call cannot point a write at a file outside them.
  */
-export function sessionFromArgument(
+export async function sessionFromArgument(
   sessions: SessionsTreeProvider,
   argument: unknown,
-): SessionNode | undefined {
-  if (!argument || typeof argument !== 'object') return undefined;
+): Promise<SessionNode | ForeignArgument | undefined> {
+  if (argument === undefined || argument === null) return undefined;
+  const key = sessionKeyOf(argument);
+  if (!key) return { refused: 'the command was given an argument that is not a session' };
+  await sessions.ready();
+  return (
+    sessions.findSession(key.root, key.session) ?? {
+      refused: `no session "${key.session}" in a workspace folder at ${key.root}`,
+    }
+  );
+}
+
+/** The (root, session) an argument names, read defensively: it may come from any extension. */
+function sessionKeyOf(argument: unknown): { root: string; session: string } | undefined {
+  if (typeof argument !== 'object') return undefined;
   const candidate = argument as { kind?: unknown; root?: unknown; session?: unknown };
   if (candidate.kind === 'session' || candidate.kind === 'epoch' || candidate.kind === 'iteration') {
-    return sessionOf(argument as SessionsNode);
+    let node: unknown;
+    try {
+      node = sessionOf(argument as SessionsNode);
+    } catch {
+      return undefined; // a look-alike without the parents a real node has
+    }
+    const root = (node as { root?: { path?: unknown } } | undefined)?.root?.path;
+    const session = (node as { entry?: { session?: unknown } } | undefined)?.entry?.session;
+    return typeof root === 'string' && typeof session === 'string' ? { root, session } : undefined;
   }
   if (typeof candidate.root === 'string' && typeof candidate.session === 'string') {
-    return sessions.findSession(candidate.root, candidate.session);
+    return { root: candidate.root, session: candidate.session };
   }
   return undefined;
+}
+
+export function isForeign(value: unknown): value is ForeignArgument {
+  return typeof value === 'object' && value !== null && 'refused' in value;
 }
 
 /** Readable sessions the command can act on, newest first so the likely one is on top. */
@@ -65,9 +97,11 @@ export async function chooseSession(
   prompter: Prompter,
   argument: unknown,
   pick: { id: string; title: string; accept: (entry: ReadableSession) => boolean; none: string },
-): Promise<SessionNode['entry'] | 'cancelled' | { none: string }> {
-  const node = sessionFromArgument(sessions, argument);
+): Promise<SessionNode['entry'] | 'cancelled' | { none: string } | ForeignArgument> {
+  const node = await sessionFromArgument(sessions, argument);
+  if (isForeign(node)) return node;
   if (node) return node.entry;
+  await sessions.ready();
   const entries = candidates(sessions, pick.accept);
   if (entries.length === 0) return { none: pick.none };
   const answer = await pickSession(prompter, pick.id, pick.title, entries);

@@ -1,8 +1,12 @@
 import { parseTree } from 'jsonc-parser';
 import * as vscode from 'vscode';
-import { validateContractText, type ValidatePayload } from '../../app/contract-operations';
+import {
+  CONTRACT_TOO_LARGE,
+  validateContractText,
+  type ValidatePayload,
+} from '../../app/contract-operations';
 import { contractLabel, contractRoot, isContractDocument } from './contractDocuments';
-import { findingSpan } from './findingSpan';
+import { locateFindings } from './findingSpan';
 
 export const DIAGNOSTIC_SOURCE = 'Loop Ledger';
 
@@ -92,25 +96,52 @@ export class ContractDiagnostics implements vscode.Disposable {
   }
 }
 
+/**
+ * How many findings become diagnostics. A machine-made contract can carry thousands; past this
+ * the Problems panel is no help, and one more diagnostic says how many were left out.
+ */
+export const MAX_SHOWN_FINDINGS = 200;
+
 function checkContract(document: vscode.TextDocument): ContractCheck {
   const text = document.getText();
   const outcome = validateContractText(contractRoot(document.uri), text, contractLabel(document.uri));
   const payload = outcome.payload;
+  const tooLarge = outcome.findings.find((f) => f.code === CONTRACT_TOO_LARGE);
+  if (tooLarge) {
+    // One diagnostic on the first character; nothing of the text was parsed or walked.
+    const range = new vscode.Range(document.positionAt(0), document.positionAt(1));
+    const finding = { code: CONTRACT_TOO_LARGE, message: tooLarge.message, path: [], range };
+    return { version: document.version, parsed: false, findings: [finding] };
+  }
   // Text that is not JSON gets no semantic findings: the JSON language service already marks
   // the syntax error, and a path into unparsable text has no range.
   if (!payload) return { version: document.version, parsed: false, findings: [] };
-  const tree = parseTree(text);
-  const findings = payload.findings.map((finding) => {
-    const code = finding.code ?? 'contract';
-    const span = findingSpan(tree, finding.path, code);
+  const shown = payload.findings
+    .slice(0, MAX_SHOWN_FINDINGS)
+    .map((f) => ({ ...f, code: f.code ?? 'contract' }));
+  const spans = locateFindings(parseTree(text), shown);
+  const findings: PlacedFinding[] = shown.map((finding, i) => {
+    const span = spans[i]!;
     const range = new vscode.Range(
       document.positionAt(span.offset),
       document.positionAt(span.offset + span.length),
     );
-    return { code, message: finding.message, path: finding.path, range };
+    return { code: finding.code, message: finding.message, path: finding.path, range };
   });
+  const hidden = payload.findings.length - shown.length;
+  if (hidden > 0) {
+    findings.push({
+      code: MORE_FINDINGS,
+      message: `${hidden} more findings are not shown; \`loop-ledger validate\` lists every one.`,
+      path: [],
+      range: new vscode.Range(document.positionAt(0), document.positionAt(1)),
+    });
+  }
   return { version: document.version, parsed: true, payload, findings };
 }
+
+/** The code of the diagnostic that counts the findings past MAX_SHOWN_FINDINGS. */
+export const MORE_FINDINGS = 'more-findings';
 
 function toDiagnostic(finding: PlacedFinding): vscode.Diagnostic {
   const diagnostic = new vscode.Diagnostic(finding.range, finding.message, vscode.DiagnosticSeverity.Error);

@@ -11,6 +11,8 @@ import type { SessionsTreeProvider } from './treeProvider';
 export interface SessionsApi {
   readonly sessions: SessionsTreeProvider;
   readonly trust: TrustGate;
+  /** Whether the ledger-folder poll runs (only while the view is visible and ledgers exist). */
+  readonly ledgerPoll: { readonly running: boolean };
 }
 
 /** The Sessions view, its watcher, the session commands and the status bar item. */
@@ -23,5 +25,7 @@ export function registerSessionsFeature(
   const sessions = registerSessions(context);
   const deps = registerSessionCommands(commands, { prompter, sessions: sessions.provider, output });
   registerStatusBar(context, sessions);
-  return { sessions: sessions.provider, trust: deps.trust };
+  // The status bar follows the newest open session: read the ledgers once, off the activation path.
+  void sessions.provider.ready();
+  return { sessions: sessions.provider, trust: deps.trust, ledgerPoll: sessions.poller };
 }

@@ -1,7 +1,11 @@
 import * as vscode from 'vscode';
 
-/** Ledger files in any workspace folder: Loop Ledger's own and the original engine's. */
-export const LEDGER_GLOBS = ['**/.loop/ledgers/*.json', '**/.claude/.runtime/work-loop/*.json'] as const;
+/**
+ * Ledger files relative to each workspace folder: Loop Ledger's own and the original engine's.
+ * Anchored to the folder (RelativePattern), never `**`: VS Code then watches two folders, not
+ * the whole tree recursively.
+ */
+export const LEDGER_GLOBS = ['.loop/ledgers/*.json', '.claude/.runtime/work-loop/*.json'] as const;
 
 /**
  * Short enough that a CLI write from a terminal shows within a second, long enough to fold the
@@ -14,7 +18,10 @@ export const LEDGER_DEBOUNCE_MS = 75;
  * CLI (or anything else) creates, rewrites or deletes. Lock and temporary files do not end in
  * `.json`, so they never match.
  */
-export function watchLedgers(onLedgerChanged: (path: string) => void): vscode.Disposable {
+export function watchLedgers(
+  folders: readonly vscode.WorkspaceFolder[],
+  onLedgerChanged: (path: string) => void,
+): vscode.Disposable {
   const pending = new Map<string, ReturnType<typeof setTimeout>>();
   const schedule = (uri: vscode.Uri): void => {
     if (uri.scheme !== 'file') return;
@@ -29,14 +36,16 @@ export function watchLedgers(onLedgerChanged: (path: string) => void): vscode.Di
     );
   };
   const disposables: vscode.Disposable[] = [];
-  for (const glob of LEDGER_GLOBS) {
-    const watcher = vscode.workspace.createFileSystemWatcher(glob);
-    disposables.push(
-      watcher,
-      watcher.onDidCreate(schedule),
-      watcher.onDidChange(schedule),
-      watcher.onDidDelete(schedule),
-    );
+  for (const folder of folders.filter((f) => f.uri.scheme === 'file')) {
+    for (const glob of LEDGER_GLOBS) {
+      const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(folder, glob));
+      disposables.push(
+        watcher,
+        watcher.onDidCreate(schedule),
+        watcher.onDidChange(schedule),
+        watcher.onDidDelete(schedule),
+      );
+    }
   }
   disposables.push({ dispose: () => pending.forEach((timer) => clearTimeout(timer)) });
   return vscode.Disposable.from(...disposables);

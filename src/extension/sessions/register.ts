@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { createSessionsView } from '../views/sessionsView';
 import { workspaceRoots } from '../workspace/roots';
-import { pollLedgerFolders } from './ledgerPoller';
+import { pollLedgerFolders, type LedgerPoller } from './ledgerPoller';
 import { watchLedgers } from './ledgerWatcher';
 import type { SessionsNode } from './nodes';
 import { SessionsTreeProvider } from './treeProvider';
@@ -9,18 +9,36 @@ import { SessionsTreeProvider } from './treeProvider';
 export interface SessionsServices {
   readonly provider: SessionsTreeProvider;
   readonly view: vscode.TreeView<SessionsNode>;
+  readonly poller: LedgerPoller;
 }
 
-/** The Sessions view, its provider and the ledger watcher; every registration into the context. */
+/**
+ * The Sessions view, its provider, the ledger watcher (one RelativePattern per workspace folder)
+ * and the folder poll (only while the view is visible and ledgers exist); every registration
+ * into the context. Nothing is read until the view or a command asks.
+ */
 export function registerSessions(context: vscode.ExtensionContext): SessionsServices {
   const provider = new SessionsTreeProvider(workspaceRoots);
   const view = createSessionsView(provider);
+  const poller = pollLedgerFolders(provider, workspaceRoots);
+  const onLedgerChanged = (path: string): void => {
+    void provider.refreshFile(path);
+    void poller.update(view.visible); // a first ledger folder may have appeared
+  };
+  let watcher = watchLedgers(vscode.workspace.workspaceFolders ?? [], onLedgerChanged);
   context.subscriptions.push(
     provider,
     view,
-    watchLedgers((path) => provider.refreshFile(path)),
-    pollLedgerFolders(provider, workspaceRoots),
-    vscode.workspace.onDidChangeWorkspaceFolders(() => provider.refreshAll()),
+    poller,
+    { dispose: () => watcher.dispose() },
+    view.onDidChangeVisibility((event) => void poller.update(event.visible)),
+    vscode.workspace.onDidChangeWorkspaceFolders(() => {
+      watcher.dispose();
+      watcher = watchLedgers(vscode.workspace.workspaceFolders ?? [], onLedgerChanged);
+      void provider.refreshAll();
+      void poller.update(view.visible);
+    }),
   );
-  return { provider, view };
+  if (view.visible) void poller.update(true);
+  return { provider, view, poller };
 }

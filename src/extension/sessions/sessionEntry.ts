@@ -2,7 +2,13 @@
 // be read. No vscode here: the same code feeds the tree, the pickers, the status bar and bench.
 import { status, type StatusPayload } from '../../engine/status';
 import type { Ledger } from '../../engine/types';
-import { listSessions, locateLedger, readLedgerFile, sessionIdProblem } from '../../store';
+import { sessionIdProblem, type LedgerRead } from '../../store';
+import {
+  listLedgerFilesAsync,
+  readLedgerFileTimedAsync,
+  readSessionLedgerAsync,
+  type LedgerFileRef,
+} from '../../store/read-async';
 
 export interface SessionKey {
   /** Absolute path of the workspace root (the CLI's --root). */
@@ -29,26 +35,35 @@ export interface BrokenSession extends SessionKey {
 
 export type SessionEntry = ReadableSession | BrokenSession;
 
-/** Every session under `root`, in the store's order (by id; .loop wins over the original folder). */
-export function readSessions(root: string): SessionEntry[] {
-  return listSessions(root).map((summary) =>
-    readSessionAt(root, summary.session, summary.path, summary.legacy),
-  );
+/** A session entry and its file's mtime when it was read (the tree skips re-reading an unchanged file). */
+export interface TimedEntry {
+  readonly entry: SessionEntry;
+  readonly mtimeMs: number;
+}
+
+/**
+ * Every session under `root`, by id (.loop wins over the original folder). Each ledger is read
+ * and parsed once, asynchronously, so the extension host stays responsive while they load.
+ */
+export async function readSessionsAsync(root: string): Promise<TimedEntry[]> {
+  const files = await listLedgerFilesAsync(root);
+  const entries: TimedEntry[] = [];
+  for (const file of files) {
+    const { read, mtimeMs } = await readLedgerFileTimedAsync(file.path);
+    entries.push({ entry: entryOf(root, file, read), mtimeMs });
+  }
+  return entries;
 }
 
 /** One session as it is now on disk, or undefined when it has no ledger (any more). */
-export function readSession(root: string, session: string): SessionEntry | undefined {
+export async function readSessionAsync(root: string, session: string): Promise<TimedEntry | undefined> {
   if (sessionIdProblem(session) !== null) return undefined;
-  const location = locateLedger(root, session);
-  const entry = readSessionAt(root, session, location.readPath, location.legacy);
-  return entry.kind === 'broken' && entry.problem === ABSENT ? undefined : entry;
+  const found = await readSessionLedgerAsync(root, session);
+  return found ? { entry: entryOf(root, found.ref, found.read), mtimeMs: found.mtimeMs } : undefined;
 }
 
-const ABSENT = 'no ledger file';
-
-function readSessionAt(root: string, session: string, path: string, legacy: boolean): SessionEntry {
-  const read = readLedgerFile(path);
-  const base = { root, session, path, legacy };
+function entryOf(root: string, file: LedgerFileRef, read: LedgerRead): SessionEntry {
+  const base = { root, session: file.session, path: file.path, legacy: file.legacy };
   switch (read.kind) {
     case 'ok':
       try {
@@ -58,7 +73,7 @@ function readSessionAt(root: string, session: string, path: string, legacy: bool
         return { kind: 'broken', ...base, problem: `unreadable ledger: ${(error as Error).message}` };
       }
     case 'absent':
-      return { kind: 'broken', ...base, problem: ABSENT };
+      return { kind: 'broken', ...base, problem: 'disappeared while listing' };
     case 'corrupt':
       return { kind: 'broken', ...base, problem: `unreadable ledger: the file ${read.reason}` };
     case 'too-new':

@@ -1,26 +1,34 @@
-import { statSync } from 'node:fs';
+import { stat } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
 import * as vscode from 'vscode';
 import type { WorkspaceRoot } from '../workspace/roots';
 import { epochsOf } from './epochs';
 import type { EpochNode, FolderNode, IterationNode, SessionNode, SessionsNode } from './nodes';
-import { readSession, readSessions, type SessionEntry } from './sessionEntry';
+import { readSessionAsync, readSessionsAsync, type TimedEntry } from './sessionEntry';
 import { treeItemFor } from './treeItems';
 
+type Folder = { folder: FolderNode; sessions: Map<string, SessionNode> };
+
 /**
- * The Sessions view: (folder →) session → epoch → iteration. Sessions are read through the
- * store once per root and then kept; a ledger file change re-reads that one session and
- * refreshes only its node (see `refreshFile`).
+ * The Sessions view: (folder →) session → epoch → iteration. Sessions are read asynchronously
+ * (each ledger parsed once) on first use and then kept; a ledger file change re-reads that one
+ * session and refreshes only its node (see `refreshFile`). Until the first read finishes,
+ * `getChildren` hands VS Code a promise (it shows its progress bar, not the welcome text).
  */
 export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionsNode>, vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<SessionsNode | undefined>();
   readonly onDidChangeTreeData = this.changed.event;
   private readonly sessionsChanged = new vscode.EventEmitter<void>();
-  /** Fires after any session was added, changed or removed (the status bar listens). */
+  /** Fires after any session was added, changed or removed, and after a full read (the status bar listens). */
   readonly onDidChangeSessions = this.sessionsChanged.event;
 
-  /** root path → folder node and its sessions by id; filled on first use. */
-  private folders: Map<string, { folder: FolderNode; sessions: Map<string, SessionNode> }> | undefined;
+  /** root path → folder node and its sessions by id; undefined until read. */
+  private folders: Map<string, Folder> | undefined;
+  private loading: Promise<Map<string, Folder>> | undefined;
+  /** Bumped by refreshAll, so a read that started before it is never installed after it. */
+  private generation = 0;
+  /** One re-read at a time per session: the watcher and the poll may report one write twice. */
+  private readonly rereads = new Map<string, Promise<unknown>>();
 
   constructor(private readonly roots: () => WorkspaceRoot[]) {}
 
@@ -28,16 +36,23 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionsNod
     return treeItemFor(node);
   }
 
-  getChildren(node?: SessionsNode): SessionsNode[] {
+  getChildren(node?: SessionsNode): SessionsNode[] | Promise<SessionsNode[]> {
+    if (this.folders) return this.childrenOf(node);
+    return this.ready().then(() => this.childrenOf(node));
+  }
+
+  /** The children from what has been read so far (nothing before the first read finishes). */
+  childrenOf(node?: SessionsNode): SessionsNode[] {
+    const folders = this.folders ?? new Map<string, Folder>();
     if (!node) {
-      const folders = [...this.loaded().values()];
+      const all = [...folders.values()];
       // One folder: its sessions at the top level. Several: grouped by folder.
-      if (folders.length === 1) return [...folders[0]!.sessions.values()];
-      return folders.map((f) => f.folder);
+      if (all.length === 1) return [...all[0]!.sessions.values()];
+      return all.map((f) => f.folder);
     }
     switch (node.kind) {
       case 'folder':
-        return [...(this.loaded().get(node.root.path)?.sessions.values() ?? [])];
+        return [...(folders.get(node.root.path)?.sessions.values() ?? [])];
       case 'session':
         if (node.entry.kind !== 'ledger') return [];
         return epochsOf(node.entry.ledger).map((epoch): EpochNode => ({
@@ -60,8 +75,10 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionsNod
     switch (node.kind) {
       case 'folder':
         return undefined;
-      case 'session':
-        return this.loaded().size > 1 ? this.loaded().get(node.root.path)?.folder : undefined;
+      case 'session': {
+        const folders = this.folders;
+        return folders && folders.size > 1 ? folders.get(node.root.path)?.folder : undefined;
+      }
       case 'epoch':
         return node.parent;
       case 'iteration':
@@ -69,53 +86,79 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionsNod
     }
   }
 
-  /** Every session node, across roots (for pickers and the status bar). */
+  /** Resolves once every root has been read (at once when it already has). */
+  async ready(): Promise<void> {
+    await this.load();
+  }
+
+  /** Every session node read so far, across roots (for pickers and the status bar). */
   sessionNodes(): SessionNode[] {
-    return [...this.loaded().values()].flatMap((f) => [...f.sessions.values()]);
+    return [...(this.folders?.values() ?? [])].flatMap((f) => [...f.sessions.values()]);
   }
 
   findSession(root: string, session: string): SessionNode | undefined {
-    return this.loaded().get(root)?.sessions.get(session);
+    return this.folders?.get(root)?.sessions.get(session);
   }
 
   /** Forget everything and re-read every root (workspace folders changed, or on request). */
-  refreshAll(): void {
+  refreshAll(): Promise<void> {
+    this.generation += 1;
     this.folders = undefined;
+    this.loading = undefined;
+    const done = this.ready();
     this.changed.fire(undefined);
-    this.sessionsChanged.fire();
+    return done;
   }
 
   /**
    * A ledger file was created, changed or deleted: re-read that session only. A changed session
    * refreshes its own node; an added or removed one refreshes its folder (or the root).
-   * Returns the node that was refreshed, for tests.
+   * Resolves with the node that was refreshed, for tests.
    */
-  refreshFile(path: string): SessionsNode | 'root' | undefined {
+  async refreshFile(path: string): Promise<SessionsNode | 'root' | undefined> {
     if (!path.endsWith('.json')) return undefined;
-    const folders = this.loaded();
+    const folders = await this.load();
     const root = [...folders.values()].find((f) => isLedgerFolderOf(f.folder.root.path, dirname(path)));
     if (!root) return undefined;
     const session = basename(path, '.json');
+    const key = `${root.folder.root.path}\0${session}`;
+    const previous = this.rereads.get(key) ?? Promise.resolve();
+    const next = previous.then(() => this.reread(folders, root, session, path));
+    const settled = next.catch(() => undefined);
+    this.rereads.set(key, settled);
+    void settled.then(() => {
+      if (this.rereads.get(key) === settled) this.rereads.delete(key);
+    });
+    return next;
+  }
+
+  dispose(): void {
+    this.changed.dispose();
+    this.sessionsChanged.dispose();
+  }
+
+  private async reread(
+    folders: Map<string, Folder>,
+    root: Folder,
+    session: string,
+    path: string,
+  ): Promise<SessionsNode | 'root' | undefined> {
     const existing = root.sessions.get(session);
     // The watcher and the folder poll may both report one write: read it once.
-    if (
-      existing &&
-      existing.entry.path === path &&
-      existing.mtimeMs !== 0 &&
-      statMtime(path) === existing.mtimeMs
-    ) {
-      return existing;
+    if (existing && existing.entry.path === path && existing.mtimeMs !== 0) {
+      if ((await statMtime(path)) === existing.mtimeMs) return existing;
     }
-    const entry = readSession(root.folder.root.path, session);
-    if (existing && entry) {
-      existing.entry = entry;
-      existing.mtimeMs = mtimeOf(entry);
+    const timed = await readSessionAsync(root.folder.root.path, session);
+    if (this.folders !== folders) return undefined; // everything was re-read meanwhile
+    if (existing && timed) {
+      existing.entry = timed.entry;
+      existing.mtimeMs = timed.mtimeMs;
       this.changed.fire(existing);
       this.sessionsChanged.fire();
       return existing;
     }
-    if (!existing && !entry) return undefined;
-    if (entry) root.sessions.set(session, this.sessionNode(root.folder.root, entry));
+    if (!existing && !timed) return undefined;
+    if (timed) root.sessions.set(session, sessionNode(root.folder.root, timed));
     else root.sessions.delete(session);
     sortSessions(root.sessions);
     const parent = folders.size > 1 ? root.folder : undefined;
@@ -124,26 +167,37 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionsNod
     return parent ?? 'root';
   }
 
-  dispose(): void {
-    this.changed.dispose();
-    this.sessionsChanged.dispose();
+  private load(): Promise<Map<string, Folder>> {
+    if (this.folders) return Promise.resolve(this.folders);
+    if (this.loading) return this.loading;
+    const generation = this.generation;
+    const loading = readFolders(this.roots()).then((folders) => {
+      // refreshAll ran while this read was in flight: its own read is the one to use.
+      if (generation !== this.generation) return this.load();
+      this.folders = folders;
+      this.loading = undefined;
+      this.sessionsChanged.fire();
+      return folders;
+    });
+    this.loading = loading;
+    return loading;
   }
+}
 
-  private loaded(): Map<string, { folder: FolderNode; sessions: Map<string, SessionNode> }> {
-    if (this.folders) return this.folders;
-    const folders = new Map<string, { folder: FolderNode; sessions: Map<string, SessionNode> }>();
-    for (const root of this.roots()) {
-      const sessions = new Map<string, SessionNode>();
-      for (const entry of readSessions(root.path)) sessions.set(entry.session, this.sessionNode(root, entry));
-      folders.set(root.path, { folder: { kind: 'folder', root }, sessions });
+async function readFolders(roots: WorkspaceRoot[]): Promise<Map<string, Folder>> {
+  const folders = new Map<string, Folder>();
+  for (const root of roots) {
+    const sessions = new Map<string, SessionNode>();
+    for (const timed of await readSessionsAsync(root.path)) {
+      sessions.set(timed.entry.session, sessionNode(root, timed));
     }
-    this.folders = folders;
-    return folders;
+    folders.set(root.path, { folder: { kind: 'folder', root }, sessions });
   }
+  return folders;
+}
 
-  private sessionNode(root: WorkspaceRoot, entry: SessionEntry): SessionNode {
-    return { kind: 'session', root, entry, mtimeMs: mtimeOf(entry) };
-  }
+function sessionNode(root: WorkspaceRoot, timed: TimedEntry): SessionNode {
+  return { kind: 'session', root, entry: timed.entry, mtimeMs: timed.mtimeMs };
 }
 
 /** True when `dir` is `<root>/.loop/ledgers` or `<root>/.claude/.runtime/work-loop`. */
@@ -156,13 +210,9 @@ function isLedgerFolderOf(root: string, dir: string): boolean {
     : false;
 }
 
-function mtimeOf(entry: SessionEntry): number {
-  return statMtime(entry.path);
-}
-
-function statMtime(path: string): number {
+async function statMtime(path: string): Promise<number> {
   try {
-    return statSync(path).mtimeMs;
+    return (await stat(path)).mtimeMs;
   } catch {
     return 0;
   }

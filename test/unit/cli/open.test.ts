@@ -34,6 +34,22 @@ describe('cli: open', () => {
     assert.deepEqual(Object.keys(ledger), [...Object.keys(ledger)].sort(), 'keys are sorted');
   });
 
+  it("--stall-threshold 0, -2 or beyond 2^53: exit 2 with the engine's finding, no ledger, no folder", () => {
+    for (const value of ['0', '-2', '9'.repeat(30)]) {
+      const root = tempRoot();
+      const c = writeJson(join(root, 'c.json'), sampleContract());
+      const r = openIn(root, c, `--stall-threshold=${value}`);
+      assert.equal(r.code, 2, r.stderr);
+      assert.equal(r.stdout, '');
+      assert.match(
+        lines(r.stderr)[0] ?? '',
+        /^--stall-threshold: expected a whole number of at least 1, got /,
+      );
+      assert.equal(lines(r.stderr).length, 1, r.stderr);
+      assert.equal(existsSync(join(root, '.loop')), false, 'nothing created');
+    }
+  });
+
   it('over an open ledger: exit 3 before the contract is read, nothing written', () => {
     const loop = loopWith();
     const before = readFileSync(ledgerPath(loop.root, loop.session), 'utf8');

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { readSessions } from '../../../src/extension/sessions/sessionEntry';
+import { readSessionsAsync } from '../../../src/extension/sessions/sessionEntry';
 import {
   ledgerPath,
   readLedger,
@@ -237,8 +237,8 @@ describe('reliability: malformed ledgers', function () {
     return null;
   }
 
-  it('the extension reads the same variants as broken sessions naming the path (its error node)', () => {
-    const entries = new Map(readSessions(root).map((entry) => [entry.session, entry]));
+  it('the extension reads the same variants as broken sessions naming the path (its error node)', async () => {
+    const entries = new Map((await readSessionsAsync(root)).map(({ entry }) => [entry.session, entry]));
     VARIANTS.forEach(([what, , path], i) => {
       const entry = entries.get(`v${i}`);
       assert.equal(entry?.kind, 'broken', what);

@@ -1,0 +1,127 @@
+// Reading ledgers without blocking the caller's thread, for the extension host: every step is a
+// promise (open, fstat, read), so the window keeps painting while hundreds of ledgers load. The
+// flags, verdicts and decoding are the synchronous reader's own (ledger-file.ts): one rule, two readers.
+import { open, readdir, type FileHandle } from 'node:fs/promises';
+import { join } from 'node:path';
+import {
+  decodeLedgerBytes,
+  openFailure,
+  oversized,
+  READ_FLAGS,
+  readFailure,
+  unreadableEntry,
+  type LedgerRead,
+} from './ledger-file';
+import { LEDGER_SIZE_LIMIT } from './limits';
+import { ledgerDir, ledgerPath, legacyLedgerDir, legacyLedgerPath } from './paths';
+import { sessionIdProblem } from './session-id';
+
+/**
+ * One ledger file, read through a single descriptor: the file checked (a regular file within
+ * the size cap) is the file read. Never throws for a bad file.
+ */
+export async function readLedgerFileAsync(path: string): Promise<LedgerRead> {
+  return (await readLedgerFileTimedAsync(path)).read;
+}
+
+/**
+ * The read, and the file's mtime as seen through the same descriptor (0 when unknown). Opened
+ * with the synchronous reader's flags (no symlink followed, a FIFO never waited on — a blocked
+ * open would hold a libuv thread for good), judged by its verdicts, decoded by its decoder.
+ */
+export async function readLedgerFileTimedAsync(path: string): Promise<{ read: LedgerRead; mtimeMs: number }> {
+  let handle;
+  try {
+    handle = await open(path, READ_FLAGS);
+  } catch (error) {
+    return { read: openFailure(error), mtimeMs: 0 };
+  }
+  let mtimeMs = 0;
+  try {
+    const stat = await handle.stat();
+    mtimeMs = stat.mtimeMs;
+    const refused = unreadableEntry(stat);
+    if (refused) return { read: refused, mtimeMs };
+    // The size cap holds even for a file that grows after fstat.
+    const bytes = await readCapped(handle);
+    if (typeof bytes === 'number') return { read: oversized(bytes), mtimeMs };
+    return { read: decodeLedgerBytes(bytes, path), mtimeMs };
+  } catch (error) {
+    return { read: readFailure(error), mtimeMs };
+  } finally {
+    await handle.close().catch(() => undefined);
+  }
+}
+
+/** The whole file, or the byte count read when it passed LEDGER_SIZE_LIMIT. */
+async function readCapped(handle: FileHandle): Promise<Buffer | number> {
+  const chunks: Buffer[] = [];
+  let total = 0;
+  for (;;) {
+    const chunk = Buffer.allocUnsafe(1024 * 1024);
+    const { bytesRead } = await handle.read(chunk, 0, chunk.length, null);
+    if (bytesRead === 0) return Buffer.concat(chunks, total);
+    total += bytesRead;
+    if (total > LEDGER_SIZE_LIMIT) return total;
+    chunks.push(bytesRead === chunk.length ? chunk : chunk.subarray(0, bytesRead));
+  }
+}
+
+export interface LedgerFileRef {
+  session: string;
+  path: string;
+  /** In the original engine's folder (.claude/.runtime/work-loop/). */
+  legacy: boolean;
+}
+
+/**
+ * The ledger files under `root`, by session id; a session in .loop/ledgers wins over the original
+ * engine's file of the same id (as listSessions and locateLedger decide). Nothing is read.
+ */
+export async function listLedgerFilesAsync(root: string): Promise<LedgerFileRef[]> {
+  const found = new Map<string, LedgerFileRef>();
+  for (const [dir, legacy] of [
+    [ledgerDir(root), false],
+    [legacyLedgerDir(root), true],
+  ] as const) {
+    for (const session of await sessionFilesIn(dir)) {
+      if (!found.has(session)) found.set(session, { session, path: join(dir, `${session}.json`), legacy });
+    }
+  }
+  return [...found.keys()].sort().map((session) => found.get(session) as LedgerFileRef);
+}
+
+/**
+ * One session's ledger as it is now: its .loop file, else the original engine's, read once.
+ * Null when neither exists.
+ */
+export async function readSessionLedgerAsync(
+  root: string,
+  session: string,
+): Promise<{ ref: LedgerFileRef; read: Exclude<LedgerRead, { kind: 'absent' }>; mtimeMs: number } | null> {
+  for (const [path, legacy] of [
+    [ledgerPath(root, session), false],
+    [legacyLedgerPath(root, session), true],
+  ] as const) {
+    const { read, mtimeMs } = await readLedgerFileTimedAsync(path);
+    if (read.kind !== 'absent') return { ref: { session, path, legacy }, read, mtimeMs };
+  }
+  return null;
+}
+
+/** Same filter as discover.ts: `<valid id>.json`, not a folder; lock, temp and kept copies never match. */
+async function sessionFilesIn(dir: string): Promise<string[]> {
+  let entries;
+  try {
+    entries = await readdir(dir, { withFileTypes: true });
+  } catch {
+    return [];
+  }
+  const sessions: string[] = [];
+  for (const entry of entries) {
+    if (!entry.name.endsWith('.json') || entry.isDirectory()) continue;
+    const session = entry.name.slice(0, -'.json'.length);
+    if (sessionIdProblem(session) === null) sessions.push(session);
+  }
+  return sessions;
+}
