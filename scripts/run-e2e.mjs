@@ -23,6 +23,8 @@ function runMocha(files, extraArgs, env) {
     ['--reporter', join(repoRoot, 'scripts', 'mocha-tier-reporter.cjs')],
     ['--reporter-option', `tier=${TIER}`],
     ['--timeout', process.env.LOOP_LEDGER_E2E_TIMEOUT_MS ?? '180000'],
+    // A stray `.only` must fail CI rather than run one test and report green.
+    ...(process.env.CI ? [['--forbid-only']] : []),
   ];
   const args = [mocha, ...options.flat(), ...extraArgs, ...files];
   return new Promise((resolveRun) => {
