@@ -7,10 +7,9 @@ import type { TrustGate } from '../workspace/trust';
 import { registerSessions } from './register';
 import type { SessionsTreeProvider } from './treeProvider';
 
-/** What the sessions feature adds to the API `activate` returns (tests use it). */
+/** What the sessions feature adds to the API `activate` returns. */
 export interface SessionsApi {
   readonly sessions: SessionsTreeProvider;
-  readonly trust: TrustGate;
 }
 
 /** The Sessions view, its watcher, the session commands and the status bar item. */
@@ -19,9 +18,10 @@ export function registerSessionsFeature(
   commands: CommandManager,
   prompter: PrompterSlot,
   output: vscode.OutputChannel,
+  trust: TrustGate,
 ): SessionsApi {
   const sessions = registerSessions(context);
-  const deps = registerSessionCommands(commands, { prompter, sessions: sessions.provider, output });
+  registerSessionCommands(commands, { prompter, sessions: sessions.provider, output, trust });
   registerStatusBar(context, sessions);
-  return { sessions: sessions.provider, trust: deps.trust };
+  return { sessions: sessions.provider };
 }
