@@ -10,6 +10,7 @@ import { recordSteps, type RecordAnswers } from './recordIterationSteps';
 import { CANCELLED, nothingToDo, reportDone, reportRefusal, reportUntrusted } from './report';
 import { candidates, sessionFromArgument } from './target';
 import { brokenRefusal } from './broken';
+import { formatScore } from '../../shared/numbers';
 
 const TITLE = 'Record Iteration';
 
@@ -65,7 +66,7 @@ export class RecordIterationCommand implements Command {
       });
     }
     const scored = record.evaluation
-      ? `; rubric ${record.evaluation.verdict} ${record.evaluation.weighted_total}`
+      ? `; rubric ${record.evaluation.verdict} ${formatScore(record.evaluation.weighted_total)}`
       : '';
     return reportDone(
       deps,
