@@ -239,7 +239,10 @@ describe('critic brief panel host', function () {
     const answer = posted.find((m) => m.type === 'verdictResult');
     assert.ok(answer && answer.type === 'verdictResult');
     assert.equal(answer.exitCode, 1);
-    assert.match(answer.findings.map((f) => f.message).join('\n'), /--critic-next/);
+    // The form's own words, not the CLI's flags.
+    const shown = answer.findings.map((f) => f.message).join('\n');
+    assert.match(shown, /“Verdict” needs “Critic next”: the single most valuable next improvement\./);
+    assert.doesNotMatch(shown, /--[a-z]/);
     assert.equal(readLedger().iterations.length, 0);
     assert.equal(readLedger().pending_brief?.brief_id, panel!.briefId);
   });

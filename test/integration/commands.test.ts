@@ -96,7 +96,12 @@ describe('Loop Ledger session commands, driven with scripted quick-input answers
       assert.equal(report.status, 'refused');
       assert.equal(report.exitCode, 5);
       assert.ok(report.message!.includes(EXIT_MEANING[5]), report.message);
-      assert.match(report.findings![0]!, /--action add-fixtures: already recorded complete/);
+      // In the UI's words, as a sentence, and the message ends "… refused. Nothing was written."
+      assert.match(
+        report.findings![0]!,
+        /^Action add-fixtures: already recorded complete; the whole batch is refused\.$/,
+      );
+      assert.match(report.message!, /is refused\. Nothing was written\.$/);
       assert.equal(readFileSync(ledgerPath('beta'), 'utf8'), before);
     });
 
