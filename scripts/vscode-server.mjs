@@ -49,10 +49,11 @@ const baseSettings = {
  * `workspaceTrust`, trust is on and never prompted for, so every folder opens in Restricted Mode:
  * the real untrusted window the e2e tier checks Loop Ledger's read-only mode in.
  */
-function userSettingsFor(workspaceTrust) {
-  if (!workspaceTrust) return baseSettings;
+function userSettingsFor(workspaceTrust, extraSettings) {
+  if (!workspaceTrust) return { ...baseSettings, ...extraSettings };
   return {
     ...baseSettings,
+    ...extraSettings,
     'security.workspace.trust.enabled': true,
     'security.workspace.trust.startupPrompt': 'never',
     'security.workspace.trust.emptyWindow': false,
@@ -226,6 +227,7 @@ export async function startCodeServer({
   port,
   background = false,
   workspaceTrust = false,
+  extraSettings = {},
   log = console.log,
 } = {}) {
   if (!isInstalled())
@@ -244,7 +246,7 @@ export async function startCodeServer({
   mkdirSync(join(dirs.user, 'User'), { recursive: true });
   writeFileSync(
     join(dirs.user, 'User', 'settings.json'),
-    JSON.stringify(userSettingsFor(workspaceTrust), null, 2) + '\n',
+    JSON.stringify(userSettingsFor(workspaceTrust, extraSettings), null, 2) + '\n',
   );
   const configFile = join(stateDir, 'config.yaml');
   writeFileSync(configFile, `bind-addr: 127.0.0.1:${chosenPort}\nauth: none\ncert: false\n`);

@@ -4,7 +4,7 @@
 // - contract.editor.schema.json: what VS Code reads for contract files. An authoring aid — keys,
 //   hover text, completion — that validates nothing `validateContract` already reports: a rule
 //   checked in both places showed every problem twice in the editor (a new blank contract listed
-//   26 problems for 12 findings). The one value rule the engine leaves to it is weight > 0.
+//   26 problems for 12 findings). It validates nothing: every rule is the engine's.
 import { z } from 'zod';
 import { contractSchema } from './schema';
 
@@ -22,6 +22,7 @@ const ENGINE_OWNED = new Set([
   'propertyNames',
   'enum',
   'markdownEnumDescriptions',
+  'exclusiveMinimum',
 ]);
 
 type Json = unknown;
