@@ -114,7 +114,9 @@ export class Workbench {
         await this.page.waitForTimeout(1_000);
         continue;
       }
-      await this.page.keyboard.press('Enter');
+      // A click runs exactly the matched row; Enter would run whichever row is active, which
+      // while the list is still filtering may be another ("Reveal Ledger File" for "…Folder").
+      await row.click();
       try {
         await palette.waitFor({ state: 'hidden', timeout: UI_TIMEOUT });
       } catch {
