@@ -1,9 +1,10 @@
 // Builds every bundle with esbuild: the CLI (one file, fast start), the extension host (CJS,
 // `vscode` external) and each test file (so mocha runs plain JS without a TypeScript loader).
 import * as esbuild from 'esbuild';
-import { readdirSync, statSync, existsSync, chmodSync, rmSync } from 'node:fs';
+import { readdirSync, statSync, existsSync, chmodSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeContractSchema } from './generate-schema.mjs';
+import { writeNotices } from './third-party-notices.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 const watch = process.argv.includes('--watch');
@@ -29,6 +30,7 @@ const common = {
   format: 'cjs',
   sourcemap: 'linked',
   logLevel: 'warning',
+  // Licenses ship once, in dist/ThirdPartyNotices.txt, built from the bundles' metafiles below.
   legalComments: 'none',
   // Prefer a package's ES module build: jsonc-parser's `main` is a UMD file whose internal
   // requires esbuild cannot follow (the bundle would fail with "Cannot find module ./impl/format").
@@ -88,12 +90,25 @@ if (testEntries.length > 0) {
   });
 }
 
+/** Metafiles of the bundles that ship in the .vsix (dist/), for the third-party notices. */
+const shipped = [];
 for (const options of builds) {
   if (watch) {
     const ctx = await esbuild.context(options);
     await ctx.watch();
   } else {
-    await esbuild.build(options);
+    const result = await esbuild.build({ ...options, metafile: true });
+    if (options.outfile?.startsWith('dist/'))
+      shipped.push({ name: options.outfile, metafile: result.metafile });
   }
+}
+if (!watch) {
+  writeNotices(
+    root,
+    shipped.map((s) => s.metafile),
+  );
+  // Kept for the unit test that checks the notices against what each bundle really contains.
+  mkdirSync(join(root, 'out'), { recursive: true });
+  writeFileSync(join(root, 'out', 'bundle-metafiles.json'), JSON.stringify(shipped));
 }
 if (existsSync(join(root, 'dist/cli.js'))) chmodSync(join(root, 'dist/cli.js'), 0o755);

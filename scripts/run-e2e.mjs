@@ -1,6 +1,8 @@
 // The end-to-end tier: mocha runs out/test/e2e/*.test.js, whose tests drive a real VS Code
-// workbench (code-server from .vscode-test/) in Chromium through playwright-core.
-// Always ends with one `TIER e2e: N passed, M failed` line; exits non-zero on failure.
+// workbench (code-server from .vscode-test/) in Chromium through playwright-core. Two phases:
+// the *.test.js files against a server with workspace trust off, then *.untrusted.test.js
+// against one with trust on, where every folder opens in Restricted Mode (a real untrusted window).
+// Always ends with one `TIER e2e: N passed, M failed, K skipped` line; exits non-zero on failure.
 //   node scripts/run-e2e.mjs [--no-build] [mocha args, e.g. --grep smoke]
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
@@ -14,15 +16,18 @@ const { lap, watch, finish, run } = createTier(TIER);
 
 let server;
 
-function runMocha(files, extraArgs, env) {
+/** Runs mocha over `files`; resolves to its exit code and the counts its reporter printed. */
+function runMocha(files, extraArgs, env, phase) {
   const mocha = join(repoRoot, 'node_modules', 'mocha', 'bin', 'mocha.js');
   const options = [
     ['--no-config'],
     ['--no-package'],
     ['--color=false'],
     ['--reporter', join(repoRoot, 'scripts', 'mocha-tier-reporter.cjs')],
-    ['--reporter-option', `tier=${TIER}`],
+    ['--reporter-option', `tier=${phase}`],
     ['--timeout', process.env.LOOP_LEDGER_E2E_TIMEOUT_MS ?? '180000'],
+    // A stray `.only` must fail CI rather than run one test and report green.
+    ...(process.env.CI ? [['--forbid-only']] : []),
   ];
   const args = [mocha, ...options.flat(), ...extraArgs, ...files];
   return new Promise((resolveRun) => {
@@ -31,9 +36,16 @@ function runMocha(files, extraArgs, env) {
     child.stdout.on('data', (chunk) => {
       process.stdout.write(chunk);
       tail = (tail + chunk.toString()).slice(-2048);
-      watch(tail);
     });
-    child.on('close', (code, signal) => resolveRun(signal ? 1 : code));
+    child.on('close', (code, signal) => {
+      const line = new RegExp(`^TIER ${phase}: (\\d+) passed, (\\d+) failed(?:, (\\d+) skipped)?$`, 'm').exec(
+        tail,
+      );
+      const counts = line
+        ? { passed: Number(line[1]), failed: Number(line[2]), skipped: Number(line[3] ?? 0) }
+        : { passed: 0, failed: 1, skipped: 0 };
+      resolveRun({ code: signal ? 1 : code, counts });
+    });
   });
 }
 
@@ -51,29 +63,55 @@ async function main() {
         .map((name) => join(testsDir, name))
     : [];
   if (files.length === 0) return finish(false, `no tests in ${testsDir}: run node scripts/build.mjs`);
+  const phases = [
+    {
+      name: 'e2e-trusted',
+      workspaceTrust: false,
+      files: files.filter((f) => !f.endsWith('.untrusted.test.js')),
+    },
+    {
+      name: 'e2e-untrusted',
+      workspaceTrust: true,
+      files: files.filter((f) => f.endsWith('.untrusted.test.js')),
+    },
+  ].filter((phase) => phase.files.length > 0);
   const missing = missingSystemPackages();
   if (missing.length > 0) {
     const names = missing.map((m) => m.pkg).join(' ');
     return finish(false, `missing Debian packages: ${names} (apt-get install -y ${names})`);
   }
   await installCodeServer({ log: lap });
-  server = await startCodeServer({
-    folder: join(repoRoot, 'test', 'fixtures', 'vscode-workspace'),
-    log: lap,
-  });
 
-  const env = {
-    ...process.env,
-    LOOP_LEDGER_SERVER_URL: server.baseUrl,
-    LOOP_LEDGER_EXTENSION_PATH: repoRoot,
-  };
-  const code = await runMocha(
-    files,
-    argv.filter((arg) => arg !== '--no-build'),
-    env,
-  );
-  lap(`mocha exited with ${code}`);
-  return finish(code === 0, code === 0 ? undefined : `mocha exited with ${code}`);
+  const total = { passed: 0, failed: 0, skipped: 0 };
+  let exitCode = 0;
+  for (const phase of phases) {
+    server = await startCodeServer({
+      folder: join(repoRoot, 'test', 'fixtures', 'vscode-workspace'),
+      workspaceTrust: phase.workspaceTrust,
+      log: lap,
+    });
+    const env = {
+      ...process.env,
+      LOOP_LEDGER_SERVER_URL: server.baseUrl,
+      LOOP_LEDGER_EXTENSION_PATH: repoRoot,
+      LOOP_LEDGER_WORKSPACE_TRUST: phase.workspaceTrust ? 'on' : 'off',
+    };
+    const { code, counts } = await runMocha(
+      phase.files,
+      argv.filter((arg) => arg !== '--no-build'),
+      env,
+      phase.name,
+    );
+    lap(`${phase.name}: mocha exited with ${code}`);
+    await stopServer();
+    for (const key of Object.keys(total)) total[key] += counts[key];
+    if (code !== 0) exitCode = code;
+  }
+  // One line for the whole tier, after the phases' own (test-all.mjs reads the last one).
+  const line = `TIER ${TIER}: ${total.passed} passed, ${total.failed} failed, ${total.skipped} skipped`;
+  console.log(line);
+  watch(line);
+  return finish(exitCode === 0, exitCode === 0 ? undefined : `mocha exited with ${exitCode}`);
 }
 
 async function stopServer() {

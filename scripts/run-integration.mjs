@@ -62,7 +62,14 @@ async function main() {
   cleanups.push(() => rmSync(workspace, { recursive: true, force: true }));
   cpSync(fixture, workspace, { recursive: true });
 
-  const server = await startCodeServer({ folder: workspace, log: lap });
+  // The suites make and delete git repositories in the workspace; VS Code's own git extension
+  // would keep running git in them after they are gone (and its EPIPE errors land in whichever
+  // test runs then). Loop Ledger runs git itself, so the built-in one is switched off here.
+  const server = await startCodeServer({
+    folder: workspace,
+    extraSettings: { 'git.enabled': false },
+    log: lap,
+  });
   cleanups.push(() => server.stop());
 
   const browser = await chromium.launch(chromiumLaunchOptions());

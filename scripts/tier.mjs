@@ -1,7 +1,7 @@
 // What the integration and e2e runners share: timestamped progress lines, exactly one
-// `TIER <name>: N passed, M failed` line however the run ends (scripts/test-all.mjs adds them
+// `TIER <name>: N passed, M failed, K skipped` line however the run ends (scripts/test-all.mjs adds them
 // up), and cleanup on success, failure, a crash or Ctrl-C.
-const TIER_LINE = /^TIER \S+: \d+ passed, \d+ failed$/m;
+const TIER_LINE = /^TIER \S+: \d+ passed, \d+ failed(, \d+ skipped)?$/m;
 
 export function createTier(name) {
   const started = Date.now();

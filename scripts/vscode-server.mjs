@@ -3,8 +3,9 @@
 // the git-ignored `.vscode-test/` folder.
 //
 //   node scripts/vscode-server.mjs install             idempotent; a marker records a finished install
-//   node scripts/vscode-server.mjs start [--folder DIR] [--extension DIR]
-//                                                       starts in the background, prints the URL
+//   node scripts/vscode-server.mjs start [--folder DIR] [--extension DIR] [--untrusted]
+//                                                       starts in the background, prints the URL;
+//                                                       --untrusted: trust on, folders open restricted
 //   node scripts/vscode-server.mjs stop                 stops the server `start` left running
 //
 // run-integration.mjs, run-e2e.mjs and start.mjs import installCodeServer/startCodeServer.
@@ -29,7 +30,7 @@ const serversDir = join(toolRoot, 'servers');
 const backgroundState = join(toolRoot, 'background-server.json');
 
 /** Settings that keep first-run UI (trust prompt, walkthroughs, tips), telemetry and AI features away. */
-const userSettings = {
+const baseSettings = {
   'workbench.startupEditor': 'none',
   'workbench.tips.enabled': false,
   'workbench.welcomePage.walkthroughs.openOnInstall': false,
@@ -42,6 +43,22 @@ const userSettings = {
   'update.mode': 'none',
   'git.openRepositoryInParentFolders': 'never',
 };
+
+/**
+ * User settings for a server: by default workspace trust is off (every folder is trusted). With
+ * `workspaceTrust`, trust is on and never prompted for, so every folder opens in Restricted Mode:
+ * the real untrusted window the e2e tier checks Loop Ledger's read-only mode in.
+ */
+function userSettingsFor(workspaceTrust, extraSettings) {
+  if (!workspaceTrust) return { ...baseSettings, ...extraSettings };
+  return {
+    ...baseSettings,
+    ...extraSettings,
+    'security.workspace.trust.enabled': true,
+    'security.workspace.trust.startupPrompt': 'never',
+    'security.workspace.trust.emptyWindow': false,
+  };
+}
 
 const seconds = (since) => ((Date.now() - since) / 1000).toFixed(1);
 
@@ -209,6 +226,8 @@ export async function startCodeServer({
   extensionPath = repoRoot,
   port,
   background = false,
+  workspaceTrust = false,
+  extraSettings = {},
   log = console.log,
 } = {}) {
   if (!isInstalled())
@@ -225,7 +244,10 @@ export async function startCodeServer({
   };
   for (const dir of Object.values(dirs)) mkdirSync(dir, { recursive: true });
   mkdirSync(join(dirs.user, 'User'), { recursive: true });
-  writeFileSync(join(dirs.user, 'User', 'settings.json'), JSON.stringify(userSettings, null, 2) + '\n');
+  writeFileSync(
+    join(dirs.user, 'User', 'settings.json'),
+    JSON.stringify(userSettingsFor(workspaceTrust, extraSettings), null, 2) + '\n',
+  );
   const configFile = join(stateDir, 'config.yaml');
   writeFileSync(configFile, `bind-addr: 127.0.0.1:${chosenPort}\nauth: none\ncert: false\n`);
 
@@ -237,7 +259,7 @@ export async function startCodeServer({
     ['--extensions-dir', dirs.extensions],
     ['--disable-telemetry'],
     ['--disable-update-check'],
-    ['--disable-workspace-trust'],
+    ...(workspaceTrust ? [] : [['--disable-workspace-trust']]),
     ['--disable-getting-started-override'],
     // window.driver and the codeAutomationExit/Log hooks the test runners rely on
     ['--vscode-option', 'enable-smoke-test-driver'],
@@ -331,7 +353,8 @@ async function main(argv) {
     if (existsSync(backgroundState)) await stopBackgroundServer();
     const folder = optionValue(argv, '--folder') ?? repoRoot;
     const extensionPath = optionValue(argv, '--extension') ?? repoRoot;
-    const server = await startCodeServer({ folder, extensionPath, background: true });
+    const workspaceTrust = argv.includes('--untrusted');
+    const server = await startCodeServer({ folder, extensionPath, background: true, workspaceTrust });
     const { pid, port, stateDir } = server;
     writeFileSync(backgroundState, JSON.stringify({ pid, port, stateDir }, null, 2) + '\n');
     console.log(`open ${server.workbenchUrl()}`);
@@ -340,7 +363,7 @@ async function main(argv) {
     await stopBackgroundServer();
   } else {
     console.error(
-      'usage: node scripts/vscode-server.mjs install | start [--folder DIR] [--extension DIR] | stop',
+      'usage: node scripts/vscode-server.mjs install | start [--folder DIR] [--extension DIR] [--untrusted] | stop',
     );
     process.exitCode = 2;
   }

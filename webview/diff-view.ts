@@ -113,6 +113,12 @@ class FileSection {
         matching: 'lines',
       });
       this.rendered = true;
+      // Each side scrolls sideways; a keyboard user must be able to reach and scroll it too.
+      this.body.querySelectorAll<HTMLElement>('.d2h-file-side-diff').forEach((side, index) => {
+        side.tabIndex = 0;
+        side.setAttribute('role', 'region');
+        side.setAttribute('aria-label', `${this.file.path}, ${index === 0 ? 'before' : 'after'}`);
+      });
     }
     this.toggle.setAttribute('aria-expanded', String(expanded));
     this.body.hidden = !expanded;
@@ -122,12 +128,24 @@ class FileSection {
 export function diffView(model: BriefViewModel, actions: DiffViewActions): HTMLElement {
   const sections = model.files.map((file) => new FileSection(file, actions));
   const byAnchor = new Map(sections.map((s) => [s.file.anchor, s]));
+  // Long lines scroll sideways in each column by default; "Wrap lines" folds them instead, for a
+  // narrow panel. aria-pressed carries the state for screen readers and the tests.
+  const wrap = h(
+    'vscode-button',
+    {
+      secondary: true,
+      id: 'wrap-lines',
+      'aria-pressed': 'false',
+      title: 'Wrap long lines instead of scrolling',
+    },
+    'Wrap lines',
+  );
   const expandAll = h('vscode-button', { secondary: true }, 'Expand all');
   const collapseAll = h('vscode-button', { secondary: true }, 'Collapse all');
   expandAll.addEventListener('click', () => sections.forEach((s) => s.setExpanded(true)));
   collapseAll.addEventListener('click', () => sections.forEach((s) => s.setExpanded(false)));
   const { files, additions, deletions } = model.totals;
-  return h(
+  const column = h(
     'div',
     { class: 'diff-column' },
     h(
@@ -135,10 +153,16 @@ export function diffView(model: BriefViewModel, actions: DiffViewActions): HTMLE
       { class: 'diff-toolbar' },
       h('h2', {}, `Diff — ${files} file(s), +${additions} −${deletions}`),
       h('span', { class: 'spacer' }),
+      wrap,
       expandAll,
       collapseAll,
     ),
     fileList(model, (file) => byAnchor.get(file.anchor)?.setExpanded(true)),
     h('div', { class: 'files' }, ...sections.map((s) => s.element)),
   );
+  wrap.addEventListener('click', () => {
+    const wrapped = column.classList.toggle('wrap-lines');
+    wrap.setAttribute('aria-pressed', String(wrapped));
+  });
+  return column;
 }

@@ -71,9 +71,15 @@ function render(state: PanelState): void {
   document.body.dataset.ready = 'true';
 }
 
+/** Whether the host has answered the handshake with the panel's state. */
+let answered = false;
+
 function onMessage(message: ToWebview): void {
   switch (message.type) {
     case 'show':
+      // Only the first answer counts: a repeated `ready` (below) may draw a second one.
+      if (answered) break;
+      answered = true;
       performance.mark('brief:show');
       render(message.state);
       performance.mark('brief:rendered');
@@ -104,4 +110,12 @@ function onMessage(message: ToWebview): void {
 window.addEventListener('message', (event: MessageEvent<ToWebview>) => onMessage(event.data));
 const saved = vscode.getState() as PanelState | undefined;
 if (saved?.packet) render(saved);
-vscode.postMessage({ type: 'ready' });
+// The host answers `ready` with `show`. On a loaded machine a `ready` posted while the webview's
+// channel is still connecting can be lost, and the panel stayed at "Loading…": say it again each
+// second until the host answers (its gate accepts a repeated `ready`).
+function sayReady(): void {
+  if (answered) return;
+  vscode.postMessage({ type: 'ready' });
+  setTimeout(sayReady, 1_000);
+}
+sayReady();

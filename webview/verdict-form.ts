@@ -3,6 +3,7 @@
 // record, or the refusal with its exit code and findings — and once a verdict is recorded the
 // brief is spent and the form stays disabled.
 import { DECISIONS, OUTCOMES } from '../src/engine/types';
+import { decisionForVerdict } from '../src/engine/verdict-decision';
 import type { Finding, PanelState, RecordView, VerdictForm } from '../src/shared/protocol';
 import { h, section } from './dom';
 
@@ -65,7 +66,7 @@ export class VerdictFormView {
       verdict: select('verdict', verdicts, 'PASS'),
       criticNext: textarea('criticNext', 2, 'The single most valuable next improvement'),
       evidencePaths: textarea('evidencePaths', 2, 'One path per line, e.g. .loop/evidence/suite.txt'),
-      decision: select('decision', ['', ...DECISIONS], 'retain'),
+      decision: select('decision', ['', ...DECISIONS], decisionForVerdict('PASS') ?? ''),
       outcome: select('outcome', OUTCOMES, 'continue'),
       actions: textarea('actions', 2, 'Action ids completed in this iteration, one per line'),
       measurements: textarea('measurements', 2, 'DIM=NUMBER, one per line'),
@@ -82,6 +83,12 @@ export class VerdictFormView {
       group('Evidence', 'evidence', f.evidence!),
       group('Recommended next', 'recommendedNext', f.recommendedNext!),
     );
+    // The decision follows the verdict (REVISE → revise, FAIL → revert…) until the person picks one.
+    let decisionChosen = false;
+    f.decision!.addEventListener('change', () => (decisionChosen = true));
+    f.verdict!.addEventListener('change', () => {
+      if (!decisionChosen) f.decision!.value = decisionForVerdict(f.verdict!.value) ?? '';
+    });
     f.outcome!.addEventListener('change', () => {
       this.escalation.hidden = f.outcome!.value !== 'escalate';
     });
@@ -91,8 +98,9 @@ export class VerdictFormView {
     exportButton.addEventListener('click', () => this.actions.exportPacket());
     this.result = h('div', { class: 'result', role: 'status', 'aria-live': 'polite' });
     this.spentBanner = h('p', { class: 'spent', hidden: true });
+    // The section is "verdict-section": the id "verdict" belongs to the select its label names.
     this.element = section(
-      'verdict',
+      'verdict-section',
       'Verdict',
       this.spentBanner,
       this.result,

@@ -1,5 +1,6 @@
 // Every engine rule returns either a result or a Refusal: an exit code and the findings that
 // justify it. Shells print the findings one per line and exit with the code.
+import { fieldsNamedIn } from './fields';
 import type { Finding } from './types';
 
 /** The exit codes of the reference, by meaning. */
@@ -47,11 +48,16 @@ export interface Refusal {
   findings: Finding[];
 }
 
+/** A refusal; each finding carries the fields its message names, so a shell can name them its way. */
 export function refuse(exitCode: ExitCode, findings: (Finding | string)[]): Refusal {
   return {
     refused: true,
     exitCode,
-    findings: findings.map((f) => (typeof f === 'string' ? { message: f } : f)),
+    findings: findings.map((f) => {
+      const finding = typeof f === 'string' ? { message: f } : f;
+      const fields = finding.fields ?? fieldsNamedIn(finding.message);
+      return fields.length > 0 ? { ...finding, fields } : finding;
+    }),
   };
 }
 

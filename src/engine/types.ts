@@ -144,4 +144,6 @@ export interface Finding {
   path?: (string | number)[];
   /** A stable machine-readable code (diagnostics and quick fixes key on it). */
   code?: string;
+  /** The fields the finding is about, by the engine's field names (see fields.ts). */
+  fields?: string[];
 }

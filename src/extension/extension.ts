@@ -3,15 +3,15 @@ import { CommandManager } from './commandManager';
 import { ShowLedgerFolderCommand } from './commands/showLedgerFolder';
 import { registerBriefPanel } from './brief/register';
 import { registerContractEditor } from './contract/registerContractEditor';
-import { createPrompterSlot, type PrompterSlot } from './input';
+import { createPrompterSlot } from './input';
 import { registerSessionsFeature, type SessionsApi } from './sessions/feature';
+import { loadTestHooks } from './testing/loadTestHooks';
+import { TrustGate } from './workspace/trust';
 
-/** What `activate` returns to other extensions and to the integration tests. */
+/** What `activate` returns to other extensions (and to the integration tests). */
 export interface LoopLedgerApi extends SessionsApi {
   /** Milliseconds `activate` itself took, measured by the extension. */
   readonly activationMs: number;
-  /** The Prompter commands ask through; tests swap in a ScriptedPrompter with `prompter.use(...)`. */
-  readonly prompter: PrompterSlot;
 }
 
 export function activate(context: vscode.ExtensionContext): LoopLedgerApi {
@@ -19,18 +19,23 @@ export function activate(context: vscode.ExtensionContext): LoopLedgerApi {
   const output = vscode.window.createOutputChannel('Loop Ledger');
   context.subscriptions.push(output);
 
-  const prompter = createPrompterSlot();
+  // Undefined unless VS Code runs the extension's integration tests (see loadTestHooks.ts).
+  const testHooks = loadTestHooks(context);
+  const prompter = createPrompterSlot(testHooks && ((standard) => testHooks.prompter(standard)));
+  const vscodeTrust = () => vscode.workspace.isTrusted;
+  const trust = new TrustGate(testHooks ? testHooks.workspaceTrusted(vscodeTrust) : vscodeTrust);
   const commands = new CommandManager();
   context.subscriptions.push(commands);
   commands.register(new ShowLedgerFolderCommand());
   registerContractEditor(context, commands, prompter);
-  registerBriefPanel(context, commands, prompter, output);
+  registerBriefPanel(context, commands, prompter, output, () => trust.isTrusted);
 
-  const sessions = registerSessionsFeature(context, commands, prompter, output);
+  const sessions = registerSessionsFeature(context, commands, prompter, output, trust);
 
   const activationMs = Math.round((performance.now() - started) * 100) / 100;
   output.appendLine(`Loop Ledger activated in ${activationMs} ms`);
-  return { activationMs, prompter, ...sessions };
+  const api: LoopLedgerApi = { activationMs, ...sessions };
+  return testHooks ? ({ ...api, testing: testHooks.api } as LoopLedgerApi) : api;
 }
 
 export function deactivate(): void {

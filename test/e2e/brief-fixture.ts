@@ -82,7 +82,9 @@ export function prepareRepository(workspace: string): void {
 export function changeWorkingTree(workspace: string, files = 0, linesPerFile = 0): void {
   writeFileSync(
     join(workspace, 'src', 'greet.js'),
-    '// The greeting the sample workspace exports.\nexport function greet(name) {\n  return `Hello, ${name}! Welcome back.`;\n}\n',
+    '// The greeting the sample workspace exports.\nexport function greet(name) {\n  return `Hello, ${name}! Welcome back.`;\n}\n' +
+      // A line far wider than a diff column at 1400×900, for the scroll and wrap checks.
+      `export const LONG_LINE = '${'a long line that does not fit in one diff column '.repeat(6).trim()} END';\n`,
   );
   if (files === 0) return;
   const generated = join(workspace, 'src', 'generated');

@@ -4,10 +4,10 @@
 import * as assert from 'node:assert/strict';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Page } from 'playwright-core';
+import type { Frame, Page } from 'playwright-core';
 import { changeWorkingTree, prepareRepository, SESSION, VERIFICATION_FILE } from './brief-fixture';
 import { assembleFromWorkingTree } from './brief-quick-input';
-import { Workbench } from './workbench';
+import { repoRoot, Workbench } from './workbench';
 
 const UI_TIMEOUT = 30_000;
 
@@ -39,6 +39,27 @@ async function reloadWindow(page: Page): Promise<void> {
   const reloaded = page.waitForEvent('load', { timeout: 60_000 });
   await page.keyboard.press('Enter');
   await reloaded;
+}
+
+/** The panel's document as a Frame (evaluate needs one; the FrameLocator cannot run scripts). */
+async function panelFrame(page: Page): Promise<Frame> {
+  for (const frame of page.frames()) {
+    if (
+      (await frame
+        .locator('#brief-id')
+        .count()
+        .catch(() => 0)) > 0
+    )
+      return frame;
+  }
+  throw new Error('the critic brief webview frame was not found');
+}
+
+interface Violation {
+  id: string;
+  impact: string | null;
+  help: string;
+  targets: string[];
 }
 
 describe('critic brief panel', function () {
@@ -77,6 +98,116 @@ describe('critic brief panel', function () {
     const text = await view.locator('body').innerText();
     assert.ok(!/summary/i.test(text), 'the panel shows no builder summary');
     await workbench.screenshot('brief-01-panel-light');
+  });
+
+  it('gives every element a unique id, and each label names its own field', async function () {
+    const frame = await panelFrame(workbench.page);
+    const found = await frame.evaluate(() => {
+      const ids = Array.from(document.querySelectorAll('[id]')).map((el) => el.id);
+      const duplicates = ids.filter((id, i) => ids.indexOf(id) !== i);
+      const labels = Array.from(document.querySelectorAll('vscode-label[for]')).map((label) => {
+        const target = document.getElementById(label.getAttribute('for') ?? '');
+        return `${label.textContent?.trim()} → ${target?.tagName.toLowerCase() ?? 'nothing'}`;
+      });
+      return { duplicates, labels };
+    });
+    assert.deepEqual(found.duplicates, []);
+    assert.ok(found.labels.includes('Verdict → vscode-single-select'), found.labels.join('\n'));
+    for (const label of found.labels) assert.doesNotMatch(label, /→ (nothing|section)$/);
+  });
+
+  it('defaults the decision from the verdict until the critic picks one', async function () {
+    const view = workbench.webview();
+    const valueOf = (id: string) => view.locator(`#${id}`).evaluate((el) => (el as HTMLSelectElement).value);
+    assert.equal(await valueOf('decision'), 'retain');
+    // Chosen with the keyboard as a person does: Enter opens the list, arrows move, Enter picks.
+    const choose = async (key: 'ArrowDown' | 'ArrowUp', times: number) => {
+      await view.locator('#verdict').focus();
+      await workbench.page.keyboard.press('Enter');
+      for (let i = 0; i < times; i++) await workbench.page.keyboard.press(key);
+      await workbench.page.keyboard.press('Enter');
+    };
+    await choose('ArrowDown', 2); // PASS, FAIL, REVISE
+    assert.equal(await valueOf('verdict'), 'REVISE');
+    assert.equal(await valueOf('decision'), 'revise');
+    await choose('ArrowUp', 1);
+    assert.equal(await valueOf('verdict'), 'FAIL');
+    assert.equal(await valueOf('decision'), 'revert');
+    await workbench.screenshot('brief-07-decision-follows-verdict');
+    await choose('ArrowUp', 1);
+    assert.equal(await valueOf('verdict'), 'PASS');
+    assert.equal(await valueOf('decision'), 'retain');
+  });
+
+  it('scrolls a long diff line in its column, and wraps it with "Wrap lines"', async function () {
+    const frame = await panelFrame(workbench.page);
+    const measure = () =>
+      frame.evaluate(() => {
+        const line = Array.from(document.querySelectorAll('.d2h-file-side-diff .d2h-code-line-ctn')).find(
+          (el) => el.textContent?.includes('END'),
+        ) as HTMLElement;
+        const side = line.closest('.d2h-file-side-diff') as HTMLElement;
+        side.scrollLeft = side.scrollWidth;
+        const lineBox = line.getBoundingClientRect();
+        const sideBox = side.getBoundingClientRect();
+        return {
+          scrolls: side.scrollWidth > side.clientWidth + 1,
+          endVisible: lineBox.right <= sideBox.right + 1 && lineBox.right > sideBox.left,
+          lineHeight: lineBox.height,
+          fontSize: parseFloat(getComputedStyle(line).fontSize),
+        };
+      });
+    const scrolled = await measure();
+    assert.equal(scrolled.scrolls, true, 'the column scrolls sideways');
+    assert.equal(scrolled.endVisible, true, 'the end of the line can be scrolled into view');
+    await workbench.screenshot('brief-05-long-line-scrolled');
+    const view = workbench.webview();
+    await view.locator('#wrap-lines').click();
+    assert.equal(await view.locator('#wrap-lines').getAttribute('aria-pressed'), 'true');
+    const wrapped = await measure();
+    assert.equal(wrapped.scrolls, false, 'wrapped lines need no sideways scroll');
+    assert.equal(wrapped.endVisible, true);
+    assert.ok(wrapped.lineHeight > 2 * wrapped.fontSize, `the line wraps (height ${wrapped.lineHeight})`);
+    await workbench.screenshot('brief-06-long-line-wrapped');
+    await view.locator('#wrap-lines').click();
+    assert.equal(await view.locator('#wrap-lines').getAttribute('aria-pressed'), 'false');
+  });
+
+  it('passes an axe-core accessibility check', async function () {
+    const frame = await panelFrame(workbench.page);
+    await frame.evaluate(readFileSync(join(repoRoot, 'node_modules', 'axe-core', 'axe.min.js'), 'utf8'));
+    const violations: Violation[] = await frame.evaluate(async () => {
+      const axe = (
+        window as unknown as {
+          axe: {
+            run(
+              context: Document,
+              options: object,
+            ): Promise<{
+              violations: {
+                id: string;
+                impact: string | null;
+                help: string;
+                nodes: { target: unknown[] }[];
+              }[];
+            }>;
+          };
+        }
+      ).axe;
+      const result = await axe.run(document, { resultTypes: ['violations'] });
+      return result.violations.map((v) => ({
+        id: v.id,
+        impact: v.impact,
+        help: v.help,
+        targets: v.nodes.map((n) => JSON.stringify(n.target)),
+      }));
+    });
+    for (const v of violations)
+      console.log(`      axe: ${v.impact} ${v.id} — ${v.help}: ${v.targets.slice(0, 3).join(' ')}`);
+    assert.deepEqual(
+      violations.map((v) => v.id),
+      [],
+    );
   });
 
   it('follows a dark theme', async function () {

@@ -33,7 +33,8 @@ export async function startPaletteCommand(page: Page, title: string): Promise<vo
     await widget.waitFor({ state: 'visible', timeout: TIMEOUT });
     await widget.locator('input.input').fill(`>${title}`);
     try {
-      await widget.locator('.monaco-list-row', { hasText: title }).first().waitFor({ timeout: 3_000 });
+      const row = widget.locator('.monaco-list-row', { hasText: title }).first();
+      await row.waitFor({ timeout: 8_000 });
       await page.keyboard.press('Enter');
       return;
     } catch {

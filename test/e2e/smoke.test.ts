@@ -37,10 +37,26 @@ describe('smoke: Loop Ledger in the workbench', function () {
     await workbench.hideNotifications();
   });
 
-  it('lists a JSON syntax error in the Problems panel', async function () {
-    await workbench.openFile('data/broken.json');
-    const rows = await workbench.problems('broken.json');
-    assert.ok(rows.length >= 2, `expected the file row and at least one problem, got: ${rows.join(' | ')}`);
-    await workbench.screenshot('smoke-03-problems');
+  it('New Contract lists each blank field once, as Loop Ledger’s own finding, in Problems', async function () {
+    // The empty Sessions view's "Create a Contract" button runs New Contract.
+    await workbench.openViewContainer('Loop Ledger');
+    await workbench.pane('Sessions').getByRole('button', { name: 'Create a Contract' }).click();
+    const input = workbench.page.locator('.quick-input-widget input');
+    await input.waitFor({ state: 'visible' });
+    await input.fill('smoke-blank');
+    await workbench.page.keyboard.press('Enter');
+    await workbench.page.locator('.tabs-container .tab.active', { hasText: 'smoke-blank.json' }).waitFor();
+    // Every problem in the window, as the status bar counts them: the engine's 12 findings
+    // (11 blank fields and the nameless dimension) and no schema warning on the same fields.
+    const counts = workbench.page.locator('.statusbar-item[id="status.problems"]');
+    await counts.filter({ hasText: /^\s*12\s+0/ }).waitFor();
+    const rows = await workbench.problems('declared empty');
+    const problems = rows.filter((row) => !row.startsWith('smoke-blank.json'));
+    assert.ok(problems.length > 0, rows.join('\n'));
+    for (const row of problems) assert.match(row, /Loop Ledger/, `not one of ours: ${row}`);
+    assert.ok(
+      !rows.some((row) => /Incorrect type|does not match|Missing property|Value is not accepted/.test(row)),
+    );
+    await workbench.screenshot('smoke-03-new-contract-problems');
   });
 });

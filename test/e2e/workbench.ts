@@ -28,6 +28,8 @@ export interface OpenOptions {
   /** Folder under test/fixtures/ copied into a fresh temporary workspace. */
   fixture?: string;
   viewport?: { width: number; height: number };
+  /** Runs on the fresh workspace copy before the workbench opens it (e.g. to make a git repo). */
+  prepare?: (workspace: string) => void;
 }
 
 export class Workbench {
@@ -42,10 +44,12 @@ export class Workbench {
   static async open({
     fixture = 'vscode-workspace',
     viewport = { width: 1400, height: 900 },
+    prepare,
   }: OpenOptions = {}) {
     const { baseUrl, extensionPath } = serverInfo();
     const workspace = mkdtempSync(join(tmpdir(), 'loop-ledger-e2e-'));
     cpSync(join(repoRoot, 'test', 'fixtures', fixture), workspace, { recursive: true });
+    prepare?.(workspace);
     const browser = await chromium.launch(chromiumLaunchOptions());
     const page = await browser.newPage({ viewport });
     if (process.env.DEBUG) page.on('console', (m) => console.log(`[browser ${m.type()}] ${m.text()}`));
@@ -100,15 +104,27 @@ export class Workbench {
       await palette.locator('input').fill(`>${title}`);
       const row = palette.locator('.monaco-list-row', { hasText: title }).first();
       try {
-        await row.waitFor({ timeout: 3_000 });
-        await this.page.keyboard.press('Enter');
-        await palette.waitFor({ state: 'hidden', timeout: UI_TIMEOUT });
-        return;
+        await row.waitFor({ timeout: 8_000 });
       } catch {
-        console.log(`      (palette: "${title}" not listed yet, attempt ${attempt} of ${attempts})`);
+        const listed = await palette.locator('.monaco-list-row').allInnerTexts();
+        console.log(
+          `      (palette: "${title}" not listed yet, attempt ${attempt} of ${attempts}; listed ${JSON.stringify(listed.slice(0, 4))})`,
+        );
         await this.page.keyboard.press('Escape');
         await this.page.waitForTimeout(1_000);
+        continue;
       }
+      // A click runs exactly the matched row; Enter would run whichever row is active, which
+      // while the list is still filtering may be another ("Reveal Ledger File" for "…Folder").
+      await row.click();
+      try {
+        await palette.waitFor({ state: 'hidden', timeout: UI_TIMEOUT });
+      } catch {
+        throw new Error(
+          `"${title}" ran but a quick input stayed open: a command that asks a question starts with startPaletteCommand`,
+        );
+      }
+      return;
     }
     throw new Error(`command not found in the palette after ${attempts} attempts: ${title}`);
   }

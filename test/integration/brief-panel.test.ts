@@ -9,10 +9,10 @@ import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { openOp } from '../../src/app/contract-operations';
 import type { AssembleResult } from '../../src/extension/brief/assembleBrief';
-import type { BriefPanel } from '../../src/extension/brief/briefPanel';
-import { ScriptedPrompter } from '../../src/extension/input';
+import { BriefPanel } from '../../src/extension/brief/briefPanel';
+import { ScriptedPrompter } from '../hooks/scriptedPrompter';
 import type { ToWebview } from '../../src/shared/protocol';
-import { loopLedgerApi, workspaceRoot } from './sessionsHelpers';
+import { extensionPath, testingApi, workspaceRoot } from './sessionsHelpers';
 
 const SESSION = 'brief-it';
 const GREET = join('src', 'greet.js');
@@ -56,6 +56,22 @@ const form = {
   evidence: null,
   recommendedNext: null,
 };
+
+/** A real webview panel whose webview ignores the html it is given, so its app never starts. */
+function withheldHtml(real: vscode.WebviewPanel): vscode.WebviewPanel {
+  const forward = <T extends object>(target: T, skip: PropertyKey | undefined): T =>
+    new Proxy(target, {
+      get: (t, key) => {
+        const value = Reflect.get(t, key) as unknown;
+        return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(t) : value;
+      },
+      set: (t, key, value) => key === skip || Reflect.set(t, key, value),
+    });
+  const webview = forward(real.webview, 'html');
+  return new Proxy(forward(real, undefined), {
+    get: (t, key) => (key === 'webview' ? webview : Reflect.get(t, key)),
+  });
+}
 
 function git(root: string, ...args: string[]): void {
   execFileSync('git', args, { cwd: root, stdio: 'ignore' });
@@ -110,14 +126,14 @@ describe('critic brief panel host', function () {
   });
 
   async function assemble(): Promise<AssembleResult> {
-    const api = await loopLedgerApi();
+    const testing = await testingApi();
     const script = new ScriptedPrompter([
       { step: 'brief.session', pick: SESSION },
       { step: 'brief.change', pick: 'Working tree vs HEAD' },
       { step: 'brief.verificationSource', pick: 'From a file…' },
       { step: 'brief.verificationFile', text: '.loop/evidence/suite.txt' },
     ]);
-    const using = api.prompter.use(script);
+    const using = testing.prompter.use(script);
     try {
       return (await vscode.commands.executeCommand('loopLedger.assembleBrief')) as AssembleResult;
     } finally {
@@ -147,17 +163,32 @@ describe('critic brief panel host', function () {
     assert.equal(readLedger().pending_brief?.brief_id, packet.brief_id);
   });
 
-  it('refuses a verdict that arrives before the ready handshake, and records nothing', async function () {
-    // The webview of the panel just created cannot have loaded yet: nothing has yielded to it.
-    const verdict = await panel!.receive({
-      type: 'submitVerdict',
-      requestId: 'early',
-      briefId: panel!.briefId,
-      form,
-    });
-    if (verdict.accepted) this.skip(); // the webview won the race; the unit tests cover this order
-    assert.match(verdict.reason, /before the ready handshake/);
-    assert.equal(readLedger().iterations.length, 0);
+  it('refuses a verdict that arrives before the ready handshake, and records nothing', async () => {
+    // A second panel over the same packet whose webview never loads the app (its html is
+    // withheld), so no `ready` can arrive first, whatever the machine's timing.
+    const silent = BriefPanel.revive(
+      withheldHtml(vscode.window.createWebviewPanel('loopLedger.test', 'silent', vscode.ViewColumn.Beside)),
+      panel!.currentState,
+      root,
+      {
+        extensionUri: vscode.Uri.file(extensionPath()),
+        output: vscode.window.createOutputChannel('Loop Ledger (test)'),
+        isTrusted: () => true,
+      },
+    );
+    try {
+      const verdict = await silent.receive({
+        type: 'submitVerdict',
+        requestId: 'early',
+        briefId: silent.briefId,
+        form,
+      });
+      assert.equal(verdict.accepted, false);
+      if (!verdict.accepted) assert.match(verdict.reason, /before the ready handshake/);
+      assert.equal(readLedger().iterations.length, 0);
+    } finally {
+      silent.dispose();
+    }
   });
 
   it('refuses malformed, oversized and out-of-order messages with a reason, and records nothing', async () => {
@@ -208,7 +239,10 @@ describe('critic brief panel host', function () {
     const answer = posted.find((m) => m.type === 'verdictResult');
     assert.ok(answer && answer.type === 'verdictResult');
     assert.equal(answer.exitCode, 1);
-    assert.match(answer.findings.map((f) => f.message).join('\n'), /--critic-next/);
+    // The form's own words, not the CLI's flags.
+    const shown = answer.findings.map((f) => f.message).join('\n');
+    assert.match(shown, /“Verdict” needs “Critic next”: the single most valuable next improvement\./);
+    assert.doesNotMatch(shown, /--[a-z]/);
     assert.equal(readLedger().iterations.length, 0);
     assert.equal(readLedger().pending_brief?.brief_id, panel!.briefId);
   });

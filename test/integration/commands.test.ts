@@ -7,17 +7,20 @@ import { EXIT_MEANING } from '../../src/engine/refusal';
 import type { Ledger } from '../../src/engine/types';
 import type { CommandReport } from '../../src/extension/commands/deps';
 import type { LoopLedgerApi } from '../../src/extension/extension';
-import { ScriptedPrompter, type ScriptedAnswer } from '../../src/extension/input';
+import { ScriptedPrompter, type ScriptedAnswer } from '../hooks/scriptedPrompter';
+import type { TestingApi } from '../hooks/testHooks';
 import {
   installSessionFixtures,
   loopLedgerApi,
   removeSessionFixtures,
+  testingApi,
   waitFor,
   workspaceRoot,
 } from './sessionsHelpers';
 
 describe('Loop Ledger session commands, driven with scripted quick-input answers', () => {
   let api: LoopLedgerApi;
+  let testing: TestingApi;
   let root: string;
   const ledgerPath = (session: string) => join(root, '.loop', 'ledgers', `${session}.json`);
   const ledger = (session: string) => JSON.parse(readFileSync(ledgerPath(session), 'utf8')) as Ledger;
@@ -25,7 +28,7 @@ describe('Loop Ledger session commands, driven with scripted quick-input answers
   /** Runs a command with `script` as the person's answers; every answer must be used. */
   async function run<P>(command: string, script: ScriptedAnswer[], ...args: unknown[]) {
     const prompter = new ScriptedPrompter(script);
-    const using = api.prompter.use(prompter);
+    const using = testing.prompter.use(prompter);
     try {
       const report = (await vscode.commands.executeCommand(command, ...args)) as CommandReport<P>;
       assert.deepEqual(prompter.remaining, [], 'unused scripted answers');
@@ -37,6 +40,7 @@ describe('Loop Ledger session commands, driven with scripted quick-input answers
 
   before(async () => {
     api = await loopLedgerApi();
+    testing = await testingApi();
     root = workspaceRoot();
     installSessionFixtures(root);
     await api.sessions.refreshAll();
@@ -93,7 +97,12 @@ describe('Loop Ledger session commands, driven with scripted quick-input answers
       assert.equal(report.status, 'refused');
       assert.equal(report.exitCode, 5);
       assert.ok(report.message!.includes(EXIT_MEANING[5]), report.message);
-      assert.match(report.findings![0]!, /--action add-fixtures: already recorded complete/);
+      // In the UI's words, as a sentence, and the message ends "… refused. Nothing was written."
+      assert.match(
+        report.findings![0]!,
+        /^Action add-fixtures: already recorded complete; the whole batch is refused\.$/,
+      );
+      assert.match(report.message!, /is refused\. Nothing was written\.$/);
       assert.equal(readFileSync(ledgerPath('beta'), 'utf8'), before);
     });
 
@@ -310,7 +319,7 @@ describe('Loop Ledger session commands, driven with scripted quick-input answers
 
   describe('in an untrusted workspace', () => {
     it('refuses every write with a clear message, and still scores and shows status', async () => {
-      const untrusted = api.trust.simulateUntrusted();
+      const untrusted = testing.trust.simulateUntrusted();
       try {
         const before = readFileSync(ledgerPath('beta'), 'utf8');
         for (const command of [

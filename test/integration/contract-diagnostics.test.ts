@@ -1,11 +1,12 @@
 import * as assert from 'node:assert/strict';
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import { ScriptedPrompter, type ScriptedAnswer } from '../../src/extension/input/scriptedPrompter';
+import { ScriptedPrompter, type ScriptedAnswer } from '../hooks/scriptedPrompter';
+import type { TestingApi } from '../hooks/testHooks';
+import { testingApi } from './sessionsHelpers';
 import {
   activateExtension,
-  contractDiagnostics,
   copyFixtures,
   describeDiagnostics,
   expectedFindings,
@@ -58,21 +59,44 @@ describe('contract editor: diagnostics, CodeLens, New Contract', () => {
     await waitForDiagnostics(uri, (d) => d.length === 0);
   });
 
-  it('gives the JSON editor the contract schema (structural errors from jsonValidation)', async () => {
-    const document = await vscode.workspace.openTextDocument(uriOf('unknown-keys'));
-    await vscode.window.showTextDocument(document);
-    const deadline = Date.now() + 20_000;
-    let schemaDiagnostics: vscode.Diagnostic[] = [];
-    while (Date.now() < deadline) {
-      schemaDiagnostics = vscode.languages
-        .getDiagnostics(document.uri)
-        .filter((d) => d.source !== 'Loop Ledger' && /not allowed/i.test(d.message));
-      if (schemaDiagnostics.length >= 2) break;
-      await new Promise((r) => setTimeout(r, 200));
+  it('gives the editor the authoring schema: hover from it, every finding once, from the engine', async () => {
+    const contract = JSON.parse(readFileSync(uriOf('valid').fsPath, 'utf8'));
+    contract.quality_rubric[0].weight = 0;
+    contract.colour = 'red';
+    const uri = vscode.Uri.file(join(dir, 'schema-rule.loop-contract.json'));
+    writeFileSync(uri.fsPath, `${JSON.stringify(contract, null, 2)}\n`);
+    try {
+      const document = await vscode.workspace.openTextDocument(uri);
+      await vscode.window.showTextDocument(document);
+      const ours = await waitForDiagnostics(uri, (d) => d.length === 2);
+      assert.deepEqual(ours.map((d) => document.getText(d.range)).sort(), ['"colour"', '0']);
+      // The JSON language server has the schema once it answers hover from it.
+      const deadline = Date.now() + 20_000;
+      let hoverText = '';
+      while (Date.now() < deadline && !/Why the loop exists/.test(hoverText)) {
+        const hovers = (await vscode.commands.executeCommand(
+          'vscode.executeHoverProvider',
+          uri,
+          document.positionAt(document.getText().indexOf('"purpose"') + 2),
+        )) as vscode.Hover[];
+        hoverText = hovers
+          .flatMap((h) => h.contents)
+          .map((c) => (typeof c === 'string' ? c : c.value))
+          .join('\n');
+        if (!/Why the loop exists/.test(hoverText)) await new Promise((r) => setTimeout(r, 250));
+      }
+      assert.match(hoverText, /Why the loop exists/);
+      // It has validated the file by now too: no second copy of either finding.
+      await new Promise((r) => setTimeout(r, 1_500));
+      const others = vscode.languages.getDiagnostics(uri).filter((d) => d.source !== 'Loop Ledger');
+      assert.deepEqual(
+        others.map((d) => d.message),
+        [],
+      );
+    } finally {
+      await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+      rmSync(uri.fsPath, { force: true });
     }
-    const marked = schemaDiagnostics.map((d) => document.getText(d.range)).sort();
-    assert.deepEqual(marked, ['"colour"', '"notes"']);
-    assert.equal(contractDiagnostics(document.uri).length, 2);
   });
 
   it('shows "Open loop with this contract" and "Validate" lenses; Validate checks the file', async () => {
@@ -106,9 +130,7 @@ describe('contract editor: diagnostics, CodeLens, New Contract', () => {
   });
 
   it('"Open loop with this contract" opens a loop on that contract through Open Loop', async () => {
-    const api = (await vscode.extensions.getExtension('loop-ledger.loop-ledger')!.activate()) as {
-      prompter: { use(p: ScriptedPrompter): vscode.Disposable };
-    };
+    const api = await testingApi();
     const lens = (
       (await vscode.commands.executeCommand(
         'vscode.executeCodeLensProvider',
@@ -138,13 +160,12 @@ describe('contract editor: diagnostics, CodeLens, New Contract', () => {
   });
 
   describe('Loop Ledger: New Contract', () => {
-    type Api = { prompter: { use(p: unknown): vscode.Disposable } };
-    let api: Api;
+    let api: TestingApi;
     let scripted: vscode.Disposable | undefined;
     const contracts = () => join(workspaceRoot(), '.loop', 'contracts');
 
     before(async () => {
-      api = (await vscode.extensions.getExtension('loop-ledger.loop-ledger')!.activate()) as Api;
+      api = await testingApi();
     });
     afterEach(() => scripted?.dispose());
     after(() => rmSync(join(workspaceRoot(), '.loop'), { recursive: true, force: true }));

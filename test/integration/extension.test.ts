@@ -33,6 +33,14 @@ describe('Loop Ledger extension in a real extension host', () => {
     );
   });
 
+  it('exposes its test seams only as api.testing, and only because this host runs in test mode', async () => {
+    const api = (await extension().activate()) as unknown as Record<string, unknown>;
+    assert.deepEqual(Object.keys(api).sort(), ['activationMs', 'ledgerPoll', 'sessions', 'testing']);
+    const testing = api.testing as Record<string, Record<string, unknown>>;
+    assert.equal(typeof testing.prompter?.use, 'function');
+    assert.equal(typeof testing.trust?.simulateUntrusted, 'function');
+  });
+
   it('contributes the Loop Ledger view container, the Sessions view and its welcome text', () => {
     const contributes = extension().packageJSON.contributes as Contributes;
     const container = contributes.viewsContainers?.activitybar?.find((c) => c.id === 'loopLedger');
@@ -58,8 +66,8 @@ describe('Loop Ledger extension in a real extension host', () => {
     const workspace = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
     const ledgers = workspace ? join(workspace, '.loop', 'ledgers') : '';
 
-    before(function () {
-      if (!workspace) this.skip();
+    before(() => {
+      assert.ok(workspace, 'the integration tier opens a workspace folder');
     });
     after(() => {
       if (workspace) rmSync(join(workspace, '.loop'), { recursive: true, force: true });

@@ -15,6 +15,8 @@ export function run(): Promise<void> {
     timeout: 30_000,
     reporter: tierReporter,
     reporterOptions: { tier: 'integration' },
+    // A stray `.only` must fail CI rather than run one suite and report green.
+    forbidOnly: Boolean(process.env.CI),
   });
   for (const name of readdirSync(__dirname).sort()) {
     if (name.endsWith('.test.js')) mocha.addFile(join(__dirname, name));

@@ -11,13 +11,14 @@ import * as vscode from 'vscode';
 import type { Ledger } from '../../src/engine/types';
 import type { CommandReport } from '../../src/extension/commands/deps';
 import type { LoopLedgerApi } from '../../src/extension/extension';
-import { ScriptedPrompter } from '../../src/extension/input';
+import { ScriptedPrompter } from '../hooks/scriptedPrompter';
 import { SessionsTreeProvider } from '../../src/extension/sessions/treeProvider';
 import { holdLock } from '../unit/helpers/lock-holder';
 import {
   installSessionFixtures,
   loopLedgerApi,
   removeSessionFixtures,
+  testingApi,
   workspaceRoot,
 } from './sessionsHelpers';
 
@@ -62,7 +63,7 @@ describe('Extension host responsiveness', function () {
       { step: 'record.measure', pick: 'No measurements' },
       { step: 'record.details', pickMany: [] },
     ]);
-    const using = api.prompter.use(prompter);
+    const using = (await testingApi()).prompter.use(prompter);
     const started = performance.now();
     try {
       const {

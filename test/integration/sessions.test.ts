@@ -62,7 +62,9 @@ describe('Sessions tree over fixture ledgers', () => {
   it('labels a session with its id and describes status · n/limit · verdict total', () => {
     const beta = item(session('beta'));
     assert.equal(beta.label, 'beta');
-    assert.match(String(beta.description), /^open · 2\/10 · pass \d+(\.\d+)?$/);
+    assert.equal(beta.description, 'open · 2/10 · pass 84');
+    // A session, not a file: no resourceUri, so no git or problem decorations from its ledger.
+    assert.equal(beta.resourceUri, undefined);
     assert.equal(beta.contextValue, 'session+open+scored');
     assert.equal(item(session('gamma')).description, 'paused · 1/10');
     assert.equal(item(session('gamma')).contextValue, 'session+paused');
@@ -137,7 +139,13 @@ describe('Sessions tree over fixture ledgers', () => {
     assert.equal(broken.entry.kind, 'broken');
     const shown = item(broken);
     assert.equal(shown.contextValue, 'brokenSession');
-    assert.match(String(shown.description), /unreadable ledger: the file is not valid JSON/);
+    // The reason first (the row is cut at the view's width), the whole text in the tooltip.
+    assert.match(String(shown.description), /^not valid JSON \(.*\) — unreadable ledger$/);
+    assert.match(
+      (shown.tooltip as vscode.MarkdownString).value,
+      /unreadable ledger: the file is not valid JSON/,
+    );
+    assert.equal(shown.resourceUri, undefined);
     assert.equal((shown.iconPath as vscode.ThemeIcon).id, 'error');
     assert.deepEqual(api.sessions.childrenOf(broken), []);
   });

@@ -5,6 +5,7 @@ import { cpSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { LoopLedgerApi } from '../../src/extension/extension';
+import type { TestingApi } from '../hooks/testHooks';
 
 export const EXTENSION_ID = 'loop-ledger.loop-ledger';
 
@@ -12,6 +13,16 @@ export async function loopLedgerApi(): Promise<LoopLedgerApi> {
   const ext = vscode.extensions.getExtension<LoopLedgerApi>(EXTENSION_ID);
   assert.ok(ext, `extension ${EXTENSION_ID} is not loaded`);
   return ext.activate();
+}
+
+/**
+ * The test-only seams (scripted answers, simulated distrust). The extension loads them only in
+ * extension test mode, so they are absent from the public API in a user's window.
+ */
+export async function testingApi(): Promise<TestingApi> {
+  const api = (await loopLedgerApi()) as LoopLedgerApi & { testing?: TestingApi };
+  assert.ok(api.testing, 'the extension was not started in test mode (no extensionTestsPath)');
+  return api.testing;
 }
 
 export function extensionPath(): string {

@@ -6,7 +6,12 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { CONTRACT_FIELDS, DIMENSION_KEYS } from '../../src/engine/contract';
-import { contractJsonSchema, contractJsonSchemaText } from '../../src/engine/contract/json-schema';
+import {
+  contractEditorSchema,
+  contractEditorSchemaText,
+  contractJsonSchema,
+  contractJsonSchemaText,
+} from '../../src/engine/contract/json-schema';
 
 // Bundled to out/test/unit/, so the repository root is three levels up.
 const repoRoot = resolve(__dirname, '..', '..', '..');
@@ -60,5 +65,57 @@ describe('contract JSON schema (schemas/contract.schema.json)', () => {
         assert.ok(key in snippet.body, `snippet "${snippet.label}" lacks ${key}`);
       }
     }
+  });
+});
+
+describe('the editor schema (schemas/contract.editor.schema.json)', () => {
+  const editor = contractEditorSchema() as Schema;
+  const rubricItem = editor.properties!.quality_rubric!.items!;
+
+  it('is committed as generated, and is the one package.json contributes for contract files', () => {
+    const committed = readFileSync(join(repoRoot, 'schemas', 'contract.editor.schema.json'), 'utf8');
+    assert.ok(committed === contractEditorSchemaText(), 'run `node scripts/generate-schema.mjs`');
+    const manifest = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8'));
+    const urls = manifest.contributes.jsonValidation.map((v: { url: string }) => v.url);
+    assert.deepEqual(urls, ['./schemas/contract.editor.schema.json']);
+  });
+
+  it('validates nothing the engine reports itself, so each problem shows once', () => {
+    // Hover and completion only: every rule is reported once, by the engine.
+    const allowed = new Set([
+      '$schema',
+      'title',
+      'properties',
+      'items',
+      'description',
+      'markdownDescription',
+      'defaultSnippets',
+      'examples',
+    ]);
+    const seen = new Set<string>();
+    const walk = (node: Schema): void => {
+      for (const [key, value] of Object.entries(node)) {
+        seen.add(key);
+        if (key === 'properties') Object.values(value as Record<string, Schema>).forEach(walk);
+        else if (key === 'items') walk(value as Schema);
+      }
+    };
+    walk(editor);
+    assert.deepEqual(
+      [...seen].filter((k) => !allowed.has(k)),
+      [],
+    );
+  });
+
+  it('keeps every key, its hover text, and completion for the direction words and booleans', () => {
+    assert.deepEqual(Object.keys(editor.properties!), [...CONTRACT_FIELDS]);
+    assert.deepEqual(Object.keys(rubricItem.properties!), [...DIMENSION_KEYS]);
+    const direction = rubricItem.properties!.direction!;
+    const words = (direction.defaultSnippets as { body: string; markdownDescription: string }[]).map(
+      (s) => s.body,
+    );
+    assert.deepEqual(words, ['higher-is-better', 'lower-is-better']);
+    assert.deepEqual(rubricItem.properties!.hard_gate!.examples, [true, false]);
+    assert.ok((rubricItem.defaultSnippets as unknown[]).length >= 1, 'the new-dimension snippets stay');
   });
 });

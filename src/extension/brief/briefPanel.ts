@@ -5,6 +5,7 @@ import * as vscode from 'vscode';
 import { EXIT_MEANING, type ExitCode } from '../../engine/refusal';
 import { splitDiff } from '../../shared/diff-files';
 import type { FromWebview, PanelState, RecordView, ToWebview } from '../../shared/protocol';
+import { inUiWords } from '../findingWords';
 import { exportPacket } from './exportPacket';
 import { diffSides } from './gitRevisionDocuments';
 import { MessageGate } from './messageGate';
@@ -155,14 +156,14 @@ export class BriefPanel implements vscode.Disposable {
     this.log(
       recorded
         ? `recorded ${message.form.verdict} for brief ${this.briefId} as iteration ${record?.n} of ${this.session}`
-        : `verdict refused (exit ${exitCode}): ${outcome.findings.map((f) => f.message).join('; ')}`,
+        : `verdict refused (exit ${exitCode}): ${outcome.findings.map(inUiWords).join(' ')}`,
     );
     this.post({
       type: 'verdictResult',
       requestId,
       exitCode,
       meaning: EXIT_MEANING[exitCode] ?? '',
-      findings: outcome.findings.map((f) => ({ message: f.message, code: f.code })),
+      findings: outcome.findings.map((f) => ({ message: inUiWords(f), code: f.code })),
       record,
     });
     if (recorded) {

@@ -14,7 +14,7 @@ export function registerBriefPanel(
   commands: CommandManager,
   prompter: PrompterSlot,
   output: vscode.OutputChannel,
-  isTrusted: () => boolean = () => vscode.workspace.isTrusted,
+  isTrusted: () => boolean,
 ): BriefPanels {
   const panels = new BriefPanels({ extensionUri: context.extensionUri, output, isTrusted });
   context.subscriptions.push(

@@ -18,6 +18,7 @@ import {
 import { candidates, isForeign, sessionFromArgument } from './target';
 import { brokenRefusal } from './broken';
 import { writeWithoutBlocking } from '../workspace/ledgerWrites';
+import { formatScore } from '../../shared/numbers';
 
 const TITLE = 'Record Iteration';
 
@@ -75,7 +76,7 @@ export class RecordIterationCommand implements Command {
       });
     }
     const scored = record.evaluation
-      ? `; rubric ${record.evaluation.verdict} ${record.evaluation.weighted_total}`
+      ? `; rubric ${record.evaluation.verdict} ${formatScore(record.evaluation.weighted_total)}`
       : '';
     return reportDone(
       deps,

@@ -2,7 +2,7 @@ import type * as vscode from 'vscode';
 import type { CommandManager } from '../commandManager';
 import type { PrompterSlot } from '../input';
 import type { SessionsTreeProvider } from '../sessions/treeProvider';
-import { TrustGate } from '../workspace/trust';
+import type { TrustGate } from '../workspace/trust';
 import { CliHistory } from './cliHistory';
 import { CloseCommand } from './close';
 import { CopyCliCommandCommand } from './copyCliCommand';
@@ -18,11 +18,15 @@ import { ShowStatusCommand } from './showStatus';
 /** The session commands (palette, tree menus, status bar), all through src/app operations. */
 export function registerSessionCommands(
   commands: CommandManager,
-  services: { prompter: PrompterSlot; sessions: SessionsTreeProvider; output: vscode.OutputChannel },
+  services: {
+    prompter: PrompterSlot;
+    sessions: SessionsTreeProvider;
+    output: vscode.OutputChannel;
+    trust: TrustGate;
+  },
 ): CommandDeps {
   const deps: CommandDeps = {
     ...services,
-    trust: new TrustGate(),
     cliHistory: new CliHistory(),
     now: () => new Date(),
   };

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { Outcome } from '../../app/outcome';
 import { EXIT_MEANING } from '../../engine/refusal';
+import { inUiWords } from '../findingWords';
 import { TrustGate } from '../workspace/trust';
 import type { CommandDeps, CommandReport } from './deps';
 
@@ -14,7 +15,8 @@ export function reportRefusal<P>(
   outcome: Outcome<P>,
   cli?: string,
 ): CommandReport<P> {
-  const findings = outcome.findings.map((f) => f.message);
+  // In the UI's words, each a sentence: "“Verdict” needs “Critic next”: … Nothing was written."
+  const findings = outcome.findings.map(inUiWords);
   const meaning = EXIT_MEANING[outcome.exitCode];
   const message = `Loop Ledger: ${title} refused (exit ${outcome.exitCode}: ${meaning}). ${findings.join(' ')} Nothing was written.`;
   deps.output.appendLine(`${title}: refused, exit ${outcome.exitCode} (${meaning})`);

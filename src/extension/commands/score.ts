@@ -8,6 +8,7 @@ import { cliLine } from './cliHistory';
 import type { CommandDeps, CommandReport } from './deps';
 import { CANCELLED, nothingToDo, reportForeignArgument, reportDone, reportRefusal } from './report';
 import { chooseSession } from './target';
+import { formatScore } from '../../shared/numbers';
 
 const TITLE = 'Score';
 
@@ -63,7 +64,7 @@ export class ScoreCommand implements Command {
       : '';
     return reportDone(
       deps,
-      `${chosen.session}: rubric ${p.verdict}, weighted total ${p.weighted_total}${gates}.`,
+      `${chosen.session}: rubric ${p.verdict}, weighted total ${formatScore(p.weighted_total)}${gates}.`,
       p,
       {
         cli,

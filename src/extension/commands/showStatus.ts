@@ -8,6 +8,7 @@ import { cliLine } from './cliHistory';
 import type { CommandDeps, CommandReport } from './deps';
 import { CANCELLED, nothingToDo, reportForeignArgument, reportDone, reportRefusal } from './report';
 import { chooseSession } from './target';
+import { formatScore } from '../../shared/numbers';
 
 const TITLE = 'Show Status';
 
@@ -45,7 +46,9 @@ export class ShowStatusCommand implements Command {
       `epoch ${payload.epoch}`,
       epoch ? `${progressText(epoch)} iterations this epoch` : `${payload.iterations} iterations`,
       payload.last_outcome ? `last ${payload.last_outcome}` : 'no iterations yet',
-      payload.rubric_verdict ? `rubric ${payload.rubric_verdict} ${payload.weighted_total}` : 'not scored',
+      payload.rubric_verdict
+        ? `rubric ${payload.rubric_verdict} ${payload.weighted_total === null ? '' : formatScore(payload.weighted_total)}`.trimEnd()
+        : 'not scored',
     ];
     if (payload.critic_verdict) parts.push(`critic ${payload.critic_verdict}`);
     if (payload.stalls.length) parts.push(`stalls: ${payload.stalls.join(', ')}`);

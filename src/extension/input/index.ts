@@ -12,5 +12,4 @@ export type {
 export { askEach, runSteps, settle, type Step, type StepPosition, type StepResult } from './steps';
 export { PrompterSlot } from './prompterSlot';
 export { VscodePrompter } from './vscodePrompter';
-export { ScriptedPrompter, type AskedQuestion, type ScriptedAnswer } from './scriptedPrompter';
 export { createPrompterSlot } from './register';

@@ -7,10 +7,9 @@ import type { TrustGate } from '../workspace/trust';
 import { registerSessions } from './register';
 import type { SessionsTreeProvider } from './treeProvider';
 
-/** What the sessions feature adds to the API `activate` returns (tests use it). */
+/** What the sessions feature adds to the API `activate` returns. */
 export interface SessionsApi {
   readonly sessions: SessionsTreeProvider;
-  readonly trust: TrustGate;
   /** Whether the ledger-folder poll runs (only while the view is visible and ledgers exist). */
   readonly ledgerPoll: { readonly running: boolean };
 }
@@ -21,11 +20,12 @@ export function registerSessionsFeature(
   commands: CommandManager,
   prompter: PrompterSlot,
   output: vscode.OutputChannel,
+  trust: TrustGate,
 ): SessionsApi {
   const sessions = registerSessions(context);
-  const deps = registerSessionCommands(commands, { prompter, sessions: sessions.provider, output });
+  registerSessionCommands(commands, { prompter, sessions: sessions.provider, output, trust });
   registerStatusBar(context, sessions);
   // The status bar follows the newest open session: read the ledgers once, off the activation path.
   void sessions.provider.ready();
-  return { sessions: sessions.provider, trust: deps.trust, ledgerPoll: sessions.poller };
+  return { sessions: sessions.provider, ledgerPoll: sessions.poller };
 }

@@ -3,6 +3,7 @@
 import type { IterationRecord, Outcome } from '../../engine/types';
 import { currentEpochView, type EpochView } from './epochs';
 import type { ReadableSession, SessionState } from './sessionEntry';
+import { formatScore } from '../../shared/numbers';
 
 const SEPARATOR = ' · ';
 const PURPOSE_LENGTH = 60;
@@ -17,11 +18,11 @@ export function progressText(epoch: EpochView): string {
   return `${epoch.records.length}/${epoch.iterationLimit ?? '?'}`;
 }
 
-/** "pass 0.82", or undefined when no record was scored yet. */
+/** "pass 34.58" (the total rounded for reading), or undefined when no record was scored yet. */
 export function verdictText(entry: ReadableSession): string | undefined {
   const { rubric_verdict: verdict, weighted_total: total } = entry.status;
   if (verdict === null) return undefined;
-  return total === null ? verdict : `${verdict} ${total}`;
+  return total === null ? verdict : `${verdict} ${formatScore(total)}`;
 }
 
 /** Session description: "open · 3/10 · pass 0.82". */
@@ -32,6 +33,17 @@ export function sessionDescription(entry: ReadableSession): string {
   if (verdict) parts.push(verdict);
   if (entry.legacy) parts.push('original format');
   return parts.join(SEPARATOR);
+}
+
+const UNREADABLE = /^unreadable ledger: (?:the file )?(?:is )?/;
+
+/**
+ * An unreadable session's row, reason first, since the view cuts the row at its width:
+ * "not valid JSON (Unexpected end of JSON input) — unreadable ledger".
+ */
+export function brokenDescription(problem: string): string {
+  const prefix = UNREADABLE.exec(problem);
+  return prefix ? `${problem.slice(prefix[0].length)} — unreadable ledger` : problem;
 }
 
 /** "Epoch 2 — Cut the flaky tests" (purpose shortened to one line). */

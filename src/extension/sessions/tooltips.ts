@@ -7,6 +7,7 @@ import type { EpochView } from './epochs';
 import { isStallPromoted, progressText, stateText, verdictText } from './labels';
 import type { BrokenSession, ReadableSession } from './sessionEntry';
 import { currentEpochView } from './epochs';
+import { formatScore } from '../../shared/numbers';
 
 export function sessionTooltip(entry: ReadableSession): vscode.MarkdownString {
   const md = new Tooltip();
@@ -77,11 +78,11 @@ export function iterationTooltip(record: IterationRecord): vscode.MarkdownString
 function measurementTable(md: Tooltip, record: IterationRecord): void {
   const evaluation = record.evaluation;
   if (!record.measurements || !evaluation) return;
-  md.field('Rubric', `${evaluation.verdict}, weighted total ${evaluation.weighted_total}`);
+  md.field('Rubric', `${evaluation.verdict}, weighted total ${formatScore(evaluation.weighted_total)}`);
   const rows = evaluation.dimensions.map((d) => {
     const baseline = ownValue(record.baseline, d.dimension);
     const gate = d.gate_failed ? ' ⚠ gate' : d.hard_gate ? ' (gate)' : '';
-    return `| ${escape(d.dimension)}${gate} | ${baseline ?? '–'} | ${d.measured} | ${d.score} |`;
+    return `| ${escape(d.dimension)}${gate} | ${baseline ?? '–'} | ${d.measured} | ${formatScore(d.score)} |`;
   });
   md.raw(['', '| dimension | baseline | measured | score |', '|---|---:|---:|---:|', ...rows, ''].join('\n'));
   if (evaluation.hard_gate_failures.length)

@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { contextValue, NodeFlag, NodeKind } from './contextValue';
 import { BROKEN_ICON, epochIcon, FOLDER_ICON, iterationIcon, sessionIcon } from './icons';
 import {
+  brokenDescription,
   epochDescription,
   epochLabel,
   isStallPromoted,
@@ -55,10 +56,12 @@ function sessionItem(node: SessionNode): vscode.TreeItem {
   const entry = node.entry;
   const item = new vscode.TreeItem(entry.session, Collapsed);
   item.id = nodeId(node);
-  item.resourceUri = vscode.Uri.file(entry.path);
+  // No resourceUri: the item is a session, not its ledger file, so it must not take the file's
+  // decorations (git's green label and "U" badge, problem colours). Reveal Ledger File opens it.
   if (entry.kind === 'broken') {
     item.collapsibleState = None;
-    item.description = entry.problem;
+    // The reason first: the row is cut at the view's width; the tooltip has the whole text.
+    item.description = brokenDescription(entry.problem);
     item.tooltip = brokenTooltip(entry);
     item.iconPath = BROKEN_ICON;
     item.contextValue = contextValue(NodeKind.Broken, [entry.legacy && NodeFlag.Legacy]);

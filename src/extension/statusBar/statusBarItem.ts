@@ -1,11 +1,13 @@
 import * as vscode from 'vscode';
-import { currentEpochView } from '../sessions/epochs';
-import { progressText, stateText } from '../sessions/labels';
 import { sessionOf } from '../sessions/nodes';
 import type { SessionsServices } from '../sessions/register';
 import { ActiveSession } from './activeSession';
+import { statusBarView } from './statusBarText';
 
-/** `$(sync) fix-parser 3/10 · continue · pass`; click → Show Status for that session. */
+/**
+ * `$(sync) fix-parser 3/10 · continue · pass 34.58` for an open session, `$(pass) fix-parser
+ * closed: complete · 5 iterations · pass 80` for a closed one; click → Show Status for it.
+ */
 export function registerStatusBar(
   context: vscode.ExtensionContext,
   sessions: SessionsServices,
@@ -25,14 +27,9 @@ export function registerStatusBar(
       return;
     }
     const { entry } = node;
-    const epoch = currentEpochView(entry.ledger);
-    const parts = [
-      progressText(epoch),
-      entry.status.last_outcome ?? 'no iterations',
-      entry.status.rubric_verdict ?? 'not scored',
-    ];
-    item.text = `$(sync) ${entry.session} ${parts.join(' · ')}`;
-    item.tooltip = `Loop Ledger — ${entry.session}: ${stateText(epoch.state, entry.ledger.final_outcome ?? null)}, ${progressText(epoch)} iterations this epoch, last outcome ${parts[1]}, rubric ${parts[2]}. Click for its status.`;
+    const view = statusBarView(entry);
+    item.text = view.text;
+    item.tooltip = view.tooltip;
     item.command = {
       title: 'Show Status',
       command: 'loopLedger.showStatus',

@@ -6,19 +6,15 @@ import * as vscode from 'vscode';
  * folder's files should not be changed by merely opening it.
  */
 export class TrustGate {
-  private simulatedUntrusted = false;
+  /**
+   * `workspaceTrusted` is VS Code's own answer; only the integration tests' entry (loaded in
+   * extension test mode, see testing/testHooks.ts) passes another, to reach the untrusted path
+   * in a harness that runs with trust disabled. The e2e tier also runs a really untrusted window.
+   */
+  constructor(private readonly workspaceTrusted: () => boolean = () => vscode.workspace.isTrusted) {}
 
   get isTrusted(): boolean {
-    return vscode.workspace.isTrusted && !this.simulatedUntrusted;
-  }
-
-  /**
-   * Tests run with workspace trust disabled (the harness passes --disable-workspace-trust), so
-   * they reach the untrusted path through this switch. Returns a disposable that undoes it.
-   */
-  simulateUntrusted(): vscode.Disposable {
-    this.simulatedUntrusted = true;
-    return { dispose: () => (this.simulatedUntrusted = false) };
+    return this.workspaceTrusted();
   }
 
   /** The sentence a refused write shows. */

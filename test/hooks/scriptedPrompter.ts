@@ -6,7 +6,7 @@ import {
   type PickManyRequest,
   type PickOneRequest,
   type Prompter,
-} from './prompter';
+} from '../../src/extension/input/prompter';
 
 /**
  * A scripted answer to one question, matched by step id in order. For picks, answers name items

@@ -1,0 +1,49 @@
+// The integration tests' seams, loaded by the extension only in extension test mode
+// (src/extension/testing/loadTestHooks.ts) and reached by the tests as `api.testing`. None of this
+// is in the production bundle or the public API.
+import type * as vscode from 'vscode';
+import type { Prompter } from '../../src/extension/input/prompter';
+import type { TestHooks } from '../../src/extension/testing/loadTestHooks';
+
+/** What a test reaches through `api.testing`. */
+export interface TestingApi {
+  readonly prompter: {
+    /** Answers with `prompter` until the returned disposable is disposed. */
+    use(prompter: Prompter): vscode.Disposable;
+  };
+  readonly trust: {
+    /** Treats the workspace as untrusted until the returned disposable is disposed. */
+    simulateUntrusted(): vscode.Disposable;
+  };
+}
+
+export function createTestHooks(): TestHooks & { api: TestingApi } {
+  let scripted: Prompter | undefined;
+  let untrusted = false;
+  return {
+    prompter(standard) {
+      const current = () => scripted ?? standard;
+      return {
+        pickOne: (request) => current().pickOne(request),
+        pickMany: (request) => current().pickMany(request),
+        inputText: (request) => current().inputText(request),
+        confirm: (request) => current().confirm(request),
+      };
+    },
+    workspaceTrusted: (real) => () => real() && !untrusted,
+    api: {
+      prompter: {
+        use(prompter) {
+          scripted = prompter;
+          return { dispose: () => void (scripted === prompter && (scripted = undefined)) };
+        },
+      },
+      trust: {
+        simulateUntrusted() {
+          untrusted = true;
+          return { dispose: () => void (untrusted = false) };
+        },
+      },
+    },
+  };
+}
