@@ -37,11 +37,8 @@ export function withRepeatState(ledger: Ledger, state: RepeatState): Ledger {
 
 export type StartInput = Omit<Parameters<typeof initialRepeatState>[0], 'firstRecord'>;
 
-/** Starts a repeat on an open ledger; one still running or paused must be finished first. */
-export function startRepeat(
-  ledger: Ledger,
-  input: StartInput,
-): { ledger: Ledger; state: RepeatState } | Refusal {
+/** Why a new repeat cannot start on this ledger (one still running or paused; a closed ledger). */
+export function startRefusal(ledger: Ledger): Refusal | null {
   const existing = readRepeatState(ledger);
   if (isRefusal(existing)) return existing;
   if (existing && existing.status !== 'finished') {
@@ -54,6 +51,16 @@ export function startRepeat(
       `${ledger.session}: the ledger is closed (${ledger.final_outcome ?? 'no outcome'}); re-open it with open before a new repeat`,
     ]);
   }
+  return null;
+}
+
+/** Starts a repeat on an open ledger; one still running or paused must be finished first. */
+export function startRepeat(
+  ledger: Ledger,
+  input: StartInput,
+): { ledger: Ledger; state: RepeatState } | Refusal {
+  const refusal = startRefusal(ledger);
+  if (refusal) return refusal;
   const state = initialRepeatState({ ...input, firstRecord: ledger.iterations.length + 1 });
   return { ledger: withRepeatState(ledger, state), state };
 }

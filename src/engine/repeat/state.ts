@@ -3,6 +3,7 @@
 // pause) and the `repeat` key of each iteration record. Other parts' validation leaves unknown
 // keys alone, so this file checks the shape of ours.
 import type { IterationRecord, Ledger } from '../types';
+import type { ConvergenceSummary } from './convergence';
 
 export const CLASSIFICATIONS = ['settled', 'stalled', 'cycled', 'continuing'] as const;
 export type Classification = (typeof CLASSIFICATIONS)[number];
@@ -73,6 +74,17 @@ export interface RepeatState extends RepeatCounters {
   resolutions: Record<string, Resolution>;
   events: string[];
   exit_reason: ExitReason | null;
+  /** What became of the follow-up once the loop ended (absent until then). */
+  follow_up_result?: FollowUpResult | null;
+  /** The convergence summary as last reported (reference §9). */
+  convergence?: ConvergenceSummary | null;
+}
+
+export interface FollowUpResult {
+  command: string;
+  ran: boolean;
+  exit_code: number | null;
+  reason: string;
 }
 
 /** What each repeat record carries beside the work-loop keys. */
@@ -154,6 +166,20 @@ export function repeatStateProblems(value: unknown): string[] {
     value.exit_reason === null ||
       Object.prototype.hasOwnProperty.call(EXIT_REASONS, value.exit_reason as string),
     `null or one of ${Object.keys(EXIT_REASONS).join(' ')}`,
+  );
+  check(
+    'follow_up_result',
+    value.follow_up_result === undefined ||
+      value.follow_up_result === null ||
+      (isObject(value.follow_up_result) &&
+        isText(value.follow_up_result.command) &&
+        typeof value.follow_up_result.ran === 'boolean'),
+    'absent, null, or { command, ran, exit_code, reason }',
+  );
+  check(
+    'convergence',
+    value.convergence === undefined || value.convergence === null || isObject(value.convergence),
+    'absent, null, or the convergence summary object',
   );
   if (value.status === 'paused' && value.pending === null)
     problems.push('ledger key "repeat.pending" is null but the repeat is paused');
