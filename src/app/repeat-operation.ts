@@ -90,7 +90,7 @@ async function repeatBody(request: RepeatRequest): Promise<RepeatOutcome> {
   }
 
   while (state.status === 'running') {
-    if (request.signal?.aborted) {
+    if (request.signal?.aborted || request.stop?.aborted) {
       ({ ledger, state } = transact(root, session, (l) => pauseForCancel(l)));
       notes.push('cancelled between iterations: the ledger records pause; continue with repeat --session');
       break;

@@ -60,7 +60,10 @@ export interface RepeatRequest {
   change?: ScopeChange;
   asker?: Asker;
   timeoutMs: number;
+  /** Cancels now: a running step is stopped (its group killed) and not recorded. */
   signal?: AbortSignal;
+  /** Stops between iterations: the running step finishes and is recorded first. */
+  stop?: AbortSignal;
   onProgress?: (event: ProgressEvent) => void;
   now?: () => Date;
 }

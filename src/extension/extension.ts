@@ -5,6 +5,7 @@ import { registerBriefPanel } from './brief/register';
 import { registerContractEditor } from './contract/registerContractEditor';
 import { createPrompterSlot, type PrompterSlot } from './input';
 import { registerSessionsFeature, type SessionsApi } from './sessions/feature';
+import { registerRepeat } from './repeat/register';
 
 /** What `activate` returns to other extensions and to the integration tests. */
 export interface LoopLedgerApi extends SessionsApi {
@@ -27,6 +28,7 @@ export function activate(context: vscode.ExtensionContext): LoopLedgerApi {
   registerBriefPanel(context, commands, prompter, output);
 
   const sessions = registerSessionsFeature(context, commands, prompter, output);
+  registerRepeat(context, commands, { prompter, output, ...sessions });
 
   const activationMs = Math.round((performance.now() - started) * 100) / 100;
   output.appendLine(`Loop Ledger activated in ${activationMs} ms`);
