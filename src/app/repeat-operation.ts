@@ -25,7 +25,13 @@ import type { RepeatState } from '../engine/repeat/state';
 import type { Ledger } from '../engine/types';
 import { capture, describeChange, pickRecipe, type CaptureOptions } from '../drivers/repeat/capture';
 import { runStep } from '../drivers/repeat/run-step';
-import { clearRunMarker, endOrphanedStep, newRunToken, writeRunMarker } from '../drivers/repeat/sidecar';
+import {
+  claimRepeat,
+  clearRunMarker,
+  endOrphanedStep,
+  newRunToken,
+  writeRunMarker,
+} from '../drivers/repeat/sidecar';
 import { loadLedger, updateLedger } from './ledger-access';
 import { Refused } from './outcome';
 import { buildReport, exitCodeFor, runFollowUp } from './repeat-report';
@@ -70,7 +76,18 @@ function readSummary(root: string, state: RepeatState, stdout: string): string {
 
 export async function repeatOperation(request: RepeatRequest): Promise<RepeatOutcome> {
   try {
-    return await repeatBody(request);
+    loadLedger(request.root, request.session); // bad id, no ledger: refused before any file is made
+    const claim = claimRepeat(request.root, request.session);
+    if ('busy' in claim) {
+      throw new Refused(EXIT.wrongState, [
+        `${request.session}: a repeat is already running for this session (pid ${claim.busy}); wait for it or stop it`,
+      ]);
+    }
+    try {
+      return await repeatBody(request);
+    } finally {
+      claim.release();
+    }
   } catch (error) {
     if (error instanceof Refused) return { exitCode: error.exitCode, findings: error.findings };
     throw error;

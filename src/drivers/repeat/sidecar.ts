@@ -2,9 +2,10 @@
 // person or a later `--answer`) and `.loop/repeat/<session>.run.json` (the inner step's process
 // group while it runs, so a repeat resumed after a crash can end an orphaned step first).
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileAtomicSync } from '../../store';
+import { isAlive } from '../../store/lock';
 
 export function repeatDir(root: string): string {
   return join(root, '.loop', 'repeat');
@@ -84,4 +85,37 @@ export async function endOrphanedStep(root: string, session: string): Promise<st
     // ended on TERM
   }
   return `iteration ${marker.iteration} was interrupted and its step (pid ${marker.pid}) was still running: ended; it is run again`;
+}
+
+function ownerPath(root: string, session: string): string {
+  return join(repeatDir(root), `${session}.owner`);
+}
+
+/**
+ * One process drives a session's repeat at a time: `.loop/repeat/<session>.owner` holds its pid
+ * while it runs. A second `repeat` on the session is refused while that pid is alive; a file left
+ * by a process that died (SIGKILL) is taken over. Returns the release function, or the live pid.
+ */
+export function claimRepeat(root: string, session: string): { release: () => void } | { busy: number } {
+  const path = ownerPath(root, session);
+  mkdirSync(repeatDir(root), { recursive: true });
+  for (let attempt = 0; attempt < 3; attempt++) {
+    try {
+      writeFileSync(path, String(process.pid), { flag: 'wx' });
+      return { release: () => rmSync(path, { force: true }) };
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
+    let holder: number;
+    try {
+      holder = Number(readFileSync(path, 'utf8').trim());
+    } catch {
+      continue; // released between our attempts: try again
+    }
+    if (Number.isSafeInteger(holder) && holder > 0 && holder !== process.pid && isAlive(holder)) {
+      return { busy: holder };
+    }
+    rmSync(path, { force: true }); // its owner is gone
+  }
+  throw new Error(`${path}: could not claim the repeat (it keeps changing hands)`);
 }

@@ -212,6 +212,52 @@ for (const kind of ['fs', 'git'] as const) {
   });
 }
 
+describe('repeat CLI: races and cancels', () => {
+  it('a second repeat on a session while one runs is refused (exit 3), and does not touch its step', async () => {
+    const ws = workspace('fs');
+    const marker = join(ws.root, '..', 'started');
+    ws.setPlan([
+      { summary: 'slow', sleepMs: 3_000, startedMarker: marker, files: { a: '1' } },
+      { summary: NONE },
+    ]);
+    const first = ws.repeatAsync('--json', '--spec', ws.step);
+    for (let i = 0; i < 200 && !existsSync(marker); i++) await new Promise((r) => setTimeout(r, 50));
+    const step = Number(readFileSync(marker, 'utf8'));
+    const again = ws.repeat();
+    assert.equal(again.code, 3, again.stderr);
+    assert.match(again.stderr, /a repeat is already running for this session \(pid \d+\)/);
+    const another = ws.repeat('--spec', 'true');
+    assert.equal(another.code, 3);
+    assert.ok(running(step), 'the running step was left alone');
+    const done = await first.done;
+    assert.equal(done.code, 0, done.stderr);
+    assert.equal(done.json.exit_reason, 'settled');
+  });
+
+  it('SIGINT stops the running step, records pause without recording the run; repeat --session S continues', async () => {
+    const ws = workspace('git');
+    const marker = join(ws.root, '..', 'started');
+    ws.setPlan([edit('a', '1'), { summary: 'slow', sleepMs: 30_000, startedMarker: marker }]);
+    const run = ws.repeatAsync('--json', '--spec', ws.step);
+    for (let i = 0; i < 200 && !existsSync(marker); i++) await new Promise((r) => setTimeout(r, 50));
+    const step = Number(readFileSync(marker, 'utf8'));
+    run.child.kill('SIGINT');
+    const stopped = await run.done;
+    assert.equal(stopped.code, 11, stopped.stderr);
+    assert.match(stopped.json.notes[0], /cancelled during iteration 2/);
+    assert.ok(!running(step), 'the step was stopped with its group');
+    const ledger = ws.ledger();
+    assert.equal(ledger.final_outcome, 'pause');
+    assert.equal(ledger.iterations.length, 1);
+    assert.equal(ledger.repeat.status, 'running');
+    ws.setPlan([edit('a', '1'), { summary: NONE }, { summary: NONE }]);
+    const resumed = ws.repeat('--json');
+    assert.equal(resumed.code, 0, resumed.stderr);
+    assert.deepEqual(classifications(ws.ledger()), ['continuing', 'settled']);
+    assert.equal(ws.ledger().resumed, 1);
+  });
+});
+
 describe('repeat CLI: refusals and specifics', () => {
   it('usage errors exit 2 with one line, no stack trace, and touch nothing', () => {
     const ws = workspace('fs');
