@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { assertNoStack } from '../cli/setup';
 import { classifications, STEP, workspace, type PlannedRun } from './workspace';
@@ -337,6 +337,45 @@ describe('repeat CLI: refusals and specifics', () => {
     const first = ws.ledger().iterations[0].repeat;
     assert.match(first.change_metric, /^commits: /);
     assert.ok(ws.ledger().repeat.start_state.startsWith('git:-:'));
+  });
+
+  it('a malformed repeat key in the ledger is refused (exit 2) naming each bad key, and left as it is', () => {
+    const ws = workspace('fs');
+    const path = join(ws.root, '.loop', 'ledgers', 'rep.json');
+    const ledger = ws.ledger();
+    ledger.repeat = { status: 'sleeping', inner: '', iteration: -1 };
+    writeFileSync(path, JSON.stringify(ledger, null, 2));
+    const before = readFileSync(path, 'utf8');
+    const r = ws.repeat('--answer', 'retry');
+    assert.equal(r.code, 2, r.stderr);
+    assert.match(r.stderr, /ledger key "repeat.status" must be running, paused or finished/);
+    assert.match(r.stderr, /ledger key "repeat.inner" must be a non-empty command/);
+    assert.match(r.stderr, /ledger key "repeat.iteration" must be a whole number/);
+    assertNoStack(r.stderr);
+    assert.equal(readFileSync(path, 'utf8'), before);
+  });
+
+  it('--answer change-scope takes the new scope; the loop continues over it', () => {
+    const ws = workspace('fs');
+    // Every run rewrites logs/run.log and reports work: over the whole root it never settles.
+    ws.setPlan([
+      { summary: STUCK },
+      { summary: STUCK },
+      { summary: STUCK },
+      { summary: 'Nothing to change', files: { 'logs/run.log': 'x' } },
+      { summary: 'Nothing to change', files: { 'logs/run.log': 'y' } },
+    ]);
+    assert.equal(ws.repeat('--', 'sh', '-c', ws.step).code, 11);
+    const missing = ws.repeat('--answer', 'change-scope');
+    assert.equal(missing.code, 2);
+    assert.match(missing.stderr, /change-scope needs the new target/);
+    const r = ws.repeat('--answer', 'change-scope', '--exclude', 'logs', '--json');
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.json.exit_reason, 'settled');
+    assert.deepEqual(ws.ledger().repeat.exclude, ['logs']);
+    assert.ok(
+      ws.ledger().repeat.events.some((e: string) => /user chose change scope \(exclude logs\)/.test(e)),
+    );
   });
 
   it('the contract iteration_limit caps a repeat without max=', () => {
