@@ -1,7 +1,7 @@
 // The filesystem recipe (reference §2): sha256 over the path-sorted (path, content-hash) pairs of
 // the in-scope files. Content only — never modification times. Symlinks are captured by target.
 import { createHash } from 'node:crypto';
-import { readFileSync, readdirSync, readlinkSync, type Dirent } from 'node:fs';
+import { readFileSync, readdirSync, readlinkSync, statSync, type BigIntStats, type Dirent } from 'node:fs';
 import { extname, join } from 'node:path';
 import type { Capture, CaptureOptions } from './capture-types';
 import { ALWAYS_EXCLUDED, FS_ALWAYS_EXCLUDED, FS_DEFAULT_EXCLUDED, PROSE_EXTENSIONS } from './exclusions';
@@ -48,7 +48,7 @@ function wordCount(text: string): number {
   return (text.match(/\S+/g) ?? []).length;
 }
 
-function hashOne(root: string, rel: string): { hash: string; words?: number } | null {
+function readAndHash(root: string, rel: string): { hash: string; words?: number } | null {
   const abs = join(root, rel);
   try {
     const bytes = readFileSync(abs);
@@ -72,6 +72,59 @@ function hashOne(root: string, rel: string): { hash: string; words?: number } | 
   }
 }
 
+/**
+ * Content hashes are reused within a process (a repeat captures before and after every run) when
+ * a file's size, inode, mtime and ctime (nanoseconds) are all unchanged — and only for files last
+ * modified well before the capture that hashed them, so a same-size rewrite within one timestamp
+ * tick (coarse file systems) is never missed: git's "racily clean" rule. The state itself is
+ * still the content hashes; times only decide whether a file must be read again.
+ */
+interface CachedHash {
+  size: bigint;
+  ino: bigint;
+  mtimeNs: bigint;
+  ctimeNs: bigint;
+  hash: string;
+  words?: number;
+}
+const hashCache = new Map<string, CachedHash>();
+const RACY_MARGIN_NS = 2_000_000_000n;
+const CACHE_LIMIT = 200_000;
+
+function hashOne(root: string, rel: string, startedNs: bigint): { hash: string; words?: number } | null {
+  const abs = join(root, rel);
+  let stat: BigIntStats;
+  try {
+    stat = statSync(abs, { bigint: true });
+  } catch {
+    hashCache.delete(abs);
+    return readAndHash(root, rel);
+  }
+  const cached = hashCache.get(abs);
+  if (
+    cached &&
+    cached.size === stat.size &&
+    cached.ino === stat.ino &&
+    cached.mtimeNs === stat.mtimeNs &&
+    cached.ctimeNs === stat.ctimeNs
+  ) {
+    return cached.words === undefined ? { hash: cached.hash } : { hash: cached.hash, words: cached.words };
+  }
+  const got = readAndHash(root, rel);
+  const settled = stat.mtimeNs < startedNs - RACY_MARGIN_NS && stat.ctimeNs < startedNs - RACY_MARGIN_NS;
+  if (got && settled && stat.isFile()) {
+    if (hashCache.size >= CACHE_LIMIT) hashCache.clear();
+    hashCache.set(abs, {
+      size: stat.size,
+      ino: stat.ino,
+      mtimeNs: stat.mtimeNs,
+      ctimeNs: stat.ctimeNs,
+      ...got,
+    });
+  } else hashCache.delete(abs);
+  return got;
+}
+
 export async function captureFs(options: CaptureOptions): Promise<Capture> {
   const { root, scope, exclude } = options;
   const defaults = scope.length === 0 ? FS_DEFAULT_EXCLUDED : [];
@@ -81,10 +134,11 @@ export async function captureFs(options: CaptureOptions): Promise<Capture> {
   const files = new Map<string, string>();
   const words = new Map<string, number>();
   const digest = createHash('sha256');
+  const startedNs = BigInt(Date.now()) * 1_000_000n;
   for (let i = 0; i < paths.length; i++) {
     if (i > 0 && i % BATCH === 0) await yieldToLoop();
     const rel = paths[i] as string;
-    const got = hashOne(root, rel);
+    const got = hashOne(root, rel, startedNs);
     if (got === null) continue;
     files.set(rel, got.hash);
     if (got.words !== undefined) words.set(rel, got.words);
