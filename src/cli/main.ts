@@ -9,6 +9,7 @@ import { contextFrom, type CommandContext } from './commands/context';
 import * as iterateCommand from './commands/iterate';
 import * as listCommand from './commands/list';
 import * as openCommand from './commands/open';
+import * as repeatCommand from './commands/repeat';
 import * as resumeCommand from './commands/resume';
 import * as scoreCommand from './commands/score';
 import * as statusCommand from './commands/status';
@@ -36,7 +37,9 @@ export interface RawCommandModule {
 }
 
 /** Drop-in commands with argv conventions of their own; each adds one line here. */
-const RAW_COMMANDS: Record<string, RawCommandModule> = {};
+const RAW_COMMANDS: Record<string, RawCommandModule> = {
+  repeat: repeatCommand,
+};
 
 const COMMANDS: Record<string, CommandModule> = {
   open: openCommand,
@@ -62,6 +65,7 @@ Bounded, auditable, resumable work loops. Commands:
   close     end an open loop with a terminal outcome
   validate  check a contract file without opening a loop
   list      list every session under the root
+  repeat    repeat an inner step until the workspace settles (exit 10 partial, 11 paused)
 
 Run \`loop-ledger <command> --help\` for a command's flags.
 Exit codes: 0 ok, 1 malformed, 2 usage/no ledger, 3 wrong state or busy, 4 no iterations,

@@ -39,6 +39,8 @@ export interface IterateInput {
   criticBrief?: string | null;
   decision?: string | null;
   note?: string | null;
+  /** Set by `repeat`: its own cycle rule replaces the circular-state predicate. */
+  ownCycleRule?: boolean;
   now: Date;
 }
 
@@ -182,7 +184,12 @@ export function iterate(ledger: Ledger, input: IterateInput): IterateResult | Re
   const hash = stateHash(optional(input.state));
   const stall =
     input.outcome === 'continue'
-      ? detectStall(ledger, { dependencyMissing, errorSignature: signature, stateHash: hash })
+      ? detectStall(ledger, {
+          dependencyMissing,
+          errorSignature: signature,
+          stateHash: hash,
+          ownCycleRule: input.ownCycleRule,
+        })
       : null;
   const outcome = stall ? stall.outcome : input.outcome;
   let blocker = optional(escalateFacts.blocker);

@@ -8,6 +8,8 @@ export interface StallFacts {
   dependencyMissing: string | null;
   errorSignature: string | null;
   stateHash: string | null;
+  /** The driver applies its own cycle rule (repeat, reference §4): circular-state stays silent. */
+  ownCycleRule?: boolean;
 }
 
 export interface Stall {
@@ -46,7 +48,11 @@ export function detectStall(ledger: Ledger, facts: StallFacts): Stall | null {
       };
     }
   }
-  if (facts.stateHash !== null && records.some((r) => r.state_hash === facts.stateHash)) {
+  if (
+    facts.stateHash !== null &&
+    !facts.ownCycleRule &&
+    records.some((r) => r.state_hash === facts.stateHash)
+  ) {
     return { name: 'circular-state', outcome: 'revise' };
   }
   if (records.length + 1 >= ledger.contract.iteration_limit) {

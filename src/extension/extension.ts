@@ -7,6 +7,7 @@ import { createPrompterSlot } from './input';
 import { registerSessionsFeature, type SessionsApi } from './sessions/feature';
 import { loadTestHooks } from './testing/loadTestHooks';
 import { TrustGate } from './workspace/trust';
+import { registerRepeat } from './repeat/register';
 
 /** What `activate` returns to other extensions (and to the integration tests). */
 export interface LoopLedgerApi extends SessionsApi {
@@ -31,6 +32,7 @@ export function activate(context: vscode.ExtensionContext): LoopLedgerApi {
   registerBriefPanel(context, commands, prompter, output, () => trust.isTrusted);
 
   const sessions = registerSessionsFeature(context, commands, prompter, output, trust);
+  registerRepeat(context, commands, { prompter, output, trust, ...sessions });
 
   const activationMs = Math.round((performance.now() - started) * 100) / 100;
   output.appendLine(`Loop Ledger activated in ${activationMs} ms`);

@@ -41,6 +41,8 @@ export interface PickItem<T> {
 export interface PickOneRequest<T> extends StepInfo {
   readonly placeholder?: string;
   readonly items: readonly PickItem<T>[];
+  /** Stays open when focus moves elsewhere (a decision the loop waits on). */
+  readonly ignoreFocusOut?: boolean;
 }
 
 export interface PickManyRequest<T> extends StepInfo {

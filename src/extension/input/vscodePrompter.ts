@@ -24,6 +24,7 @@ export class VscodePrompter implements Prompter {
     describeStep(pick, request);
     pick.placeholder = request.placeholder;
     pick.items = request.items.map(toQuickPickItem);
+    pick.ignoreFocusOut = request.ignoreFocusOut ?? false;
     return ask(pick, (settleWith) => {
       pick.onDidAccept(() => {
         const chosen = pick.selectedItems[0];

@@ -4,6 +4,7 @@ import type { IterationRecord, Outcome } from '../../engine/types';
 import { currentEpochView, type EpochView } from './epochs';
 import type { ReadableSession, SessionState } from './sessionEntry';
 import { formatScore } from '../../shared/numbers';
+import { repeatClassificationText, repeatStateText } from '../repeat/labels';
 
 const SEPARATOR = ' · ';
 const PURPOSE_LENGTH = 60;
@@ -32,6 +33,8 @@ export function sessionDescription(entry: ReadableSession): string {
   const verdict = verdictText(entry);
   if (verdict) parts.push(verdict);
   if (entry.legacy) parts.push('original format');
+  const repeat = repeatStateText(entry.ledger);
+  if (repeat) parts.push(repeat);
   return parts.join(SEPARATOR);
 }
 
@@ -66,7 +69,10 @@ export function iterationLabel(record: IterationRecord): string {
 
 /** The actions, led by the stall when one promoted the outcome: "repeated-error (reported continue) · a, b". */
 export function iterationDescription(record: IterationRecord): string {
-  const actions = record.actions?.length ? record.actions.join(', ') : 'no actions';
+  const classified = repeatClassificationText(record);
+  const actions =
+    (record.actions?.length ? record.actions.join(', ') : 'no actions') +
+    (classified ? `${SEPARATOR}${classified}` : '');
   if (!isStallPromoted(record)) return actions;
   return [`${record.stall} (reported ${record.reported_outcome})`, actions].join(SEPARATOR);
 }

@@ -1,0 +1,194 @@
+// "Repeat Until Settled…": the spec string (the last one used is remembered per folder), the
+// recipe when ambiguous, progress with the iteration, its classification and change metric;
+// Cancel stops between iterations and records pause. The convergence summary opens as a
+// markdown preview. Everything runs through src/app/repeat-operation.ts, as the CLI does.
+import * as vscode from 'vscode';
+import { loadLedger } from '../../app/ledger-access';
+import { repeatOperation } from '../../app/repeat-operation';
+import type { RepeatOutcome, RepeatRequest } from '../../app/repeat-types';
+import { readRepeatState } from '../../engine/repeat/ledger';
+import { parseRepeatSpec } from '../../engine/repeat/spec';
+import { isRefusal } from '../../engine/refusal';
+import type { Ledger } from '../../engine/types';
+import { sessionIdProblem } from '../../store/session-id';
+import type { Command } from '../commandManager';
+import { BACK } from '../input';
+import type { PrompterSlot } from '../input';
+import type { SessionsTreeProvider } from '../sessions/treeProvider';
+import type { TrustGate } from '../workspace/trust';
+import { chooseSession } from '../commands/target';
+import { PrompterAsker } from './prompterAsker';
+
+const TITLE = 'Repeat Until Settled';
+const MEMORY_KEY = 'loopLedger.repeat.lastSpec';
+/** Per run of the inner step; a person can always Cancel sooner. */
+const STEP_TIMEOUT_MS = 60 * 60 * 1000;
+
+export interface RepeatDeps {
+  readonly prompter: PrompterSlot;
+  readonly sessions: SessionsTreeProvider;
+  readonly trust: TrustGate;
+  readonly output: vscode.OutputChannel;
+  readonly memory: vscode.Memento;
+}
+
+export interface RepeatCommandReport {
+  readonly status: 'done' | 'paused' | 'refused' | 'cancelled' | 'untrusted' | 'nothing-to-do';
+  readonly message: string;
+  readonly exitCode?: number;
+  readonly outcome?: RepeatOutcome;
+}
+
+function repeatInProgress(ledger: Ledger): boolean {
+  const state = readRepeatState(ledger);
+  return state !== null && !isRefusal(state) && state.status !== 'finished';
+}
+
+/** Read fresh (the tree may not have seen the last write yet); unreadable → the operation says why. */
+function repeatInProgressOnDisk(root: string, session: string): boolean {
+  try {
+    return repeatInProgress(loadLedger(root, session));
+  } catch {
+    return false;
+  }
+}
+
+/** A `{root, session}` key (tests, other commands) or a tree node, else the person picks. */
+async function target(
+  deps: RepeatDeps,
+  argument: unknown,
+): Promise<{ root: string; session: string } | 'cancelled' | { none: string }> {
+  const key = argument as { root?: unknown; session?: unknown; kind?: unknown } | undefined;
+  // A key is used directly only for a valid session id under a workspace folder (the tree may
+  // not have read a ledger the CLI has just written); anything else goes through the tree.
+  if (
+    key &&
+    key.kind === undefined &&
+    typeof key.root === 'string' &&
+    typeof key.session === 'string' &&
+    sessionIdProblem(key.session) === null &&
+    (vscode.workspace.workspaceFolders ?? []).some((folder) => folder.uri.fsPath === key.root)
+  ) {
+    return { root: key.root, session: key.session };
+  }
+  const chosen = await chooseSession(deps.sessions, deps.prompter.current, argument, {
+    id: 'repeat.session',
+    title: `Loop Ledger: ${TITLE}`,
+    accept: (e) => e.ledger.status === 'open' || repeatInProgress(e.ledger),
+    none: 'there is no open session to repeat in (open a loop first).',
+  });
+  if (chosen === 'cancelled' || 'none' in chosen) return chosen;
+  if ('refused' in chosen) return { none: chosen.refused };
+  return { root: chosen.root, session: chosen.session };
+}
+
+export class RepeatUntilSettledCommand implements Command {
+  readonly id = 'loopLedger.repeatUntilSettled';
+
+  constructor(private readonly deps: RepeatDeps) {}
+
+  async execute(argument?: unknown): Promise<RepeatCommandReport> {
+    const { deps } = this;
+    if (!deps.trust.isTrusted) {
+      const message = `Loop Ledger: ${TITLE} runs processes, which an untrusted workspace does not allow.`;
+      void vscode.window.showWarningMessage(message);
+      return { status: 'untrusted', message };
+    }
+    const chosen = await target(deps, argument);
+    if (chosen === 'cancelled') return { status: 'cancelled', message: 'cancelled' };
+    if ('none' in chosen) {
+      void vscode.window.showInformationMessage(`Loop Ledger: ${chosen.none}`);
+      return { status: 'nothing-to-do', message: chosen.none };
+    }
+    const request: RepeatRequest = {
+      root: chosen.root,
+      session: chosen.session,
+      timeoutMs: STEP_TIMEOUT_MS,
+      asker: new PrompterAsker(
+        () => deps.prompter.current,
+        (text) => {
+          deps.output.appendLine(text);
+          void vscode.window.showInformationMessage(`Loop Ledger: ${text}`);
+        },
+      ),
+    };
+    const continuing = repeatInProgressOnDisk(chosen.root, chosen.session);
+    if (!continuing) {
+      const remembered = deps.memory.get<Record<string, string>>(MEMORY_KEY, {});
+      const spec = await deps.prompter.current.inputText({
+        id: 'repeat.spec',
+        title: `Loop Ledger: ${TITLE}`,
+        prompt: 'The step to repeat: <inner command> [then <follow-up>] [max=N]',
+        placeholder: 'npm run tidy then npm run release max=10',
+        value: remembered[chosen.root] ?? '',
+        validate: (text) => {
+          const parsed = parseRepeatSpec(text);
+          return parsed.ok ? undefined : parsed.message;
+        },
+      });
+      if (spec === undefined || spec === BACK) return { status: 'cancelled', message: 'cancelled' };
+      const parsed = parseRepeatSpec(spec);
+      if (!parsed.ok) return { status: 'refused', message: parsed.message, exitCode: 2 };
+      for (const note of parsed.spec.notes) deps.output.appendLine(`${TITLE}: note: ${note}`);
+      await deps.memory.update(MEMORY_KEY, { ...remembered, [chosen.root]: spec });
+      request.start = {
+        inner: parsed.spec.inner,
+        followUp: parsed.spec.followUp,
+        max: parsed.spec.max,
+        scope: [],
+        exclude: [],
+        summaryFile: null,
+      };
+    }
+    const outcome = await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: `Loop Ledger: ${TITLE}`, cancellable: true },
+      async (progress, token) => {
+        const stop = new AbortController();
+        const cancelled = token.onCancellationRequested(() => stop.abort());
+        try {
+          return await repeatOperation({
+            ...request,
+            stop: stop.signal,
+            onProgress: (e) => {
+              const line = `iteration ${e.iteration}: ${e.classification} — ${e.changeMetric}`;
+              deps.output.appendLine(`${TITLE} (${chosen.session}) ${line} — ${e.tag}`);
+              progress.report({ message: line });
+            },
+          });
+        } finally {
+          cancelled.dispose();
+        }
+      },
+    );
+    deps.sessions.refreshAll();
+    return this.report(outcome);
+  }
+
+  private async report(outcome: RepeatOutcome): Promise<RepeatCommandReport> {
+    const { deps } = this;
+    const report = outcome.payload;
+    if (!report) {
+      const findings = outcome.findings.map((f) => f.message).join(' ');
+      const message = `Loop Ledger: ${TITLE} refused (exit ${outcome.exitCode}). ${findings}`;
+      deps.output.appendLine(message);
+      void vscode.window.showErrorMessage(message);
+      return { status: 'refused', message, exitCode: outcome.exitCode, outcome };
+    }
+    for (const note of report.notes) deps.output.appendLine(`${TITLE}: ${note}`);
+    // The summary (and any open question) as a person reads it, beside the work.
+    void vscode.commands
+      .executeCommand('markdown.showPreviewToSide', vscode.Uri.file(report.state_file))
+      .then(undefined, () =>
+        vscode.window.showTextDocument(vscode.Uri.file(report.state_file), { preview: true }),
+      );
+    const paused = report.status !== 'finished';
+    const message = paused
+      ? `${report.session}: paused at iteration ${report.iterations}${report.question ? ` — ${report.question.recommendation}` : ''}. Run ${TITLE} on the session to continue.`
+      : `${report.session}: ${report.summary.exit_label} after ${report.iterations} iteration(s).`;
+    deps.output.appendLine(`${TITLE}: ${message}`);
+    void (paused || outcome.exitCode !== 0
+      ? vscode.window.showWarningMessage(`Loop Ledger: ${message}`)
+      : vscode.window.showInformationMessage(`Loop Ledger: ${message}`));
+    return { status: paused ? 'paused' : 'done', message, exitCode: outcome.exitCode, outcome };
+  }
+}

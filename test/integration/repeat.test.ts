@@ -1,0 +1,183 @@
+// "Repeat Until Settled…" inside a real VS Code: the spec from the quick input, a scripted inner
+// step (test/fixtures/repeat/step.mjs, run by the extension host's own node), a stall pause
+// answered in the quick pick, a dismissed pause left resumable from the tree.
+import * as assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import * as vscode from 'vscode';
+import { openOp } from '../../src/app/contract-operations';
+import type { RepeatCommandReport } from '../../src/extension/repeat/repeatCommand';
+import type { LoopLedgerApi } from '../../src/extension/extension';
+import { ScriptedPrompter, type ScriptedAnswer } from '../hooks/scriptedPrompter';
+import { sessionDescription } from '../../src/extension/sessions/labels';
+import { extensionPath, loopLedgerApi, testingApi, waitFor, workspaceRoot } from './sessionsHelpers';
+
+const STUCK = 'Recommend extracting a shared validator; verification failed';
+const NONE = 'Analysis complete. No recommendations.';
+
+describe('Repeat Until Settled, in a real VS Code', () => {
+  let api: LoopLedgerApi;
+  let root: string;
+  let outside: string;
+  const sessions: string[] = [];
+  const ledger = (session: string) =>
+    JSON.parse(readFileSync(join(root, '.loop', 'ledgers', `${session}.json`), 'utf8'));
+
+  /** Opens `session` and scripts the step's runs; returns the spec text a person would type. */
+  function prepare(session: string, runs: object[]): string {
+    sessions.push(session);
+    const contract = join(outside, `${session}.contract.json`);
+    writeFileSync(
+      contract,
+      JSON.stringify({
+        purpose: 'Tidy the demo folder until nothing is left',
+        owner: 'tests',
+        starting_state: 'untidy',
+        inputs: ['repeat-demo'],
+        expected_outputs: ['a tidy folder'],
+        success_criteria: ['no recommendations'],
+        failure_criteria: ['a stall'],
+        dependencies: ['node'],
+        iteration_limit: 20,
+        timeout_behaviour: 'pause',
+        escalation_path: 'ask the owner',
+        quality_rubric: [
+          {
+            dimension: 'left',
+            evidence_command: 'echo 0',
+            baseline: 5,
+            target: 0,
+            weight: 1,
+            failure_threshold: 10,
+            direction: 'lower-is-better',
+            hard_gate: false,
+          },
+        ],
+      }),
+    );
+    const opened = openOp(root, session, { contractPath: contract, now: new Date() });
+    assert.equal(opened.exitCode, 0, JSON.stringify(opened.findings));
+    const plan = join(outside, `${session}.plan.json`);
+    writeFileSync(plan, JSON.stringify(runs));
+    // The step runs in the extension host's environment: this process.
+    process.env.REPEAT_PLAN = plan;
+    const step = join(extensionPath(), 'test', 'fixtures', 'repeat', 'step.mjs');
+    return `"${process.execPath}" "${step}" max=8`;
+  }
+
+  async function run(script: ScriptedAnswer[], argument: unknown) {
+    const prompter = new ScriptedPrompter(script);
+    const using = (await testingApi()).prompter.use(prompter);
+    try {
+      const report = (await vscode.commands.executeCommand(
+        'loopLedger.repeatUntilSettled',
+        argument,
+      )) as RepeatCommandReport;
+      assert.deepEqual(prompter.remaining, [], 'unused scripted answers');
+      return { report, prompter };
+    } finally {
+      using.dispose();
+    }
+  }
+
+  before(async () => {
+    api = await loopLedgerApi();
+    root = workspaceRoot();
+    outside = mkdtempSync(join(tmpdir(), 'loop-ledger-repeat-it-'));
+  });
+  after(async () => {
+    for (const session of sessions)
+      rmSync(join(root, '.loop', 'ledgers', `${session}.json`), { force: true });
+    rmSync(join(root, '.loop', 'repeat'), { recursive: true, force: true });
+    rmSync(join(root, 'repeat-demo'), { recursive: true, force: true });
+    rmSync(outside, { recursive: true, force: true });
+    delete process.env.REPEAT_PLAN;
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await api.sessions.refreshAll();
+  });
+
+  it('repeats to a settle from the palette; the tree shows the state; the summary opens', async () => {
+    const spec = prepare('repeat-settle', [
+      { summary: 'Applied 3 recommendations', files: { 'repeat-demo/a.txt': 'one' } },
+      { summary: 'Applied 1 follow-on fix', files: { 'repeat-demo/a.txt': 'two' } },
+      { summary: NONE },
+    ]);
+    const { report } = await run([{ step: 'repeat.spec', text: spec }], { root, session: 'repeat-settle' });
+    assert.equal(report.status, 'done', report.message);
+    assert.equal(report.exitCode, 0);
+    assert.match(report.message, /Settled after 3 iteration/);
+    const written = ledger('repeat-settle');
+    assert.equal(written.final_outcome, 'complete');
+    assert.deepEqual(
+      written.iterations.map((r: { repeat: { classification: string } }) => r.repeat.classification),
+      ['continuing', 'continuing', 'settled'],
+    );
+    await api.sessions.refreshAll();
+    const node = await waitFor('the session in the tree', () =>
+      api.sessions.findSession(root, 'repeat-settle'),
+    );
+    assert.equal(node.entry.kind, 'ledger');
+    if (node.entry.kind === 'ledger') assert.match(sessionDescription(node.entry), /repeat: settled/);
+    await waitFor(
+      'the convergence summary preview',
+      () =>
+        vscode.window.tabGroups.all.flatMap((g) => g.tabs).some((t) => /repeat-settle\.md/.test(t.label)) ||
+        undefined,
+      5_000,
+    );
+  });
+
+  it('a stall pause is a quick pick titled with the recommendation; skip continues to a settle', async () => {
+    const spec = prepare('repeat-stall', [
+      { summary: STUCK },
+      { summary: STUCK },
+      { summary: STUCK },
+      { summary: NONE },
+    ]);
+    const { report, prompter } = await run(
+      [
+        { step: 'repeat.spec', text: spec },
+        { step: 'repeat.answer', pick: 'skip' },
+      ],
+      { root, session: 'repeat-stall' },
+    );
+    assert.equal(report.status, 'done', report.message);
+    const question = prompter.asked.find((q) => q.id === 'repeat.answer');
+    assert.ok(question);
+    assert.match(question.title, /stalled ×3: retry, skip, abandon or change scope/);
+    assert.deepEqual(
+      question.items?.map((i) => i.label),
+      ['retry', 'skip', 'abandon', 'change-scope'],
+    );
+    const written = ledger('repeat-stall');
+    assert.equal(written.repeat.resolutions['3'], 'skipped');
+    assert.equal(written.final_outcome, 'complete');
+  });
+
+  it('a dismissed pause leaves the loop paused, shown in the tree; running it again continues', async () => {
+    const spec = prepare('repeat-paused', [{ summary: STUCK }]);
+    const first = await run(
+      [
+        { step: 'repeat.spec', text: spec },
+        { step: 'repeat.answer', cancel: true },
+      ],
+      { root, session: 'repeat-paused' },
+    );
+    assert.equal(first.report.status, 'paused', first.report.message);
+    assert.equal(ledger('repeat-paused').final_outcome, 'pause');
+    await api.sessions.refreshAll();
+    const node = await waitFor('the session in the tree', () =>
+      api.sessions.findSession(root, 'repeat-paused'),
+    );
+    if (node.entry.kind === 'ledger') {
+      assert.match(sessionDescription(node.entry), /repeat: stalled ×3, waiting for an answer/);
+    }
+    // From the tree node: no spec is asked, only the pending question.
+    const second = await run([{ step: 'repeat.answer', pick: 'abandon' }], node);
+    assert.equal(second.report.status, 'done', second.report.message);
+    assert.equal(second.report.exitCode, 10);
+    assert.match(second.report.message, /Partial: abandoned at stall pause/);
+    assert.equal(ledger('repeat-paused').final_outcome, 'stop');
+  });
+});
