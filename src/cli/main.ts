@@ -10,6 +10,7 @@ import * as iterateCommand from './commands/iterate';
 import * as listCommand from './commands/list';
 import * as openCommand from './commands/open';
 import * as resumeCommand from './commands/resume';
+import * as runCommand from './commands/run';
 import * as scoreCommand from './commands/score';
 import * as statusCommand from './commands/status';
 import * as validateCommand from './commands/validate';
@@ -34,7 +35,7 @@ export interface RawCommandModule {
 }
 
 /** Drop-in commands with argv conventions of their own; each adds one line here. */
-const RAW_COMMANDS: Record<string, RawCommandModule> = {};
+const RAW_COMMANDS: Record<string, RawCommandModule> = { run: runCommand };
 
 const COMMANDS: Record<string, CommandModule> = {
   open: openCommand,
@@ -60,6 +61,7 @@ Bounded, auditable, resumable work loops. Commands:
   close     end an open loop with a terminal outcome
   validate  check a contract file without opening a loop
   list      list every session under the root
+  run       run the bounded agent harness (explorer, coder, checks, reviewer) and write a receipt
 
 Run \`loop-ledger <command> --help\` for a command's flags.
 Exit codes: 0 ok, 1 malformed, 2 usage/no ledger, 3 wrong state or busy, 4 no iterations,
