@@ -4,10 +4,11 @@ import { ShowLedgerFolderCommand } from './commands/showLedgerFolder';
 import { registerBriefPanel } from './brief/register';
 import { registerContractEditor } from './contract/registerContractEditor';
 import { createPrompterSlot, type PrompterSlot } from './input';
+import { registerRuns, type RunsApi } from './runs/register';
 import { registerSessionsFeature, type SessionsApi } from './sessions/feature';
 
 /** What `activate` returns to other extensions and to the integration tests. */
-export interface LoopLedgerApi extends SessionsApi {
+export interface LoopLedgerApi extends SessionsApi, RunsApi {
   /** Milliseconds `activate` itself took, measured by the extension. */
   readonly activationMs: number;
   /** The Prompter commands ask through; tests swap in a ScriptedPrompter with `prompter.use(...)`. */
@@ -27,10 +28,11 @@ export function activate(context: vscode.ExtensionContext): LoopLedgerApi {
   registerBriefPanel(context, commands, prompter, output);
 
   const sessions = registerSessionsFeature(context, commands, prompter, output);
+  const runs = registerRuns(context, commands, prompter, output, sessions);
 
   const activationMs = Math.round((performance.now() - started) * 100) / 100;
   output.appendLine(`Loop Ledger activated in ${activationMs} ms`);
-  return { activationMs, prompter, ...sessions };
+  return { activationMs, prompter, ...sessions, ...runs };
 }
 
 export function deactivate(): void {
