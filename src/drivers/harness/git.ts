@@ -38,92 +38,117 @@ function git(repo: string, args: string[]): Promise<GitOutput> {
   });
 }
 
-async function gitPaths(repo: string, args: string[]): Promise<string[]> {
-  const r = await git(repo, args);
-  if (r.code !== 0) throw new Error(r.stderr.trim() || `git ${args.join(' ')} failed`);
-  return r.stdout
-    .toString('utf8')
-    .split('\0')
-    .filter((p) => p !== '');
-}
-
-function untracked(repo: string): Promise<string[]> {
-  return gitPaths(repo, ['ls-files', '-z', '--others', '--exclude-standard']);
-}
-
-/** Unstaged + staged + untracked, minus the harness's own ignores, sorted and unique. */
-export async function changedFiles(repo: string): Promise<string[]> {
-  const lists = await Promise.all([
-    gitPaths(repo, ['diff', '-z', '--no-renames', '--name-only']),
-    gitPaths(repo, ['diff', '-z', '--cached', '--no-renames', '--name-only']),
-    untracked(repo),
-  ]);
-  const all = new Set(lists.flat().filter((p) => !ignoredPath(p)));
-  return [...all].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-}
-
 const TRACKED_DIFFS = [
   ['diff', '--no-color', '--no-ext-diff', '--binary'],
   ['diff', '--cached', '--no-color', '--no-ext-diff', '--binary'],
 ];
+const STATUS = ['status', '--porcelain=v1', '-z', '--no-renames', '--untracked-files=all'];
 
-/** Both tracked diffs and a `/dev/null` diff per untracked file, joined; ends with one `\n`. */
-export async function completeDiff(repo: string): Promise<string> {
-  const [unstaged, staged, newFiles] = await Promise.all([
-    git(repo, TRACKED_DIFFS[0] as string[]),
-    git(repo, TRACKED_DIFFS[1] as string[]),
-    untracked(repo),
-  ]);
-  const parts = [unstaged.stdout.toString('utf8'), staged.stdout.toString('utf8')];
-  const kept = newFiles.filter((p) => !ignoredPath(p));
-  const added = await Promise.all(
-    kept.map((p) => git(repo, ['diff', '--no-color', '--no-ext-diff', '--no-index', '--', '/dev/null', p])),
-  );
-  parts.push(...added.map((r) => r.stdout.toString('utf8')));
-  const joined = parts
-    .filter((p) => p !== '')
-    .map((p) => p.replace(/\n+$/, ''))
-    .join('\n');
-  return joined.replace(/\n+$/, '') + '\n';
+/** Porcelain entries (`XY path`) outside the harness's ignores; `??` marks an untracked file. */
+async function statusEntries(repo: string): Promise<{ entries: string[]; stderr: string }> {
+  const r = await git(repo, STATUS);
+  if (r.code !== 0) throw new Error(r.stderr.trim() || 'git status failed');
+  const entries = r.stdout
+    .toString('utf8')
+    .split('\0')
+    .filter((e) => e.length > 3 && !ignoredPath(e.slice(3)));
+  return { entries, stderr: r.stderr };
 }
 
-/** A hash over both tracked diffs, the filtered status and every untracked file's bytes. */
-export async function worktreeSnapshot(repo: string): Promise<string> {
-  const h = createHash('sha256');
-  const [a, b, status, newFiles] = await Promise.all([
+function sortedPaths(entries: string[]): string[] {
+  const all = new Set(entries.map((e) => e.slice(3)));
+  return [...all].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+}
+
+/**
+ * Unstaged + staged + untracked, minus the harness's own ignores, sorted and unique: one
+ * `git status` (its entries are exactly the union of `diff --name-only`, `diff --cached
+ * --name-only` and `ls-files --others --exclude-standard`).
+ */
+export async function changedFiles(repo: string): Promise<string[]> {
+  return sortedPaths((await statusEntries(repo)).entries);
+}
+
+/** What the harness reads from the tree at one moment: changed files, snapshot hash and diff. */
+export interface TreeState {
+  changedFiles: string[];
+  /** SHA-256 over both tracked diffs, the filtered status and every untracked file's bytes. */
+  snapshot: string;
+  /** Both tracked diffs and a `/dev/null` diff per untracked file, joined; ends with one `\n`. */
+  diff: string;
+}
+
+/**
+ * Reads the tree once for everything a step needs (a handful of git processes, run in parallel),
+ * where separate reads of the changed files, the snapshot and the diff would each spawn their own.
+ */
+export async function treeState(
+  repo: string,
+  options: { diff: boolean } = { diff: true },
+): Promise<TreeState> {
+  const [unstaged, staged, status] = await Promise.all([
     git(repo, TRACKED_DIFFS[0] as string[]),
     git(repo, TRACKED_DIFFS[1] as string[]),
-    git(repo, ['status', '--porcelain=v1', '-z', '--no-renames', '--untracked-files=all']),
-    untracked(repo),
+    statusEntries(repo),
   ]);
+  const untracked = status.entries.filter((e) => e.startsWith('??')).map((e) => e.slice(3));
+  const h = createHash('sha256');
   for (const [label, r] of [
-    ['diff', a],
-    ['diff --cached', b],
+    ['diff', unstaged],
+    ['diff --cached', staged],
   ] as const) {
     h.update(`${label}\0`);
     h.update(r.stdout);
     h.update(r.stderr);
   }
-  const entries = status.stdout
-    .toString('utf8')
-    .split('\0')
-    .filter((e) => e !== '' && !ignoredPath(e.slice(3)));
   h.update('status\0');
-  h.update(entries.join('\n'));
+  h.update(status.entries.join('\n'));
   h.update(status.stderr);
-  for (const path of newFiles) {
-    if (ignoredPath(path)) continue;
-    const full = join(repo, path);
-    try {
-      if (!(await stat(full)).isFile()) continue;
-      h.update(path);
-      h.update('\0');
-      h.update(await readFile(full));
-    } catch {
-      h.update(`${path}\0<unreadable>`);
-    }
+  const [bytes, added] = await Promise.all([
+    Promise.all(untracked.map((p) => fileBytes(join(repo, p)))),
+    options.diff
+      ? Promise.all(
+          untracked.map((p) =>
+            git(repo, ['diff', '--no-color', '--no-ext-diff', '--no-index', '--', '/dev/null', p]),
+          ),
+        )
+      : Promise.resolve([]),
+  ]);
+  untracked.forEach((path, i) => {
+    const content = bytes[i];
+    if (content === null) return; // a folder (an untracked submodule) or gone
+    h.update(path);
+    h.update('\0');
+    h.update(content as Buffer);
+  });
+  const parts = [
+    unstaged.stdout.toString('utf8'),
+    staged.stdout.toString('utf8'),
+    ...added.map((r) => r.stdout.toString('utf8')),
+  ];
+  const joined = parts
+    .filter((p) => p !== '')
+    .map((p) => p.replace(/\n+$/, ''))
+    .join('\n');
+  return {
+    changedFiles: sortedPaths(status.entries),
+    snapshot: h.digest('hex'),
+    diff: options.diff ? joined.replace(/\n+$/, '') + '\n' : '',
+  };
+}
+
+async function fileBytes(path: string): Promise<Buffer | null> {
+  try {
+    if (!(await stat(path)).isFile()) return null;
+    return await readFile(path);
+  } catch {
+    return null;
   }
-  return h.digest('hex');
+}
+
+/** The snapshot alone (no per-file diffs). */
+export async function worktreeSnapshot(repo: string): Promise<string> {
+  return (await treeState(repo, { diff: false })).snapshot;
 }
 
 /** The top level of the work tree containing `dir`, or null when `dir` is not in one. */

@@ -21,7 +21,7 @@ import {
 } from '../../engine/harness/stop-rules';
 import { runAgent, runCheck, type SpawnContext } from './agents';
 import { ArtifactWriteError, type RunDirectory } from './artifacts';
-import { changedFiles, completeDiff, worktreeSnapshot } from './git';
+import { changedFiles, treeState, worktreeSnapshot } from './git';
 
 export interface HarnessRequest extends RoleRequest {
   maxAttempts: number;
@@ -155,9 +155,10 @@ export async function runHarness(o: HarnessOptions): Promise<HarnessResult> {
     diffInside: string | null,
   ): Promise<HarnessResult> => {
     enter({ kind: 'finishing' }, 0);
-    const changed = await changedFiles(repo);
+    const state = await treeState(repo, { diff: diffInside !== null });
+    const changed = state.changedFiles;
     const final = finishTerminal(terminal, changed, request.allowedGlobs);
-    if (diffInside !== null) await run.write(diffInside, await completeDiff(repo));
+    if (diffInside !== null) await run.write(diffInside, state.diff);
     const receipt = buildReceipt({
       runId: o.runId,
       objective: request.objective,
@@ -255,8 +256,10 @@ export async function runHarness(o: HarnessOptions): Promise<HarnessResult> {
       record.stepsRun.push('checks');
       record.checks = checks;
       await run.write(`${folder}/checks.json`, JSON.stringify(checks, null, 2) + '\n');
+      // One read of the tree serves the diff, the scope check and the reviewer's "before".
+      const afterChecks = await treeState(repo);
       const diffInside = `${folder}/diff.patch`;
-      await run.write(diffInside, await completeDiff(repo));
+      await run.write(diffInside, afterChecks.diff);
       record.evidencePaths.push(
         run.repoRelative(`${folder}/checks.json`),
         ...checks.flatMap((c) => [c.stdout, c.stderr]),
@@ -264,14 +267,14 @@ export async function runHarness(o: HarnessOptions): Promise<HarnessResult> {
       );
       const timeoutStop = checksTerminal(checks);
       if (timeoutStop) return await finishAttempt(timeoutStop, checks, diffInside);
-      changed = await changedFiles(repo);
+      changed = afterChecks.changedFiles;
       record.changedFiles = changed;
       const scopeStop = scopeAfterChecksTerminal(disallowedFiles(changed, request.allowedGlobs));
       if (scopeStop) return await finishAttempt(scopeStop, checks, diffInside);
 
       // 6. the reviewer, between two snapshots, over the exact diff it is shown
-      const before = await worktreeSnapshot(repo);
-      const diffText = await completeDiff(repo);
+      const before = afterChecks.snapshot;
+      const diffText = afterChecks.diff;
       const brief = await recorder.prepareBrief({
         diff: diffText,
         verification: JSON.stringify(checks, null, 2) + '\n',
@@ -291,8 +294,9 @@ export async function runHarness(o: HarnessOptions): Promise<HarnessResult> {
       });
       const reviewer = await runAgent(agents['code-reviewer'], reviewerPrompt, run, folder, env, o);
       await guard('code-reviewer', reviewer.cancelled);
-      const edited = before !== (await worktreeSnapshot(repo));
-      await run.write(diffInside, await completeDiff(repo));
+      const afterReview = await treeState(repo);
+      const edited = before !== afterReview.snapshot;
+      await run.write(diffInside, afterReview.diff);
       record.stepsRun.push('code-reviewer');
       if (reviewer.result !== undefined)
         record.evidencePaths.push(run.repoRelative(`${folder}/code-reviewer-result.json`));
