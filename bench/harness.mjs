@@ -51,7 +51,11 @@ function freshRepo() {
   const repo = join(work, `repo-${repoCount++}`);
   mkdirSync(join(repo, 'src'), { recursive: true });
   writeFileSync(join(repo, 'src', 'a.txt'), 'start\n');
-  for (const args of [['init', '-q'], ['add', '-A'], ['-c', 'user.email=b@e', '-c', 'user.name=b', 'commit', '-qm', 'init']])
+  for (const args of [
+    ['init', '-q'],
+    ['add', '-A'],
+    ['-c', 'user.email=b@e', '-c', 'user.name=b', 'commit', '-qm', 'init'],
+  ])
     spawnSync('git', args, { cwd: repo });
   return repo;
 }
@@ -60,7 +64,20 @@ function runHarness(attempts) {
   const repo = freshRepo();
   return time(
     process.execPath,
-    [CLI, 'run', '--objective', 'bench', '--agent-config', config, '--allow', 'src/**', '--check', 'true', '--max-attempts', String(attempts)],
+    [
+      CLI,
+      'run',
+      '--objective',
+      'bench',
+      '--agent-config',
+      config,
+      '--allow',
+      'src/**',
+      '--check',
+      'true',
+      '--max-attempts',
+      String(attempts),
+    ],
     { cwd: repo, expect: [1] },
   );
 }
@@ -86,7 +103,9 @@ const ratio = perAttempt / node;
 console.log(`harness (median of ${ROUNDS} interleaved rounds)`);
 console.log(`  node -e 0                     ${node.toFixed(1)} ms`);
 console.log(`  sh -c true (an instant agent) ${sh.toFixed(1)} ms`);
-console.log(`  run, 1 attempt                ${median(samples.one).toFixed(1)} ms  (${(median(samples.one) / node).toFixed(2)}× node -e 0)`);
+console.log(
+  `  run, 1 attempt                ${median(samples.one).toFixed(1)} ms  (${(median(samples.one) / node).toFixed(2)}× node -e 0)`,
+);
 console.log(`  run, ${MANY} attempts               ${median(samples.many).toFixed(1)} ms`);
 console.log(
   `  overhead per attempt          ${perAttempt.toFixed(1)} ms = ${ratio.toFixed(2)}× node -e 0  (aim < 3×: ${ratio < 3 ? 'met' : 'NOT met'})`,
