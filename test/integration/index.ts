@@ -15,6 +15,8 @@ export function run(): Promise<void> {
     timeout: 30_000,
     reporter: tierReporter,
     reporterOptions: { tier: 'integration' },
+    // LOOP_LEDGER_INTEGRATION_GREP=… runs only the matching tests (while working on one suite).
+    grep: process.env.LOOP_LEDGER_INTEGRATION_GREP || undefined,
   });
   for (const name of readdirSync(__dirname).sort()) {
     if (name.endsWith('.test.js')) mocha.addFile(join(__dirname, name));

@@ -16,6 +16,13 @@ function git(root: string, ...args: string[]): void {
   execFileSync('git', args, { cwd: root, stdio: 'ignore' });
 }
 
+function status(): string {
+  return execFileSync('git', ['status', '--porcelain'], { cwd: workspaceRoot(), encoding: 'utf8' }).replace(
+    /\n/g,
+    ' | ',
+  );
+}
+
 const FAKE_AGENT = () => join(extensionPath(), 'examples', 'run', 'fake-agent.mjs');
 
 function agentsToml(coder: string): string {
@@ -80,7 +87,8 @@ describe('Run Loop (loop-ledger run in VS Code)', function () {
     assert.equal(report.status, 'done', report.message);
     const result = report.payload;
     assert.ok(result && result.kind === 'receipt');
-    assert.equal(result.receipt.final_verdict, 'PASS');
+    const why = `${result.receipt.stop_reason}: ${result.receipt.reviewer.findings.join('; ')}; changed ${result.receipt.changed_files.join(', ')}; git status: ${status()}`;
+    assert.equal(result.receipt.final_verdict, 'PASS', why);
     assert.equal(result.receipt.stop_reason, 'CODE_REVIEWER_PASS');
     const phases = api.runs.history.map((label) => label.replace(/ · .*$/, ''));
     for (const expected of [
