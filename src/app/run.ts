@@ -233,8 +233,12 @@ async function runChecked(input: RunOpInput): Promise<RunOpResult> {
     const recorded = reenterRunEpoch(root, session, runId);
     start = resumePoint(run, recorded, input.now().toISOString().replace(/[-:.]/g, ''));
   } else {
-    if (input.requireClean && (await changedFiles(root)).length > 0)
-      throw new Refused(EXIT.usage, ['ERROR: working tree is not clean before loop run']);
+    const dirty = input.requireClean ? await changedFiles(root) : [];
+    if (dirty.length > 0)
+      throw new Refused(EXIT.usage, [
+        'ERROR: working tree is not clean before loop run',
+        `changed: ${dirty.slice(0, 10).join(', ')}${dirty.length > 10 ? ` and ${dirty.length - 10} more` : ''} (commit or stash them, or pass --no-require-clean)`,
+      ]);
     const runRootAbs = join(root, input.runRoot);
     runId = uniqueRunId(runIdBase(input.objective, input.now()), (id) => existsSync(join(runRootAbs, id)));
     session = input.session ?? runId;

@@ -16,6 +16,13 @@ function git(root: string, ...args: string[]): void {
   execFileSync('git', args, { cwd: root, stdio: 'ignore' });
 }
 
+/** Commits whatever earlier suites left in the workspace, so a run starts from a clean tree. */
+function commitAll(): void {
+  const root = workspaceRoot();
+  git(root, 'add', '-A');
+  git(root, 'commit', '--quiet', '--allow-empty', '-m', 'state before a run');
+}
+
 function status(): string {
   return execFileSync('git', ['status', '--porcelain'], { cwd: workspaceRoot(), encoding: 'utf8' }).replace(
     /\n/g,
@@ -83,8 +90,9 @@ describe('Run Loop (loop-ledger run in VS Code)', function () {
 
   it('runs the shipped fake agent to PASS, through every phase, one iteration per attempt', async () => {
     api.runs.history.length = 0;
+    commitAll();
     const report = await run(request('it-run', { step: 'run.agentConfig', pick: 'Fake agent (no LLM)' }));
-    assert.equal(report.status, 'done', report.message);
+    assert.equal(report.status, 'done', `${report.message}; git status: ${status()}`);
     const result = report.payload;
     assert.ok(result && result.kind === 'receipt');
     const why = `${result.receipt.stop_reason}: ${result.receipt.reviewer.findings.join('; ')}; changed ${result.receipt.changed_files.join(', ')}; git status: ${status()}`;
@@ -145,6 +153,7 @@ describe('Run Loop (loop-ledger run in VS Code)', function () {
     // Braces are doubled: the config's strings are templates ({node}, {{ }} for a literal brace).
     writeFileSync(slow, agentsToml('["{node}", "-e", "setTimeout(() => {{}}, 60000)"]'));
     rmSync(join(root, 'docs'), { recursive: true, force: true });
+    commitAll();
     const pending = run(request('it-cancel', { step: 'run.agentConfig', pick: '.loop/slow-agents.toml' }));
     let early: CommandReport<RunOpResult> | undefined;
     void pending.then((r) => (early = r));

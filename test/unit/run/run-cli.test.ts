@@ -452,7 +452,7 @@ describe('run: the harness CLI (drop-in for loop.py)', function () {
     });
   });
 
-  it('two runs in the same second get distinct run ids; --objective-file is read and trimmed', () => {
+  it('a second run gets its own run directory; --objective-file is read and trimmed; a no-op coder repairs', () => {
     const repo = sampleRepo();
     const file = join(tempRoot('obj-'), 'objective.md');
     writeFileSync(file, '\n  Implement parseDuration  \n');

@@ -1,0 +1,111 @@
+import * as assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { repoRoot, Workbench } from './workbench';
+
+// Run Loop through the real workbench: the palette's questions, the running phase on the
+// session's tree node, the finished attempt as an iteration, the receipt viewer, and Cancel Run.
+describe('Run Loop from the palette', function () {
+  let workbench: Workbench;
+
+  const fakeAgent = join(repoRoot, 'examples', 'run', 'fake-agent.mjs');
+  /** An agent config whose coder waits `seconds` before doing the fake agent's work. */
+  const slowConfig = (seconds: number) =>
+    `[explorer]\ncmd = ["{node}", ${JSON.stringify(fakeAgent)}]\n\n` +
+    `[coder]\ncmd = "sleep ${seconds} && {node} ${fakeAgent}"\nwrites = true\n\n` +
+    `[code-reviewer]\ncmd = ["{node}", ${JSON.stringify(fakeAgent)}]\n`;
+
+  before(async function () {
+    workbench = await Workbench.open();
+    const git = (...args: string[]) =>
+      execFileSync('git', args, { cwd: workbench.workspace, stdio: 'ignore' });
+    git('init', '--quiet');
+    git('config', 'user.email', 'e2e@example.invalid');
+    git('config', 'user.name', 'e2e');
+    mkdirSync(join(workbench.workspace, '.git', 'info'), { recursive: true });
+    writeFileSync(join(workbench.workspace, '.git', 'info', 'exclude'), '.loop/\n');
+    git('add', '-A');
+    git('commit', '--quiet', '-m', 'initial');
+    mkdirSync(join(workbench.workspace, '.loop'), { recursive: true });
+    writeFileSync(join(workbench.workspace, '.loop', 'slow-agents.toml'), slowConfig(6));
+    writeFileSync(join(workbench.workspace, '.loop', 'stuck-agents.toml'), slowConfig(120));
+  });
+
+  after(async function () {
+    await workbench?.close();
+  });
+
+  afterEach(async function () {
+    if (this.currentTest?.state === 'failed') await workbench?.screenshot(`failed-${this.currentTest.title}`);
+  });
+
+  const page = () => workbench.page;
+  const sessions = () => workbench.pane('Sessions');
+  const row = (text: string | RegExp) => sessions().locator('.monaco-list-row', { hasText: text }).first();
+  const quickInput = () => page().locator('.quick-input-widget');
+  const ledger = (session: string) =>
+    JSON.parse(readFileSync(join(workbench.workspace, '.loop', 'ledgers', `${session}.json`), 'utf8'));
+
+  async function answer(cue: string, text: string | undefined): Promise<void> {
+    const widget = quickInput();
+    await widget.waitFor({ state: 'visible' });
+    await widget
+      .locator(`input[placeholder*="${cue}"], :text("${cue}")`)
+      .first()
+      .waitFor({ timeout: 30_000 });
+    if (text !== undefined) await widget.locator('input.input').fill(text);
+    await page().keyboard.press('Enter');
+  }
+
+  async function startRunLoop(session: string, config: string): Promise<void> {
+    await page().keyboard.press('F1');
+    await quickInput().locator('input').fill('>Loop Ledger: Run Loop');
+    await quickInput().locator('.monaco-list-row', { hasText: 'Loop Ledger: Run Loop' }).first().waitFor();
+    await page().keyboard.press('Enter');
+    await answer('Session', session);
+    await answer('Objective', 'Write the demo note');
+    await answer('Allowed globs', 'docs/**');
+    await answer('Another check command', 'test -f docs/loop-demo.md');
+    await answer('Agent config', config);
+    await answer('Maximum attempts', '2');
+    await quickInput().waitFor({ state: 'hidden' });
+  }
+
+  it('runs to PASS: the phase on the session node while it runs, then the attempt as an iteration', async function () {
+    await workbench.openViewContainer('Loop Ledger');
+    await startRunLoop('e2e-run', '.loop/slow-agents.toml');
+    await row(/e2e-run.*attempt 1\/2: coder/).waitFor({ timeout: 30_000 });
+    await workbench.screenshot('run-01-running-coder');
+    await row(/e2e-run.*closed/).waitFor({ timeout: 60_000 });
+    await row('e2e-run').click();
+    await page().keyboard.press('ArrowRight');
+    await row('#1 complete').waitFor({ timeout: 10_000 });
+    await workbench.screenshot('run-02-finished');
+    const l = ledger('e2e-run');
+    assert.equal(l.final_outcome, 'complete');
+    assert.equal(l.iterations[0].critic_verdict, 'PASS');
+  });
+
+  it('opens the receipt viewer: verdict, reason, checks, validator', async function () {
+    await workbench.runCommand('Loop Ledger: Open Receipt');
+    await answer('Which run?', undefined);
+    const frame = page().frameLocator('iframe.webview.ready').frameLocator('iframe#active-frame');
+    await frame.locator('#verdict', { hasText: 'PASS' }).waitFor({ timeout: 30_000 });
+    assert.match(await frame.locator('#reason').innerText(), /Every check exited 0/);
+    assert.match(await frame.locator('#checks').innerText(), /test -f docs\/loop-demo\.md/);
+    assert.match(await frame.locator('#validator').innerText(), /LOOP RECEIPT VALID/);
+    await workbench.screenshot('run-03-receipt');
+  });
+
+  it('cancels a run from the session node: pause recorded, nothing left running', async function () {
+    await startRunLoop('e2e-cancel', '.loop/stuck-agents.toml');
+    await row(/e2e-cancel.*attempt 1\/2: coder/).waitFor({ timeout: 30_000 });
+    await row('e2e-cancel').click({ button: 'right' });
+    await page().locator('.context-view .action-label', { hasText: 'Cancel Run' }).first().click();
+    await row(/e2e-cancel.*paused/).waitFor({ timeout: 30_000 });
+    await workbench.screenshot('run-04-cancelled');
+    const l = ledger('e2e-cancel');
+    assert.equal(l.final_outcome, 'pause');
+  });
+});
