@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { repoRoot, Workbench } from './workbench';
 
@@ -75,9 +75,9 @@ describe('Run Loop from the palette', function () {
   it('runs to PASS: the phase on the session node while it runs, then the attempt as an iteration', async function () {
     await workbench.openViewContainer('Loop Ledger');
     await startRunLoop('e2e-run', '.loop/slow-agents.toml');
-    await row(/e2e-run.*attempt 1\/2: coder/).waitFor({ timeout: 30_000 });
+    await row(/e2e-run[\s\S]*attempt 1\/2: coder/).waitFor({ timeout: 30_000 });
     await workbench.screenshot('run-01-running-coder');
-    await row(/e2e-run.*closed/).waitFor({ timeout: 60_000 });
+    await row(/e2e-run[\s\S]*closed/).waitFor({ timeout: 60_000 });
     await row('e2e-run').click();
     await page().keyboard.press('ArrowRight');
     await row('#1 complete').waitFor({ timeout: 10_000 });
@@ -99,11 +99,13 @@ describe('Run Loop from the palette', function () {
   });
 
   it('cancels a run from the session node: pause recorded, nothing left running', async function () {
+    // The first run's note is an uncommitted change: a run starts from a clean tree.
+    rmSync(join(workbench.workspace, 'docs'), { recursive: true, force: true });
     await startRunLoop('e2e-cancel', '.loop/stuck-agents.toml');
-    await row(/e2e-cancel.*attempt 1\/2: coder/).waitFor({ timeout: 30_000 });
+    await row(/e2e-cancel[\s\S]*attempt 1\/2: coder/).waitFor({ timeout: 30_000 });
     await row('e2e-cancel').click({ button: 'right' });
     await page().locator('.context-view .action-label', { hasText: 'Cancel Run' }).first().click();
-    await row(/e2e-cancel.*paused/).waitFor({ timeout: 30_000 });
+    await row(/e2e-cancel[\s\S]*paused/).waitFor({ timeout: 30_000 });
     await workbench.screenshot('run-04-cancelled');
     const l = ledger('e2e-cancel');
     assert.equal(l.final_outcome, 'pause');

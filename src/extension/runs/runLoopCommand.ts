@@ -151,7 +151,12 @@ export class RunLoopCommand implements Command {
     const controller = new AbortController();
     let live: LiveRun | undefined;
     const refreshTree = () => {
-      if (live) deps.sessions.refreshFile(join(live.root, '.loop', 'ledgers', `${live.session}.json`));
+      if (live)
+        deps.sessions.redrawSession(
+          live.root,
+          live.session,
+          join(live.root, '.loop', 'ledgers', `${live.session}.json`),
+        );
     };
     const result = await vscode.window.withProgress(
       { location: vscode.ProgressLocation.Notification, title: 'Loop Ledger run', cancellable: true },

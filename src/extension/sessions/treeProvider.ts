@@ -124,6 +124,16 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionsNod
     return parent ?? 'root';
   }
 
+  /**
+   * Re-renders one session node whose ledger did not change (a harness run's live phase, see
+   * src/extension/runs); a session not shown yet is read from its file.
+   */
+  redrawSession(root: string, session: string, ledgerPath: string): void {
+    const node = this.findSession(root, session);
+    if (node) this.changed.fire(node);
+    else this.refreshFile(ledgerPath);
+  }
+
   dispose(): void {
     this.changed.dispose();
     this.sessionsChanged.dispose();
