@@ -88,8 +88,9 @@ describe('Run Loop from the palette', function () {
   });
 
   it('opens the receipt viewer: verdict, reason, checks, validator', async function () {
-    await workbench.runCommand('Loop Ledger: Open Receipt');
-    await answer('Which run?', undefined);
+    // From the session's context menu: the newest receipt of that session's runs.
+    await row('e2e-run').click({ button: 'right' });
+    await page().locator('.context-view .action-label', { hasText: 'Open Receipt' }).first().click();
     const frame = page().frameLocator('iframe.webview.ready').frameLocator('iframe#active-frame');
     await frame.locator('#verdict', { hasText: 'PASS' }).waitFor({ timeout: 30_000 });
     assert.match(await frame.locator('#reason').innerText(), /Every check exited 0/);

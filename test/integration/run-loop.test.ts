@@ -136,6 +136,15 @@ describe('Run Loop (loop-ledger run in VS Code)', function () {
     assert.match(html, /test -f docs\/loop-demo\.md/);
     assert.match(html, /LOOP RECEIPT VALID/);
     assert.match(html, /docs\/loop-demo\.md/);
+    // From the session node: the newest receipt of that session's runs (found by run-ledger.json).
+    const node = api.sessions.findSession(root, 'it-run');
+    const bySession = (await vscode.commands.executeCommand(
+      'loopLedger.openReceipt',
+      node,
+    )) as CommandReport<{
+      verdict: string;
+    }>;
+    assert.equal(bySession.payload?.verdict, 'PASS', bySession.message);
     const model = { model: { openable: ['docs/loop-demo.md'] } } as never;
     assert.equal(
       await api.receipts.handle(root, file, model, { type: 'openFile', path: '/etc/passwd' }),

@@ -6,6 +6,7 @@ import { runOp } from '../../app/run';
 import { readNodeSpec, NodeSpecError, infrastructureResult } from '../../engine/harness/node-spec';
 import type { FinalReceipt } from '../../engine/harness/receipt';
 import { runNode } from '../../drivers/harness/node-runner';
+import { sortKeysDeep } from '../../engine/ledger-view';
 import { printFindings, printLine } from '../output';
 import { UsageError } from '../usage-error';
 import { parseRunArgs, RUN_USAGE } from './run-args';
@@ -32,18 +33,7 @@ function printedReceipt(r: FinalReceipt): Record<string, unknown> {
 }
 
 function json(value: unknown, sort = false): string {
-  if (!sort) return JSON.stringify(value, null, 2);
-  const sortDeep = (v: unknown): unknown =>
-    Array.isArray(v)
-      ? v.map(sortDeep)
-      : v && typeof v === 'object'
-        ? Object.fromEntries(
-            Object.keys(v as object)
-              .sort()
-              .map((k) => [k, sortDeep((v as Record<string, unknown>)[k])]),
-          )
-        : v;
-  return JSON.stringify(sortDeep(value), null, 2);
+  return JSON.stringify(sort ? sortKeysDeep(value) : value, null, 2);
 }
 
 /** SIGINT/SIGTERM cancel the run: process groups killed, cancelled.json written, `pause` recorded. */

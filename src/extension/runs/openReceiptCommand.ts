@@ -1,7 +1,8 @@
 // Open Receipt: the receipt viewer for a run's final-receipt.json (argument: a file URI, or the
 // newest receipt of a session node; else a pick of every receipt in the workspace).
-import { existsSync, readdirSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import { RUN_LEDGER_FILE } from '../../app/run-session';
 import * as vscode from 'vscode';
 import type { Command } from '../commandManager';
 import type { CommandDeps, CommandReport } from '../commands/deps';
@@ -13,6 +14,20 @@ import type { ReceiptPanels } from './receiptPanel';
 interface ReceiptRef {
   root: string;
   file: string;
+}
+
+/** The receipts of one session's runs, newest first (the run dir's run-ledger.json names its session). */
+function receiptsOfSession(root: string, session: string): ReceiptRef[] {
+  return receiptsUnder(root).filter((r) => {
+    try {
+      const link = JSON.parse(readFileSync(join(dirname(r.file), RUN_LEDGER_FILE), 'utf8')) as {
+        session?: unknown;
+      };
+      return link.session === session;
+    } catch {
+      return false;
+    }
+  });
 }
 
 function receiptsUnder(root: string): ReceiptRef[] {
@@ -41,10 +56,10 @@ export class OpenReceiptCommand implements Command {
       if (root) ref = { root: root.path, file: argument.fsPath };
     } else if (typeof argument === 'object' && argument !== null && 'kind' in argument) {
       const node = sessionOf(argument as SessionsNode);
-      if (node)
-        ref =
-          receiptsUnder(node.root.path).find((r) => r.file.includes(node.entry.session)) ??
-          receiptsUnder(node.root.path)[0];
+      if (node) {
+        ref = receiptsOfSession(node.root.path, node.entry.session)[0];
+        if (!ref) return nothingToDo(`session ${node.entry.session} has no run receipt.`);
+      }
     }
     if (!ref) {
       const all = roots.flatMap((r) => receiptsUnder(r.path));
