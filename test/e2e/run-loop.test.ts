@@ -58,6 +58,26 @@ describe('Run Loop from the palette', function () {
     await page().keyboard.press('Enter');
   }
 
+  /** Picks `item` from a row's context menu; retries when a busy workbench drops the click. */
+  async function contextMenu(rowText: string, item: string): Promise<void> {
+    const menu = page().locator('.context-view');
+    for (let attempt = 1; attempt <= 3; attempt++) {
+      await row(rowText).click({ button: 'right' });
+      const entry = menu.locator('.action-item', { hasText: item }).first();
+      await entry.waitFor({ timeout: 10_000 });
+      await entry.hover();
+      await entry.click();
+      try {
+        await menu.locator('.action-item').first().waitFor({ state: 'hidden', timeout: 5_000 });
+        return;
+      } catch {
+        console.log(`      (context menu: "${item}" click not taken, attempt ${attempt} of 3)`);
+        await page().keyboard.press('Escape');
+      }
+    }
+    throw new Error(`context menu item not taken: ${item}`);
+  }
+
   async function startRunLoop(session: string, config: string): Promise<void> {
     await page().keyboard.press('F1');
     await quickInput().locator('input').fill('>Loop Ledger: Run Loop');
@@ -89,8 +109,7 @@ describe('Run Loop from the palette', function () {
 
   it('opens the receipt viewer: verdict, reason, checks, validator', async function () {
     // From the session's context menu: the newest receipt of that session's runs.
-    await row('e2e-run').click({ button: 'right' });
-    await page().locator('.context-view .action-label', { hasText: 'Open Receipt' }).first().click();
+    await contextMenu('e2e-run', 'Open Receipt');
     const frame = page().frameLocator('iframe.webview.ready').frameLocator('iframe#active-frame');
     await frame.locator('#verdict', { hasText: 'PASS' }).waitFor({ timeout: 30_000 });
     assert.match(await frame.locator('#reason').innerText(), /Every check exited 0/);
@@ -104,8 +123,7 @@ describe('Run Loop from the palette', function () {
     rmSync(join(workbench.workspace, 'docs'), { recursive: true, force: true });
     await startRunLoop('e2e-cancel', '.loop/stuck-agents.toml');
     await row(/e2e-cancel[\s\S]*attempt 1\/2: coder/).waitFor({ timeout: 30_000 });
-    await row('e2e-cancel').click({ button: 'right' });
-    await page().locator('.context-view .action-label', { hasText: 'Cancel Run' }).first().click();
+    await contextMenu('e2e-cancel', 'Cancel Run');
     await row(/e2e-cancel[\s\S]*paused/).waitFor({ timeout: 30_000 });
     await workbench.screenshot('run-04-cancelled');
     const l = ledger('e2e-cancel');
