@@ -11,6 +11,7 @@ import * as listCommand from './commands/list';
 import * as openCommand from './commands/open';
 import * as repeatCommand from './commands/repeat';
 import * as resumeCommand from './commands/resume';
+import * as runCommand from './commands/run';
 import * as scoreCommand from './commands/score';
 import * as statusCommand from './commands/status';
 import * as validateCommand from './commands/validate';
@@ -39,6 +40,7 @@ export interface RawCommandModule {
 /** Drop-in commands with argv conventions of their own; each adds one line here. */
 const RAW_COMMANDS: Record<string, RawCommandModule> = {
   repeat: repeatCommand,
+  run: runCommand,
 };
 
 const COMMANDS: Record<string, CommandModule> = {
@@ -66,6 +68,7 @@ Bounded, auditable, resumable work loops. Commands:
   validate  check a contract file without opening a loop
   list      list every session under the root
   repeat    repeat an inner step until the workspace settles (exit 10 partial, 11 paused)
+  run       run the bounded agent harness (explorer, coder, checks, reviewer) and write a receipt
 
 Run \`loop-ledger <command> --help\` for a command's flags.
 Exit codes: 0 ok, 1 malformed, 2 usage/no ledger, 3 wrong state or busy, 4 no iterations,

@@ -4,13 +4,14 @@ import { ShowLedgerFolderCommand } from './commands/showLedgerFolder';
 import { registerBriefPanel } from './brief/register';
 import { registerContractEditor } from './contract/registerContractEditor';
 import { createPrompterSlot } from './input';
+import { registerRuns, type RunsApi } from './runs/register';
 import { registerSessionsFeature, type SessionsApi } from './sessions/feature';
 import { loadTestHooks } from './testing/loadTestHooks';
 import { TrustGate } from './workspace/trust';
 import { registerRepeat } from './repeat/register';
 
 /** What `activate` returns to other extensions (and to the integration tests). */
-export interface LoopLedgerApi extends SessionsApi {
+export interface LoopLedgerApi extends SessionsApi, RunsApi {
   /** Milliseconds `activate` itself took, measured by the extension. */
   readonly activationMs: number;
 }
@@ -33,10 +34,11 @@ export function activate(context: vscode.ExtensionContext): LoopLedgerApi {
 
   const sessions = registerSessionsFeature(context, commands, prompter, output, trust);
   registerRepeat(context, commands, { prompter, output, trust, ...sessions });
+  const runs = registerRuns(context, commands, prompter, output, { ...sessions, trust });
 
   const activationMs = Math.round((performance.now() - started) * 100) / 100;
   output.appendLine(`Loop Ledger activated in ${activationMs} ms`);
-  const api: LoopLedgerApi = { activationMs, ...sessions };
+  const api: LoopLedgerApi = { activationMs, ...sessions, ...runs };
   return testHooks ? ({ ...api, testing: testHooks.api } as LoopLedgerApi) : api;
 }
 

@@ -17,6 +17,8 @@ export function run(): Promise<void> {
     reporterOptions: { tier: 'integration' },
     // A stray `.only` must fail CI rather than run one suite and report green.
     forbidOnly: Boolean(process.env.CI),
+    // LOOP_LEDGER_INTEGRATION_GREP=… runs only the matching tests while working on one suite (never under CI).
+    grep: (!process.env.CI && process.env.LOOP_LEDGER_INTEGRATION_GREP) || undefined,
   });
   for (const name of readdirSync(__dirname).sort()) {
     if (name.endsWith('.test.js')) mocha.addFile(join(__dirname, name));

@@ -3,6 +3,7 @@ import type { CommandSpec, ParsedFlags } from '../args';
 import type { CommandOutcome } from '../outcome';
 import { visible } from '../output';
 import type { CommandContext } from './context';
+import { receiptValidation } from './run-validate';
 
 export const spec: CommandSpec = {
   name: 'validate',
@@ -14,6 +15,9 @@ export const spec: CommandSpec = {
 
 export function run(_flags: ParsedFlags, ctx: CommandContext, file?: string): CommandOutcome {
   const path = file as string;
+  // A harness receipt is recognised by its `schema` key and gets the receipt rules.
+  const receipt = receiptValidation(path);
+  if (receipt) return receipt;
   const outcome = validateOp(ctx.root, path);
   const p = outcome.payload;
   if (!p) return outcome;

@@ -21,6 +21,8 @@ export enum NodeFlag {
   /** An iteration whose reported `continue` a stall predicate turned into another outcome. */
   StallPromoted = 'stallPromoted',
   Scored = 'scored',
+  /** A harness run (loop-ledger run) is in progress for this session in this window. */
+  Running = 'running',
 }
 
 export function contextValue(kind: NodeKind, flags: readonly (NodeFlag | false | undefined)[] = []): string {

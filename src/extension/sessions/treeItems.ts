@@ -12,6 +12,7 @@ import {
 } from './labels';
 import type { EpochNode, FolderNode, IterationNode, SessionNode, SessionsNode } from './nodes';
 import { sessionState } from './sessionEntry';
+import { liveRuns, phaseLabel } from '../runs/liveRuns';
 import { brokenTooltip, epochTooltip, iterationTooltip, sessionTooltip } from './tooltips';
 
 const { Collapsed, Expanded, None } = vscode.TreeItemCollapsibleState;
@@ -71,10 +72,14 @@ function sessionItem(node: SessionNode): vscode.TreeItem {
   item.description = sessionDescription(entry);
   item.tooltip = sessionTooltip(entry);
   item.iconPath = sessionIcon(state, entry.ledger.final_outcome ?? null);
+  // A harness run in progress shows its phase and elapsed time on the session (src/extension/runs).
+  const live = liveRuns.get(node.root.path, entry.session);
+  if (live) item.description = `▶ ${phaseLabel(live.progress)} — ${item.description ?? ''}`;
   item.contextValue = contextValue(NodeKind.Session, [
     stateFlag(state),
     entry.legacy && NodeFlag.Legacy,
     entry.status.rubric_verdict !== null && NodeFlag.Scored,
+    live && NodeFlag.Running,
   ]);
   if (entry.ledger.iterations.length === 0 && (entry.ledger.epochs ?? []).length === 0)
     item.collapsibleState = None;

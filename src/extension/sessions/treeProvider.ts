@@ -182,6 +182,16 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionsNod
     this.loading = loading;
     return loading;
   }
+
+  /**
+   * Re-renders one session node whose ledger did not change (a harness run's live phase, see
+   * src/extension/runs); a session not shown yet is read from its file.
+   */
+  redrawSession(root: string, session: string, ledgerPath: string): void {
+    const node = this.findSession(root, session);
+    if (node) this.changed.fire(node);
+    else void this.refreshFile(ledgerPath);
+  }
 }
 
 async function readFolders(roots: WorkspaceRoot[]): Promise<Map<string, Folder>> {

@@ -1,0 +1,142 @@
+// The harness's ledger side (README "loop-ledger run → On the ledger"): the session and epoch a
+// run records into, each finished attempt as one iteration with its critic brief, a cancel as a
+// `pause`, and a hash of the ledger after each of our writes so an agent's edit is caught.
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { brief } from '../engine/brief';
+import { close } from '../engine/close';
+import {
+  attemptIteration,
+  cancelledClose,
+  explorerFailureIteration,
+  FAILING_CHECKS,
+} from '../engine/harness/ledger-mapping';
+import type { Terminal } from '../engine/harness/stop-rules';
+import { iterate, type IterateInput } from '../engine/iterate';
+import { isRefusal } from '../engine/refusal';
+import type { Ledger } from '../engine/types';
+import type { AttemptOutcome, BriefMaterial, HarnessRecorder } from '../drivers/harness/harness';
+import { locateLedger } from '../store';
+import { loadLedger, requireLedger, updateLedger } from './ledger-access';
+import { Refused } from './outcome';
+
+function fileHash(path: string): string {
+  try {
+    return createHash('sha256').update(readFileSync(path)).digest('hex');
+  } catch {
+    return 'absent';
+  }
+}
+
+function briefInputs(m: BriefMaterial, attemptFolder: string) {
+  return {
+    diff: { path: `${attemptFolder}/diff.patch`, text: m.diff },
+    verification: { path: `${attemptFolder}/checks.json`, text: m.verification },
+    changeScope: { path: `${attemptFolder}/changed-files.txt`, text: m.changeScope },
+  };
+}
+
+export class LedgerRecorder implements HarnessRecorder {
+  private readonly ledgerFile: string;
+  private lastHash: string;
+  private briefMaterial = new Map<string, BriefMaterial>();
+
+  constructor(
+    private readonly root: string,
+    private readonly session: string,
+    private readonly runId: string,
+    private readonly runDirRel: string,
+    private readonly now: () => Date,
+  ) {
+    this.ledgerFile = locateLedger(root, session).writePath;
+    this.lastHash = fileHash(this.ledgerFile);
+  }
+
+  async ledgerEdited(): Promise<string | null> {
+    const hash = fileHash(this.ledgerFile);
+    return hash === this.lastHash ? null : `${this.ledgerFile} changed while the run was not writing it`;
+  }
+
+  async prepareBrief(material: BriefMaterial): Promise<{ briefId: string; packet: unknown } | null> {
+    const ledger = loadLedger(this.root, this.session);
+    const result = brief(ledger, briefInputs(material, this.runDirRel));
+    if (isRefusal(result)) return null; // an empty diff: the verdict goes in the note instead
+    this.briefMaterial.set(result.payload.brief_id, material);
+    return { briefId: result.payload.brief_id, packet: result.payload };
+  }
+
+  async recordAttempt(outcome: AttemptOutcome): Promise<void> {
+    this.write((ledger) => {
+      let armed = ledger;
+      let briefId = outcome.briefId;
+      const material = briefId ? this.briefMaterial.get(briefId) : undefined;
+      if (briefId && material) {
+        const armedResult = brief(ledger, briefInputs(material, this.runDirRel));
+        if (isRefusal(armedResult) || armedResult.payload.brief_id !== briefId) briefId = null;
+        else armed = armedResult.ledger;
+      }
+      const measure = (ledger.contract.quality_rubric ?? []).some((d) => d.dimension === FAILING_CHECKS);
+      const input = attemptIteration({
+        ...outcome,
+        briefId,
+        runId: this.runId,
+        runDir: this.runDirRel,
+        measureFailingChecks: measure,
+      });
+      return this.iterateOrFallback(armed, input);
+    });
+  }
+
+  async recordExplorerFailure(
+    terminal: Terminal,
+    receiptPath: string,
+    evidencePaths: string[],
+  ): Promise<void> {
+    this.write((ledger) =>
+      this.iterateOrFallback(
+        ledger,
+        explorerFailureIteration(this.runId, terminal, receiptPath, evidencePaths),
+      ),
+    );
+  }
+
+  async recordCancel(attempt: number, phase: string, markerPath: string): Promise<void> {
+    this.write((ledger) => {
+      const result = close(ledger, cancelledClose(this.runId, attempt, phase, markerPath));
+      if (isRefusal(result)) throw new Refused(result.exitCode, result.findings);
+      return result.ledger;
+    });
+  }
+
+  /**
+   * The mapped record, or — when the contract makes `iterate` refuse it (a user's rubric with a
+   * hard gate under `retain`, say) — the same record without its critic and measurement fields,
+   * the refusal kept in the note. A run is never lost for want of a ledger line.
+   */
+  private iterateOrFallback(ledger: Ledger, input: Omit<IterateInput, 'now'>): Ledger {
+    const first = iterate(ledger, { ...input, now: this.now() });
+    if (!isRefusal(first)) return first.ledger;
+    const plain: Omit<IterateInput, 'now'> = {
+      ...input,
+      criticBrief: null,
+      criticVerdict: null,
+      criticNext: null,
+      decision: null,
+      measures: [],
+      note: [input.note, `ledger refused the full record: ${first.findings.map((f) => f.message).join('; ')}`]
+        .filter(Boolean)
+        .join('\n'),
+    };
+    const second = iterate(ledger, { ...plain, now: this.now() });
+    if (isRefusal(second)) throw new Refused(second.exitCode, second.findings);
+    return second.ledger;
+  }
+
+  private write(decide: (ledger: Ledger) => Ledger): void {
+    updateLedger(this.root, this.session, (read, location) => {
+      const next = decide(requireLedger(read, location, this.session));
+      return { write: next, result: undefined };
+    });
+    this.lastHash = fileHash(this.ledgerFile);
+  }
+}

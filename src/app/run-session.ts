@@ -1,0 +1,130 @@
+// Which session and epoch a run records into, and whether this is a resume (README "loop-ledger
+// run → Resume"): a run is one epoch; with --session, an unfinished run of that session (no
+// receipt) continues at its first unrecorded attempt instead of starting over.
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { epochRecords } from '../engine/ledger-view';
+import { generatedContract, recordedAttempts, type RunRequestFacts } from '../engine/harness/ledger-mapping';
+import { open } from '../engine/open';
+import { isRefusal } from '../engine/refusal';
+import { resume } from '../engine/resume';
+import type { Ledger } from '../engine/types';
+import { EXIT } from '../engine/refusal';
+import { requireLedger, updateLedger } from './ledger-access';
+import { Refused } from './outcome';
+import { programResolver } from './resolve-program';
+
+/** The sidecar tying a run directory to its session (not part of the original layout). */
+export const RUN_LEDGER_FILE = 'run-ledger.json';
+
+export interface RunLedgerLink {
+  session: string;
+  epoch: number;
+  run_id: string;
+}
+
+export interface UnfinishedRun {
+  runId: string;
+  /** Repo-relative. */
+  runDirRel: string;
+  request: {
+    objective: string;
+    allowed_globs: string[];
+    checks: string[];
+    max_attempts: number;
+    check_timeout: number;
+  };
+}
+
+function readJson(path: string): unknown {
+  try {
+    return JSON.parse(readFileSync(path, 'utf8')) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The newest run under `runRootRel` linked to `session` that has no receipt. */
+export function findUnfinishedRun(root: string, runRootRel: string, session: string): UnfinishedRun | null {
+  const dir = join(root, runRootRel);
+  let names: string[];
+  try {
+    names = readdirSync(dir).sort().reverse();
+  } catch {
+    return null;
+  }
+  for (const name of names) {
+    const link = readJson(join(dir, name, RUN_LEDGER_FILE)) as RunLedgerLink | undefined;
+    if (!link || link.session !== session) continue;
+    if (existsSync(join(dir, name, 'final-receipt.json'))) return null; // the newest run finished
+    const request = readJson(join(dir, name, 'request.json')) as UnfinishedRun['request'] | undefined;
+    if (!request) return null;
+    return { runId: name, runDirRel: `${runRootRel.replace(/\/+$/, '')}/${name}`, request };
+  }
+  return null;
+}
+
+/**
+ * Opens the run's epoch: a new ledger under a generated contract, or a new epoch of a closed one
+ * under its own contract, or the open epoch a person opened for it (no iterations yet). Returns
+ * the epoch and whether the contract measures `failing_checks`. Refusals are preflight (exit 2/3).
+ */
+export function openRunEpoch(root: string, session: string, facts: RunRequestFacts, now: Date): number {
+  return updateLedger(root, session, (read, location) => {
+    const existing: Ledger | null = read.kind === 'absent' ? null : requireLedger(read, location, session);
+    if (existing && existing.status === 'open') {
+      const records = epochRecords(existing);
+      if (records.length > 0)
+        throw new Refused(EXIT.usage, [
+          `${session}: open with ${records.length} iteration(s) not from an unfinished run; close it first (loop-ledger close --session ${session} --outcome stop)`,
+        ]);
+      checkLimit(session, existing, facts.maxAttempts);
+      return { result: existing.epoch ?? 1 };
+    }
+    if (existing) checkLimit(session, existing, facts.maxAttempts);
+    const contract = existing ? existing.contract : generatedContract(facts);
+    const result = open({
+      session,
+      existing,
+      contract,
+      stallThreshold: existing?.stall_threshold ?? 3,
+      force: false,
+      baselineEvidence: [],
+      now,
+      resolveProgram: programResolver(root),
+    });
+    if (isRefusal(result))
+      throw new Refused(
+        EXIT.usage,
+        result.findings.map((f) => `${session}: contract ${f.message}`),
+      );
+    return { write: result.ledger, result: result.payload.epoch };
+  });
+}
+
+/** A contract that allows fewer iterations than attempts would stop the ledger mid-run. */
+function checkLimit(session: string, ledger: Ledger, maxAttempts: number): void {
+  const limit = ledger.contract.iteration_limit;
+  if (typeof limit === 'number' && limit < maxAttempts)
+    throw new Refused(EXIT.usage, [
+      `${session}: the contract's iteration_limit ${limit} is below --max-attempts ${maxAttempts}; lower --max-attempts or use another session`,
+    ]);
+}
+
+/** Re-enters a paused epoch for a resumed run and returns the attempts of the run already recorded. */
+export function reenterRunEpoch(root: string, session: string, runId: string): number[] {
+  return updateLedger(root, session, (read, location) => {
+    const ledger = requireLedger(read, location, session);
+    let next = ledger;
+    if (ledger.status === 'closed') {
+      const resumed = resume(ledger);
+      if (isRefusal(resumed))
+        throw new Refused(EXIT.wrongState, [
+          `${session}: run ${runId} has no receipt but the ledger is closed (${ledger.final_outcome}); only a paused run resumes`,
+        ]);
+      next = resumed.ledger;
+    }
+    const recorded = recordedAttempts(runId, next.completed_actions);
+    return { write: next === ledger ? undefined : next, result: recorded };
+  });
+}

@@ -1,0 +1,162 @@
+// The facts the harness reads from git (reference §4): the changed files, the complete diff and a
+// snapshot hash that changes whenever the tree does. Paths are read NUL-separated (exact names,
+// no quoting), with colour and external diff drivers off whatever the user's config says.
+import { execFile } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { readFile, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { ignoredPath } from '../../engine/harness/changed-files';
+
+const GIT_BUFFER = 512 * 1024 * 1024;
+const NEUTRAL = ['-c', 'color.ui=never', '-c', 'core.quotePath=false', '-c', 'diff.noprefix=false'];
+
+interface GitOutput {
+  code: number;
+  stdout: Buffer;
+  stderr: string;
+}
+
+function git(repo: string, args: string[]): Promise<GitOutput> {
+  return new Promise((resolve, reject) => {
+    execFile(
+      'git',
+      [...NEUTRAL, ...args],
+      { cwd: repo, encoding: 'buffer', maxBuffer: GIT_BUFFER },
+      (error, stdout, stderr) => {
+        const code = error
+          ? typeof (error as { code?: unknown }).code === 'number'
+            ? (error as { code: number }).code
+            : -1
+          : 0;
+        if (error && code === -1) {
+          reject(new Error(`git ${args[0]}: ${error.message}`));
+          return;
+        }
+        resolve({ code, stdout, stderr: stderr.toString('utf8') });
+      },
+    );
+  });
+}
+
+const TRACKED_DIFFS = [
+  ['diff', '--no-color', '--no-ext-diff', '--binary'],
+  ['diff', '--cached', '--no-color', '--no-ext-diff', '--binary'],
+];
+const STATUS = ['status', '--porcelain=v1', '-z', '--no-renames', '--untracked-files=all'];
+
+/** Porcelain entries (`XY path`) outside the harness's ignores; `??` marks an untracked file. */
+async function statusEntries(repo: string): Promise<{ entries: string[]; stderr: string }> {
+  const r = await git(repo, STATUS);
+  if (r.code !== 0) throw new Error(r.stderr.trim() || 'git status failed');
+  const entries = r.stdout
+    .toString('utf8')
+    .split('\0')
+    .filter((e) => e.length > 3 && !ignoredPath(e.slice(3)));
+  return { entries, stderr: r.stderr };
+}
+
+function sortedPaths(entries: string[]): string[] {
+  const all = new Set(entries.map((e) => e.slice(3)));
+  return [...all].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+}
+
+/**
+ * Unstaged + staged + untracked, minus the harness's own ignores, sorted and unique: one
+ * `git status` (its entries are exactly the union of `diff --name-only`, `diff --cached
+ * --name-only` and `ls-files --others --exclude-standard`).
+ */
+export async function changedFiles(repo: string): Promise<string[]> {
+  return sortedPaths((await statusEntries(repo)).entries);
+}
+
+/** What the harness reads from the tree at one moment: changed files, snapshot hash and diff. */
+export interface TreeState {
+  changedFiles: string[];
+  /** SHA-256 over both tracked diffs, the filtered status and every untracked file's bytes. */
+  snapshot: string;
+  /** Both tracked diffs and a `/dev/null` diff per untracked file, joined; ends with one `\n`. */
+  diff: string;
+}
+
+/**
+ * Reads the tree once for everything a step needs (a handful of git processes, run in parallel),
+ * where separate reads of the changed files, the snapshot and the diff would each spawn their own.
+ */
+export async function treeState(
+  repo: string,
+  options: { diff: boolean } = { diff: true },
+): Promise<TreeState> {
+  const [unstaged, staged, status] = await Promise.all([
+    git(repo, TRACKED_DIFFS[0] as string[]),
+    git(repo, TRACKED_DIFFS[1] as string[]),
+    statusEntries(repo),
+  ]);
+  const untracked = status.entries.filter((e) => e.startsWith('??')).map((e) => e.slice(3));
+  const h = createHash('sha256');
+  for (const [label, r] of [
+    ['diff', unstaged],
+    ['diff --cached', staged],
+  ] as const) {
+    h.update(`${label}\0`);
+    h.update(r.stdout);
+    h.update(r.stderr);
+  }
+  h.update('status\0');
+  h.update(status.entries.join('\n'));
+  h.update(status.stderr);
+  const [bytes, added] = await Promise.all([
+    Promise.all(untracked.map((p) => fileBytes(join(repo, p)))),
+    options.diff
+      ? Promise.all(
+          untracked.map((p) =>
+            git(repo, ['diff', '--no-color', '--no-ext-diff', '--no-index', '--', '/dev/null', p]),
+          ),
+        )
+      : Promise.resolve([]),
+  ]);
+  untracked.forEach((path, i) => {
+    const content = bytes[i];
+    if (content === null) return; // a folder (an untracked submodule) or gone
+    h.update(path);
+    h.update('\0');
+    h.update(content as Buffer);
+  });
+  const parts = [
+    unstaged.stdout.toString('utf8'),
+    staged.stdout.toString('utf8'),
+    ...added.map((r) => r.stdout.toString('utf8')),
+  ];
+  const joined = parts
+    .filter((p) => p !== '')
+    .map((p) => p.replace(/\n+$/, ''))
+    .join('\n');
+  return {
+    changedFiles: sortedPaths(status.entries),
+    snapshot: h.digest('hex'),
+    diff: options.diff ? joined.replace(/\n+$/, '') + '\n' : '',
+  };
+}
+
+async function fileBytes(path: string): Promise<Buffer | null> {
+  try {
+    if (!(await stat(path)).isFile()) return null;
+    return await readFile(path);
+  } catch {
+    return null;
+  }
+}
+
+/** The snapshot alone (no per-file diffs). */
+export async function worktreeSnapshot(repo: string): Promise<string> {
+  return (await treeState(repo, { diff: false })).snapshot;
+}
+
+/** The top level of the work tree containing `dir`, or null when `dir` is not in one. */
+export async function workTreeTop(dir: string): Promise<string | null> {
+  try {
+    const r = await git(dir, ['rev-parse', '--show-toplevel']);
+    return r.code === 0 ? r.stdout.toString('utf8').trim() : null;
+  } catch {
+    return null;
+  }
+}

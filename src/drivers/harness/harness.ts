@@ -1,0 +1,373 @@
+// One harness run: explorer once, then attempts of coder → checks → code-reviewer until a
+// terminal state, then the receipt (reference §4). The driver gathers facts (processes, git) and
+// the engine's stop rules decide; the recorder (src/app/run-ledger.ts) puts each attempt on the
+// ledger as it finishes, so a crash or a cancel resumes at the first unrecorded step.
+import type { AgentConfig } from '../../engine/harness/agent-config';
+import { disallowedFiles } from '../../engine/harness/fnmatch';
+import { attemptDirName, type AttemptStep } from '../../engine/harness/ledger-mapping';
+import { buildReceipt, type CheckRecord, type FinalReceipt } from '../../engine/harness/receipt';
+import { publicCheckResults, rolePrompt, type RoleRequest } from '../../engine/harness/role-io';
+import {
+  checksTerminal,
+  coderTerminal,
+  explorerTerminal,
+  finishTerminal,
+  ledgerEditedTerminal,
+  maxAttemptsTerminal,
+  reviewDecision,
+  scopeAfterChecksTerminal,
+  type ReviewerSummary,
+  type Terminal,
+} from '../../engine/harness/stop-rules';
+import { runAgent, runCheck, type SpawnContext } from './agents';
+import { ArtifactWriteError, type RunDirectory } from './artifacts';
+import { changedFiles, treeState, worktreeSnapshot } from './git';
+
+export interface HarnessRequest extends RoleRequest {
+  maxAttempts: number;
+  checkTimeout: number;
+}
+
+export type Phase =
+  | { kind: 'explorer' }
+  | { kind: 'coder'; attempt: number }
+  | { kind: 'check'; attempt: number; index: number; count: number; command: string }
+  | { kind: 'code-reviewer'; attempt: number }
+  | { kind: 'finishing' };
+
+export interface Progress {
+  phase: Phase;
+  maxAttempts: number;
+  /** Epoch milliseconds when the phase began. */
+  startedAt: number;
+  /** The phase's own timeout. */
+  timeoutSeconds: number;
+}
+
+/** What a finished attempt hands the recorder. */
+export interface AttemptOutcome {
+  attempt: number;
+  withExplorer: boolean;
+  stepsRun: AttemptStep[];
+  changedFiles: string[];
+  checks: CheckRecord[];
+  evidencePaths: string[];
+  reviewer: ReviewerSummary | null;
+  /** The brief armed before the reviewer ran, or null. */
+  briefId: string | null;
+  terminal: Terminal | null;
+  receiptPath: string | null;
+}
+
+export interface BriefMaterial {
+  diff: string;
+  verification: string;
+  changeScope: string;
+}
+
+export interface HarnessRecorder {
+  /** After every agent and check: a description of an edit to the ledger that the harness did not make. */
+  ledgerEdited(): Promise<string | null>;
+  /** The critic packet for the reviewer's exact diff (written beside the attempt), or null when it cannot be built. */
+  prepareBrief(material: BriefMaterial): Promise<{ briefId: string; packet: unknown } | null>;
+  recordAttempt(outcome: AttemptOutcome): Promise<void>;
+  recordExplorerFailure(terminal: Terminal, receiptPath: string, evidencePaths: string[]): Promise<void>;
+  recordCancel(attempt: number, phase: string, markerPath: string): Promise<void>;
+}
+
+/** Where to start: a fresh run starts at attempt 1 with the explorer. */
+export interface StartPoint {
+  attempt: number;
+  /** The explorer's result when it already ran and was recorded; `undefined` runs the explorer. */
+  explorer?: { result: unknown };
+  previousFindings: string[];
+  lastReviewer: ReviewerSummary;
+  lastChecks: CheckRecord[];
+  lastDiff: string | null;
+}
+
+export const FRESH_START: StartPoint = {
+  attempt: 1,
+  previousFindings: [],
+  lastReviewer: { verdict: 'BLOCKED', edited_files: false, findings: [] },
+  lastChecks: [],
+  lastDiff: null,
+};
+
+export interface HarnessOptions extends SpawnContext {
+  runId: string;
+  run: RunDirectory;
+  request: HarnessRequest;
+  agents: AgentConfig;
+  start: StartPoint;
+  recorder: HarnessRecorder;
+  onProgress?: (progress: Progress) => void;
+}
+
+export type HarnessResult =
+  | { kind: 'receipt'; receipt: FinalReceipt; exitCode: 0 | 1; ledgerEdited: boolean }
+  | { kind: 'cancelled'; marker: string; attempt: number; phase: string };
+
+class Cancelled extends Error {
+  constructor(
+    readonly attempt: number,
+    readonly phase: string,
+  ) {
+    super('cancelled');
+  }
+}
+
+class LedgerEdited extends Error {
+  constructor(readonly terminal: Terminal) {
+    super('ledger edited');
+  }
+}
+
+function phaseName(phase: Phase): string {
+  switch (phase.kind) {
+    case 'check':
+      return `check ${phase.index}/${phase.count}`;
+    default:
+      return phase.kind;
+  }
+}
+
+export async function runHarness(o: HarnessOptions): Promise<HarnessResult> {
+  const { run, request, agents, recorder } = o;
+  const repo = o.repo;
+  let current: Phase = { kind: 'explorer' };
+  let currentAttempt = 0;
+  const enter = (phase: Phase, timeoutSeconds: number) => {
+    current = phase;
+    o.onProgress?.({ phase, maxAttempts: request.maxAttempts, startedAt: Date.now(), timeoutSeconds });
+  };
+  const guard = async (role: 'explorer' | 'coder' | 'code-reviewer' | 'check', cancelled: boolean) => {
+    if (cancelled || o.signal?.aborted) throw new Cancelled(currentAttempt, phaseName(current));
+    const edited = await recorder.ledgerEdited();
+    if (edited) throw new LedgerEdited(ledgerEditedTerminal(role, edited));
+  };
+
+  let attemptsUsed = 0;
+  let ledgerWasEdited = false;
+  const finish = async (
+    terminal: Terminal,
+    checks: CheckRecord[],
+    diffInside: string | null,
+  ): Promise<HarnessResult> => {
+    enter({ kind: 'finishing' }, 0);
+    const state = await treeState(repo, { diff: diffInside !== null });
+    const changed = state.changedFiles;
+    const final = finishTerminal(terminal, changed, request.allowedGlobs);
+    if (diffInside !== null) await run.write(diffInside, state.diff);
+    const receipt = buildReceipt({
+      runId: o.runId,
+      objective: request.objective,
+      terminal: final,
+      attemptsUsed,
+      maxAttempts: request.maxAttempts,
+      allowedGlobs: request.allowedGlobs,
+      changedFiles: changed,
+      checks,
+      runDir: run.relPath,
+      finalDiff: diffInside === null ? '' : run.repoRelative(diffInside),
+    });
+    await run.write('final-receipt.json', JSON.stringify(receipt, null, 2) + '\n', true);
+    return {
+      kind: 'receipt',
+      receipt,
+      exitCode: final.final_verdict === 'PASS' ? 0 : 1,
+      ledgerEdited: ledgerWasEdited,
+    };
+  };
+
+  let pendingRecord: AttemptOutcome | null = null;
+  try {
+    let explorerResult: unknown = o.start.explorer?.result ?? null;
+    const explorerRan = o.start.explorer === undefined;
+    if (explorerRan) {
+      enter({ kind: 'explorer' }, agents.explorer.timeoutSeconds);
+      const before = await worktreeSnapshot(repo);
+      const r = await runAgent(agents.explorer, rolePrompt(request, 'explorer', {}), run, 'explorer', {}, o);
+      await guard('explorer', r.cancelled);
+      const edited = before !== (await worktreeSnapshot(repo));
+      const stop = explorerTerminal(r.code, edited);
+      if (stop) {
+        const result = await finish(stop, [], null);
+        const evidence = ['explorer-stdout.txt', 'explorer-stderr.txt'].map((f) =>
+          run.repoRelative(`explorer/${f}`),
+        );
+        await recorder.recordExplorerFailure(stop, run.repoRelative('final-receipt.json'), evidence);
+        return result;
+      }
+      explorerResult = r.result ?? null;
+    }
+
+    let previousFindings = [...o.start.previousFindings];
+    let lastChecks = o.start.lastChecks;
+    let lastDiff = o.start.lastDiff;
+    let lastReviewer = o.start.lastReviewer;
+    for (let attempt = o.start.attempt; attempt <= request.maxAttempts; attempt++) {
+      currentAttempt = attempt;
+      attemptsUsed = attempt;
+      const folder = `attempts/${attemptDirName(attempt)}`;
+      const env = { LOOP_ATTEMPT: String(attempt) };
+      const record: AttemptOutcome = {
+        attempt,
+        withExplorer: attempt === 1,
+        stepsRun: [],
+        changedFiles: [],
+        checks: [],
+        evidencePaths: [],
+        reviewer: null,
+        briefId: null,
+        terminal: null,
+        receiptPath: null,
+      };
+      pendingRecord = record;
+
+      // 1–2. coder, then scope
+      enter({ kind: 'coder', attempt }, agents.coder.timeoutSeconds);
+      const coderPrompt = rolePrompt(request, 'coder', {
+        attempt,
+        explorer_result: explorerResult,
+        previous_findings: previousFindings,
+      });
+      const coder = await runAgent(agents.coder, coderPrompt, run, folder, env, o);
+      await guard('coder', coder.cancelled);
+      record.stepsRun.push('coder');
+      let changed = await changedFiles(repo);
+      record.changedFiles = changed;
+      await run.write(`${folder}/changed-files.txt`, changed.map((f) => `${f}\n`).join(''));
+      const coderStop = coderTerminal(coder.code, disallowedFiles(changed, request.allowedGlobs));
+      if (coderStop) return await finishAttempt(coderStop, [], null);
+
+      // 3–5. every check, then timeouts, then the checks' own side effects
+      const checks: CheckRecord[] = [];
+      for (const [i, command] of request.checks.entries()) {
+        enter(
+          { kind: 'check', attempt, index: i + 1, count: request.checks.length, command },
+          request.checkTimeout,
+        );
+        const c = await runCheck(command, i + 1, folder, request.checkTimeout, run, o);
+        if (c.cancelled || o.signal?.aborted) throw new Cancelled(attempt, phaseName(current));
+        checks.push(c.record);
+      }
+      await guard('check', false);
+      record.stepsRun.push('checks');
+      record.checks = checks;
+      await run.write(`${folder}/checks.json`, JSON.stringify(checks, null, 2) + '\n');
+      // One read of the tree serves the diff, the scope check and the reviewer's "before".
+      const afterChecks = await treeState(repo);
+      const diffInside = `${folder}/diff.patch`;
+      await run.write(diffInside, afterChecks.diff);
+      record.evidencePaths.push(
+        run.repoRelative(`${folder}/checks.json`),
+        ...checks.flatMap((c) => [c.stdout, c.stderr]),
+        run.repoRelative(diffInside),
+      );
+      const timeoutStop = checksTerminal(checks);
+      if (timeoutStop) return await finishAttempt(timeoutStop, checks, diffInside);
+      changed = afterChecks.changedFiles;
+      record.changedFiles = changed;
+      const scopeStop = scopeAfterChecksTerminal(disallowedFiles(changed, request.allowedGlobs));
+      if (scopeStop) return await finishAttempt(scopeStop, checks, diffInside);
+
+      // 6. the reviewer, between two snapshots, over the exact diff it is shown
+      const before = afterChecks.snapshot;
+      const diffText = afterChecks.diff;
+      const brief = await recorder.prepareBrief({
+        diff: diffText,
+        verification: JSON.stringify(checks, null, 2) + '\n',
+        changeScope: changed.map((f) => `${f}\n`).join(''),
+      });
+      if (brief) {
+        await run.writeJson(`${folder}/critic-brief.json`, brief.packet);
+        record.briefId = brief.briefId;
+        record.evidencePaths.push(run.repoRelative(`${folder}/critic-brief.json`));
+      }
+      enter({ kind: 'code-reviewer', attempt }, agents['code-reviewer'].timeoutSeconds);
+      const reviewerPrompt = rolePrompt(request, 'code-reviewer', {
+        attempt,
+        changed_files: changed,
+        diff_text: diffText,
+        check_results: publicCheckResults(checks),
+      });
+      const reviewer = await runAgent(agents['code-reviewer'], reviewerPrompt, run, folder, env, o);
+      await guard('code-reviewer', reviewer.cancelled);
+      const afterReview = await treeState(repo);
+      const edited = before !== afterReview.snapshot;
+      await run.write(diffInside, afterReview.diff);
+      record.stepsRun.push('code-reviewer');
+      if (reviewer.result !== undefined)
+        record.evidencePaths.push(run.repoRelative(`${folder}/code-reviewer-result.json`));
+
+      // 7–8. exit code > edited > invalid output > verdict
+      const decision = reviewDecision({ code: reviewer.code, edited, result: reviewer.result, checks });
+      if (decision.kind === 'terminal') {
+        const valid =
+          decision.terminal.stop_reason === 'CODE_REVIEWER_PASS' ||
+          decision.terminal.stop_reason === 'CODE_REVIEWER_BLOCKED';
+        record.reviewer = valid ? decision.terminal.reviewer : null;
+        return await finishAttempt(decision.terminal, checks, diffInside);
+      }
+      record.reviewer = decision.reviewer;
+      lastReviewer = decision.reviewer;
+      lastChecks = checks;
+      lastDiff = diffInside;
+      previousFindings = decision.previousFindings;
+      if (attempt < request.maxAttempts) {
+        pendingRecord = null;
+        await recorder.recordAttempt(record);
+      }
+    }
+    // 4. exhausted: the last attempt's record is the terminal one
+    attemptsUsed = request.maxAttempts;
+    return await finishAttempt(maxAttemptsTerminal(lastReviewer), lastChecks, lastDiff);
+  } catch (error) {
+    if (error instanceof Cancelled) {
+      const marker = await run.writeJson('cancelled.json', {
+        attempt: error.attempt,
+        cancelled_at: new Date().toISOString(),
+        phase: error.phase,
+        run_id: o.runId,
+      });
+      await recorder.recordCancel(error.attempt, error.phase, run.repoRelative('cancelled.json'));
+      return { kind: 'cancelled', marker, attempt: error.attempt, phase: error.phase };
+    }
+    if (error instanceof LedgerEdited) {
+      // The ledger is no longer ours to write: the receipt says why, nothing more is recorded.
+      ledgerWasEdited = true;
+      return await finish(error.terminal, pendingRecord?.checks ?? [], null);
+    }
+    if (error instanceof ArtifactWriteError) {
+      const terminal: Terminal = {
+        final_verdict: 'BLOCKED',
+        stop_reason: 'AGENT_FAILED',
+        reviewer: {
+          verdict: 'BLOCKED',
+          edited_files: false,
+          findings: [`artifact write failed: ${error.message}`],
+        },
+      };
+      return await finish(terminal, pendingRecord?.checks ?? [], null);
+    }
+    throw error;
+  }
+
+  async function finishAttempt(
+    terminal: Terminal,
+    checks: CheckRecord[],
+    diffInside: string | null,
+  ): Promise<HarnessResult> {
+    const result = await finish(terminal, checks, diffInside);
+    const record = pendingRecord;
+    if (record && result.kind === 'receipt') {
+      pendingRecord = null;
+      const { final_verdict, stop_reason, reviewer } = result.receipt;
+      record.terminal = { final_verdict, stop_reason, reviewer };
+      record.receiptPath = run.repoRelative('final-receipt.json');
+      await recorder.recordAttempt(record);
+    }
+    return result;
+  }
+}
