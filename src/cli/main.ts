@@ -13,6 +13,7 @@ import * as resumeCommand from './commands/resume';
 import * as scoreCommand from './commands/score';
 import * as statusCommand from './commands/status';
 import * as validateCommand from './commands/validate';
+import * as woCommand from './commands/wo';
 import type { CommandOutcome } from './outcome';
 import { printFindings, printJson, printLine } from './output';
 import { UsageError } from './usage-error';
@@ -34,7 +35,7 @@ export interface RawCommandModule {
 }
 
 /** Drop-in commands with argv conventions of their own; each adds one line here. */
-const RAW_COMMANDS: Record<string, RawCommandModule> = {};
+const RAW_COMMANDS: Record<string, RawCommandModule> = { wo: woCommand };
 
 const COMMANDS: Record<string, CommandModule> = {
   open: openCommand,
@@ -60,6 +61,7 @@ Bounded, auditable, resumable work loops. Commands:
   close     end an open loop with a terminal outcome
   validate  check a contract file without opening a loop
   list      list every session under the root
+  wo        the work-order queue: kernels (run-state, compile, gates, obs, …) and \`wo run\`
 
 Run \`loop-ledger <command> --help\` for a command's flags.
 Exit codes: 0 ok, 1 malformed, 2 usage/no ledger, 3 wrong state or busy, 4 no iterations,

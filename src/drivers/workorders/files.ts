@@ -1,0 +1,107 @@
+// Work-order files on disk: the only code that reads or writes `<task>/work-orders/*`.
+// Writes are atomic (temp + fsync + rename, the store's helper); the obs log is an append.
+import { appendFileSync, existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { writeFileAtomicSync } from '../../store';
+import { frontmatterScalar } from '../../engine/workorders/frontmatter';
+import { shortId, sidecars } from '../../engine/workorders/ids';
+import type { WoFacts } from '../../engine/workorders/reconcile';
+
+export function readText(path: string): string | undefined {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch {
+    return undefined;
+  }
+}
+
+export function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+export function isFile(path: string): boolean {
+  try {
+    return statSync(path).isFile();
+  } catch {
+    return false;
+  }
+}
+
+/** Names in `dir` (sorted, byte order); [] when unreadable. */
+export function listNames(dir: string): string[] {
+  try {
+    return readdirSync(dir).sort();
+  } catch {
+    return [];
+  }
+}
+
+/** `wo-*.md` regular files in `dir` (the kernels' discovery glob), sorted. */
+export function woFileNames(dir: string): string[] {
+  return listNames(dir).filter(
+    (name) => name.startsWith('wo-') && name.endsWith('.md') && isFile(join(dir, name)),
+  );
+}
+
+/** The files `<fragment>-*.md` beside a work order (dependency resolution). */
+export function siblingsOf(dir: string): (fragment: string) => { text: string }[] {
+  const names = listNames(dir);
+  return (fragment) =>
+    names
+      .filter((name) => name.startsWith(`${fragment}-`) && name.endsWith('.md') && isFile(join(dir, name)))
+      .map((name) => ({ text: readText(join(dir, name)) ?? '' }));
+}
+
+/** Compact JSON + newline, as the kernels print and store it. */
+export function jsonLine(value: unknown): string {
+  return `${JSON.stringify(value)}\n`;
+}
+
+export function writeJsonAtomic(path: string, value: unknown): void {
+  writeFileAtomicSync(path, jsonLine(value));
+}
+
+export function writeTextAtomic(path: string, text: string): void {
+  writeFileAtomicSync(path, text);
+}
+
+export function appendLine(path: string, line: string): void {
+  appendFileSync(path, line.endsWith('\n') ? line : `${line}\n`);
+}
+
+/** Everything the reconcile table reads about one work order. */
+export function woFacts(dir: string, fileName: string): WoFacts {
+  const text = readText(join(dir, fileName)) ?? '';
+  const names = sidecars(shortId(fileName, frontmatterScalar(text, 'id')));
+  const present = (name: string): string | undefined =>
+    existsSync(join(dir, name)) ? (readText(join(dir, name)) ?? '') : undefined;
+  return {
+    fileName,
+    text,
+    run: present(names.run),
+    review: present(names.review),
+    critique: present(names.critique),
+    halt: present(names.halt),
+  };
+}
+
+/** The HALT marker `{wo_id, reason, at}` (+ extra keys), written atomically. */
+export function writeHaltMarker(
+  dir: string,
+  id: string,
+  reason: string,
+  at: string,
+  extra: Record<string, unknown> = {},
+): string {
+  const path = join(dir, sidecars(id).halt);
+  writeJsonAtomic(path, { wo_id: id, reason, at, ...extra });
+  return path;
+}
+
+export function fileBase(path: string): string {
+  return basename(path);
+}
