@@ -42,6 +42,7 @@ function agentEnv(ctx: RunContext, a: Attempt, phase: string): Record<string, st
     WO_FILES_TO_TOUCH: filesToTouch(readText(a.path) ?? '').join('\n'),
     WO_REVIEW_FILE: join(ctx.dir, sidecars(a.id).review),
     WO_CRITICS_DIR: ctx.dir,
+    WO_RUNNER_PID: String(process.pid),
   };
 }
 
