@@ -1,6 +1,7 @@
 // The phases of one attempt: build (the builder agent, behind a re-gate and the ready →
 // in_progress flip), review, critique, and the three-way verdict. Each phase leaves its result
 // on disk before the next starts, so a crash anywhere resumes from files alone.
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { filesToTouch } from '../../engine/workorders/body';
 import { aggregateCritique, critiqueLine } from '../../engine/workorders/critique';
@@ -148,6 +149,8 @@ export async function critique(ctx: RunContext, a: Attempt): Promise<PhaseEnd> {
     collapsedScc: fm.collapsed_scc === true,
   }).risk_tier;
   let evaluated = false;
+  // Critic files of a critic that crashed before this resume are not this run's verdicts.
+  for (const file of criticFiles(ctx.dir, a.id)) rmSync(join(ctx.dir, file.name), { force: true });
   if (ctx.critic) {
     const result = await agent(ctx, a, 'critique', ctx.critic, {
       WO_RISK_TIER: tier,

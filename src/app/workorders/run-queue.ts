@@ -3,7 +3,7 @@
 // processable, the next one (version order) is promoted, gated, dispatched under the cap, built,
 // reviewed, critiqued and judged. The kill switch and $WO_BUDGET_CMD are checked at every
 // boundary. Nothing here decides a rule: the engine does; this file sequences the steps.
-import { existsSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { frontmatterScalar } from '../../engine/workorders/frontmatter';
 import { shortId, sidecars } from '../../engine/workorders/ids';
@@ -13,7 +13,7 @@ import { dispatch as dispatchRun } from '../../engine/workorders/run-state';
 import { depsProblem } from '../../engine/workorders/status';
 import { dispatchGate } from '../../engine/workorders/dispatch-gate';
 import { obsLine } from '../../engine/workorders/obs';
-import { appendObs } from '../../drivers/workorders/artifacts';
+import { appendObs, criticFiles } from '../../drivers/workorders/artifacts';
 import { readText, siblingsOf, woFacts, woFileNames, writeJsonAtomic } from '../../drivers/workorders/files';
 import { head, isAncestor, resetHard } from '../../drivers/workorders/git';
 import { hookFrom, runHook } from '../../drivers/workorders/hooks';
@@ -130,6 +130,16 @@ async function recover(ctx: RunContext, entry: QueueEntry): Promise<PhaseEnd | '
   }
 }
 
+/**
+ * A new attempt starts with no verdict files: the previous attempt's review, critique and critic
+ * files (already acted on, and summarised in the obs log) must never be read as this attempt's.
+ */
+function clearAttemptVerdicts(ctx: RunContext, id: string): void {
+  const names = sidecars(id);
+  for (const name of [names.review, names.critique, ...criticFiles(ctx.dir, id).map((c) => c.name)])
+    rmSync(join(ctx.dir, name), { force: true });
+}
+
 /** A work order made terminal before any attempt started: marker, sidecar, obs record. */
 function haltUnattempted(ctx: RunContext, id: string, reason: string): 'terminal' {
   haltWo(ctx, id, reason);
@@ -162,6 +172,7 @@ async function attempt(ctx: RunContext, entry: QueueEntry): Promise<PhaseEnd | '
     // Stays `ready` (ready → needs_rework is illegal): the marker makes it terminal.
     return haltUnattempted(ctx, id, String(dispatched.stdout.reason));
   }
+  clearAttemptVerdicts(ctx, id);
   writeJsonAtomic(runPath, dispatched.write);
   const a: Attempt = { id, path, attempt: dispatched.write.attempts as number, checkpoint };
   ctx.ledger.dispatch(id, a.attempt, new Date());

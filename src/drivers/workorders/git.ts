@@ -35,8 +35,9 @@ export function isAncestor(cwd: string, ancestor: string, descendant: string): b
 }
 
 export function resetHard(cwd: string, sha: string): boolean {
+  // `reset` does not take --end-of-options (git 2.39); the sha check keeps an option out.
   if (!looksLikeSha(sha)) return false;
-  return git(cwd, ['reset', '--hard', '--end-of-options', sha]).code === 0;
+  return git(cwd, ['reset', '-q', '--hard', sha]).code === 0;
 }
 
 /** Paths changed between two commits, or undefined when git cannot say. */
