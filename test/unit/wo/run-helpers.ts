@@ -61,10 +61,12 @@ export function woRunAsync(t: Task, a: RunArgs = {}) {
   return spawn(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
 }
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- test reads of arbitrary JSON
 export function readJson(path: string): any {
   return JSON.parse(readFileSync(path, 'utf8'));
 }
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- test reads of arbitrary JSON
 export function obsRecords(t: Task): any[] {
   const path = join(t.dir, 'loop-obs.ndjson');
   if (!existsSync(path)) return [];
