@@ -7,6 +7,7 @@ import * as compile from './wo/compile';
 import * as critique from './wo/critique';
 import * as gates from './wo/gates';
 import * as obs from './wo/obs';
+import * as parallel from './wo/parallel';
 import * as reconcile from './wo/reconcile';
 import * as risk from './wo/risk';
 import * as runState from './wo/run-state';
@@ -27,6 +28,9 @@ const KERNELS: Record<string, Kernel> = {
   'mode-gate': gates.modeMain,
   'critique-aggregate': critique.main,
   'risk-classify': risk.main,
+  'parallel-batch': parallel.batchMain,
+  'merge-back': parallel.mergeBackMain,
+  'review-snapshot': parallel.reviewSnapshotMain,
   halt: admin.haltMain,
   clear: admin.clearMain,
   kill: (argv) => admin.killMain(argv, true),
@@ -43,6 +47,7 @@ The work-order queue. Kernels (drop-in for the original wo-*.sh scripts):
   obs-append <dir> <wo> --disposition D      obs-report <dir> [--format json|text]
   ship-gate <task>           merge-gate <task>           mode-gate <task> [--mode M]
   critique-aggregate …       risk-classify [<wo-file>] --files-from LIST
+  parallel-batch <dir> [--max N]   merge-back <git-dir> <branch>   review-snapshot <task> <wo-id>
 The loop and the human verbs:
   run <task> [--builder CMD] [--reviewer CMD] [--critic CMD] [--cap N] [--in-place]
   halt <dir> <wo> --reason R   clear <dir> <wo> [--reset-attempts]   kill <task>   unkill <task>`;
