@@ -2,7 +2,7 @@
 // (marker first, then the sidecar), a sidecar read.
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { readFrontmatter } from '../../engine/workorders/frontmatter';
+import { readFrontmatter } from '../../engine/workorders/frontmatter-yaml';
 import { sidecars } from '../../engine/workorders/ids';
 import { halt as haltSidecar, sidecarObject } from '../../engine/workorders/run-state';
 import { setStatus, type SetStatusPayload } from '../../engine/workorders/status';

@@ -1,6 +1,6 @@
 // Work-order files on disk: the only code that reads or writes `<task>/work-orders/*`.
 // Writes are atomic (temp + fsync + rename, the store's helper); the obs log is an append.
-import { appendFileSync, existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { appendFileSync, existsSync, readdirSync, readFileSync, statSync, type Dirent } from 'node:fs';
 import { basename, join } from 'node:path';
 import { writeFileAtomicSync } from '../../store';
 import { frontmatterScalar } from '../../engine/workorders/frontmatter';
@@ -73,19 +73,24 @@ export function appendLine(path: string, line: string): void {
   appendFileSync(path, line.endsWith('\n') ? line : `${line}\n`);
 }
 
-/** Everything the reconcile table reads about one work order. */
-export function woFacts(dir: string, fileName: string): WoFacts {
+/**
+ * Everything the reconcile table reads about one work order. `names` (the folder listing, when
+ * the caller has it) saves a stat per absent sidecar — most work orders have few sidecars.
+ */
+export function woFacts(dir: string, fileName: string, names?: Set<string>): WoFacts {
   const text = readText(join(dir, fileName)) ?? '';
-  const names = sidecars(shortId(fileName, frontmatterScalar(text, 'id')));
-  const present = (name: string): string | undefined =>
-    existsSync(join(dir, name)) ? (readText(join(dir, name)) ?? '') : undefined;
+  const side = sidecars(shortId(fileName, frontmatterScalar(text, 'id')));
+  const present = (name: string): string | undefined => {
+    if (names ? !names.has(name) : !existsSync(join(dir, name))) return undefined;
+    return readText(join(dir, name)) ?? '';
+  };
   return {
     fileName,
     text,
-    run: present(names.run),
-    review: present(names.review),
-    critique: present(names.critique),
-    halt: present(names.halt),
+    run: present(side.run),
+    review: present(side.review),
+    critique: present(side.critique),
+    halt: present(side.halt),
   };
 }
 

@@ -1,7 +1,7 @@
 // `compile assert-dispatchable`: a work order may be dispatched only when it is `ready` and its
 // grounding is clean — or a complete human override (`coverage_override {reason, by, at}`)
 // bypasses the grounding (never the status). The first failing clause names the refusal.
-import { readFrontmatter } from './frontmatter';
+import { readFrontmatter } from './frontmatter-yaml';
 import { alt, isObject } from './jq';
 
 export interface DispatchGatePayload {

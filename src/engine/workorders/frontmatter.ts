@@ -1,8 +1,6 @@
-// Work-order frontmatter: the text between a leading `---` line and the next one. Reads are
-// safe (YAML core schema, so timestamps stay strings; aliases refused, so no expansion bomb);
-// writes never re-dump YAML — they replace one line and keep every other byte, CRs included.
-import { parse } from 'yaml';
-import { isObject } from './jq';
+// Work-order frontmatter, line-wise: the text between a leading `---` line and the next one.
+// Writes never re-dump YAML — they replace one line and keep every other byte, CRs included.
+// (The YAML reading lives in frontmatter-yaml.ts, so the line-wise kernels never load a parser.)
 
 const FENCE = /^---\s*$/;
 
@@ -31,24 +29,6 @@ export function frontmatterText(text: string): string {
   const body = region.lines.slice(region.start, region.end);
   if (region.end === region.lines.length && body.length > 0 && body[body.length - 1] === '') body.pop();
   return body.join('\n');
-}
-
-export type FrontmatterResult = { ok: true; data: Record<string, unknown> } | { ok: false; error: string };
-
-/**
- * Parses the frontmatter safely. `no_frontmatter` when the region is missing or blank;
- * a YAML error (aliases included) is reported by its message; a non-mapping document reads as {}.
- */
-export function readFrontmatter(text: string): FrontmatterResult {
-  const fm = frontmatterText(text);
-  if (fm.trim() === '') return { ok: false, error: 'no_frontmatter' };
-  try {
-    const data: unknown = parse(fm, { schema: 'core', maxAliasCount: 0, prettyErrors: false });
-    return { ok: true, data: isObject(data) ? data : {} };
-  } catch (error) {
-    const message = (error as Error).message.split('\n')[0] ?? 'unreadable';
-    return { ok: false, error: /alias/i.test(message) ? 'frontmatter_alias_rejected' : message };
-  }
 }
 
 /**

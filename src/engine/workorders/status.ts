@@ -1,6 +1,7 @@
 // The work-order status machine (`compile set-status`): the legal-transition table, the
 // deps-done guard on blocked → ready, and the single-line surgical write.
-import { readFrontmatter, statusLineCount, withStatus } from './frontmatter';
+import { statusLineCount, withStatus } from './frontmatter';
+import { readFrontmatter } from './frontmatter-yaml';
 import { baseName } from './ids';
 import { alt, raw } from './jq';
 

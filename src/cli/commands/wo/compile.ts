@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { stringify } from 'yaml';
 import { assertDispatchable } from '../../../engine/workorders/dispatch-gate';
-import { readFrontmatter } from '../../../engine/workorders/frontmatter';
+import { readFrontmatter } from '../../../engine/workorders/frontmatter-yaml';
 import { buildGraph } from '../../../engine/workorders/graph';
 import { isObject } from '../../../engine/workorders/jq';
 import { setStatus } from '../../../engine/workorders/status';

@@ -3,7 +3,7 @@
 // $WO_PROJECT_STATE_CMD, $WO_FM_READ_CMD and $WO_CONFIRM_ARTIFACT (mode gate).
 import { existsSync, realpathSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { readFrontmatter } from '../../../engine/workorders/frontmatter';
+import { readFrontmatter } from '../../../engine/workorders/frontmatter-yaml';
 import { modeGate, mergeGate, shipGate, type MergeWoFacts } from '../../../engine/workorders/gates';
 import { shortIdFromFileName, sidecars } from '../../../engine/workorders/ids';
 import { isObject } from '../../../engine/workorders/jq';

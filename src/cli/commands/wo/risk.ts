@@ -1,6 +1,6 @@
 // `loop-ledger wo risk-classify [<wo-file>] --files-from LIST [--gate-floor CSV] [--verified B]
 // [--collapsed-scc B]` — always exits 0; an undeterminable input is `high`.
-import { readFrontmatter } from '../../../engine/workorders/frontmatter';
+import { readFrontmatter } from '../../../engine/workorders/frontmatter-yaml';
 import { classifyRisk } from '../../../engine/workorders/risk';
 import { readText } from '../../../drivers/workorders/files';
 import { out, parseFlags } from './io';
