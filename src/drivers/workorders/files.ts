@@ -42,9 +42,18 @@ export function listNames(dir: string): string[] {
 
 /** `wo-*.md` regular files in `dir` (the kernels' discovery glob), sorted. */
 export function woFileNames(dir: string): string[] {
-  return listNames(dir).filter(
-    (name) => name.startsWith('wo-') && name.endsWith('.md') && isFile(join(dir, name)),
-  );
+  let entries: Dirent[];
+  try {
+    entries = readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return [];
+  }
+  // The entry type saves a stat per file; a symlink is followed to see if it is a file.
+  const file = (e: Dirent): boolean => e.isFile() || (e.isSymbolicLink() && isFile(join(dir, e.name)));
+  return entries
+    .filter((e) => e.name.startsWith('wo-') && e.name.endsWith('.md') && file(e))
+    .map((e) => e.name)
+    .sort();
 }
 
 /** The files `<fragment>-*.md` beside a work order (dependency resolution). */
