@@ -5,6 +5,8 @@ import { registerBriefPanel } from './brief/register';
 import { registerContractEditor } from './contract/registerContractEditor';
 import { createPrompterSlot, type PrompterSlot } from './input';
 import { registerSessionsFeature, type SessionsApi } from './sessions/feature';
+import { registerWorkOrders } from './workorders/register';
+import type { WorkOrdersTreeProvider } from './workorders/treeProvider';
 
 /** What `activate` returns to other extensions and to the integration tests. */
 export interface LoopLedgerApi extends SessionsApi {
@@ -12,6 +14,8 @@ export interface LoopLedgerApi extends SessionsApi {
   readonly activationMs: number;
   /** The Prompter commands ask through; tests swap in a ScriptedPrompter with `prompter.use(...)`. */
   readonly prompter: PrompterSlot;
+  /** The Work Orders view's provider (tests read its tasks). */
+  readonly workOrders: WorkOrdersTreeProvider;
 }
 
 export function activate(context: vscode.ExtensionContext): LoopLedgerApi {
@@ -27,10 +31,11 @@ export function activate(context: vscode.ExtensionContext): LoopLedgerApi {
   registerBriefPanel(context, commands, prompter, output);
 
   const sessions = registerSessionsFeature(context, commands, prompter, output);
+  const workOrders = registerWorkOrders(context, commands, prompter, sessions.trust, output);
 
   const activationMs = Math.round((performance.now() - started) * 100) / 100;
   output.appendLine(`Loop Ledger activated in ${activationMs} ms`);
-  return { activationMs, prompter, ...sessions };
+  return { activationMs, prompter, workOrders, ...sessions };
 }
 
 export function deactivate(): void {
