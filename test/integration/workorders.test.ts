@@ -124,6 +124,7 @@ describe('Work Orders view and commands', function () {
       ],
       {
         env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' },
+        stdio: 'pipe',
       },
     );
     // No refresh from the test: the view's file watcher must notice the CLI's write.
