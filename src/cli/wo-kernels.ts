@@ -22,6 +22,7 @@ const KERNELS: Record<string, () => Promise<Kernel>> = {
   'parallel-batch': async () => (await import('./commands/wo/parallel')).batchMain,
   'merge-back': async () => (await import('./commands/wo/parallel')).mergeBackMain,
   'review-snapshot': async () => (await import('./commands/wo/parallel')).reviewSnapshotMain,
+  'oracle-check': async () => (await import('./commands/wo/oracle')).main,
   halt: async () => (await import('./commands/wo/admin')).haltMain,
   clear: async () => (await import('./commands/wo/admin')).clearMain,
   kill: async () => (argv) => import('./commands/wo/admin').then((m) => m.killMain(argv, true)),
@@ -39,6 +40,7 @@ The work-order queue. Kernels (drop-in for the original wo-*.sh scripts):
   ship-gate <task>           merge-gate <task>           mode-gate <task> [--mode M]
   critique-aggregate …       risk-classify [<wo-file>] --files-from LIST
   parallel-batch <dir> [--max N]   merge-back <git-dir> <branch>   review-snapshot <task> <wo-id>
+  oracle-check <wo-file> --diff-from NAME-STATUS [--oracle-files RULES.json]
 The loop and the human verbs:
   run <task> [--builder CMD] [--reviewer CMD] [--critic CMD] [--cap N] [--in-place]
   halt <dir> <wo> --reason R   clear <dir> <wo> [--reset-attempts]   kill <task>   unkill <task>`;
