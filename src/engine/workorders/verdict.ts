@@ -21,10 +21,12 @@ export interface VerdictResult {
 }
 
 export function verdict(facts: VerdictFacts): VerdictResult {
-  if (facts.haltMarker) return { verdict: 'terminal', disposition: 'terminal_halt' };
+  // A blocking critique is recorded as escalated even though its rung also wrote the marker
+  // (the sequential loop's mapping; the original's parallel sibling records terminal_halt).
   if (facts.critiqueBlocking === true) {
     return { verdict: 'terminal', disposition: 'terminal_escalated', haltReason: 'critique_blocking' };
   }
+  if (facts.haltMarker) return { verdict: 'terminal', disposition: 'terminal_halt' };
   if (facts.reviewVerdict === 'pass') {
     if (facts.critiqueBlocking === false) return { verdict: 'clean', disposition: 'done' };
     return { verdict: 'terminal', disposition: 'terminal_escalated', haltReason: 'critique_missing' };

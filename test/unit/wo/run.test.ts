@@ -147,7 +147,7 @@ describe('wo run (the sequential pass)', function () {
       ['wo-01: build attempt 1', 'base'],
       'no reset on a terminal verdict',
     );
-    assert.equal(obsRecords(t)[0].disposition, 'terminal_halt');
+    assert.equal(obsRecords(t)[0].disposition, 'terminal_escalated', 'a blocking critique escalates');
     const ledger = readLedger(t.root, 'wo-01');
     assert.equal(ledger.final_outcome, 'escalate');
     assert.equal(ledger.close_blocker, 'critique_critical');
