@@ -41,6 +41,9 @@ const common = {
 // before anything is bundled: the contract validator reads its shape from it (shape.ts).
 await writeContractSchema();
 
+// Split chunks have hashed names: clear the old ones so no stale chunk ships.
+rmSync(join(root, 'dist', 'wo'), { recursive: true, force: true });
+
 const builds = [
   {
     ...common,
@@ -48,6 +51,22 @@ const builds = [
     outfile: 'dist/cli.js',
     banner: { js: '#!/usr/bin/env node' },
     minify: true,
+  },
+  // `loop-ledger wo` (work orders) loads these on demand (src/cli/commands/wo.ts): ES modules
+  // split into chunks, so a kernel loads only its own code (reconcile never parses the YAML library).
+  {
+    ...common,
+    entryPoints: ['src/cli/wo-kernels.ts'],
+    outdir: 'dist/wo',
+    format: 'esm',
+    splitting: true,
+    outExtension: { '.js': '.mjs' },
+    chunkNames: 'chunk-[hash]',
+    minify: true,
+    // CommonJS dependencies inside an ES module bundle need a `require` for node built-ins.
+    banner: {
+      js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);",
+    },
   },
 ];
 

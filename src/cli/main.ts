@@ -15,6 +15,7 @@ import * as runCommand from './commands/run';
 import * as scoreCommand from './commands/score';
 import * as statusCommand from './commands/status';
 import * as validateCommand from './commands/validate';
+import * as woCommand from './commands/wo';
 import type { CommandOutcome } from './outcome';
 import { OutputError, printFindings, printJson, printLine } from './output';
 import { internalErrorMessage, isSystemError, systemFailureMessage, systemReason } from '../app/system-error';
@@ -41,6 +42,7 @@ export interface RawCommandModule {
 const RAW_COMMANDS: Record<string, RawCommandModule> = {
   repeat: repeatCommand,
   run: runCommand,
+  wo: woCommand,
 };
 
 const COMMANDS: Record<string, CommandModule> = {
@@ -69,6 +71,7 @@ Bounded, auditable, resumable work loops. Commands:
   list      list every session under the root
   repeat    repeat an inner step until the workspace settles (exit 10 partial, 11 paused)
   run       run the bounded agent harness (explorer, coder, checks, reviewer) and write a receipt
+  wo        the work-order queue: kernels (run-state, compile, gates, obs, …) and \`wo run\`
 
 Run \`loop-ledger <command> --help\` for a command's flags.
 Exit codes: 0 ok, 1 malformed, 2 usage/no ledger, 3 wrong state or busy, 4 no iterations,

@@ -9,11 +9,15 @@ import { registerSessionsFeature, type SessionsApi } from './sessions/feature';
 import { loadTestHooks } from './testing/loadTestHooks';
 import { TrustGate } from './workspace/trust';
 import { registerRepeat } from './repeat/register';
+import { registerWorkOrders } from './workorders/register';
+import type { WorkOrdersTreeProvider } from './workorders/treeProvider';
 
 /** What `activate` returns to other extensions (and to the integration tests). */
 export interface LoopLedgerApi extends SessionsApi, RunsApi {
   /** Milliseconds `activate` itself took, measured by the extension. */
   readonly activationMs: number;
+  /** The Work Orders view's provider (tests read its tasks). */
+  readonly workOrders: WorkOrdersTreeProvider;
 }
 
 export function activate(context: vscode.ExtensionContext): LoopLedgerApi {
@@ -35,10 +39,11 @@ export function activate(context: vscode.ExtensionContext): LoopLedgerApi {
   const sessions = registerSessionsFeature(context, commands, prompter, output, trust);
   registerRepeat(context, commands, { prompter, output, trust, ...sessions });
   const runs = registerRuns(context, commands, prompter, output, { ...sessions, trust });
+  const workOrders = registerWorkOrders(context, commands, prompter, trust, output);
 
   const activationMs = Math.round((performance.now() - started) * 100) / 100;
   output.appendLine(`Loop Ledger activated in ${activationMs} ms`);
-  const api: LoopLedgerApi = { activationMs, ...sessions, ...runs };
+  const api: LoopLedgerApi = { activationMs, workOrders, ...sessions, ...runs };
   return testHooks ? ({ ...api, testing: testHooks.api } as LoopLedgerApi) : api;
 }
 

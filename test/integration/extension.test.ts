@@ -35,7 +35,15 @@ describe('Loop Ledger extension in a real extension host', () => {
 
   it('exposes its test seams only as api.testing, and only because this host runs in test mode', async () => {
     const api = (await extension().activate()) as unknown as Record<string, unknown>;
-    assert.deepEqual(Object.keys(api).sort(), ['activationMs', 'ledgerPoll', 'receipts', 'runs', 'sessions', 'testing']);
+    assert.deepEqual(Object.keys(api).sort(), [
+      'activationMs',
+      'ledgerPoll',
+      'receipts',
+      'runs',
+      'sessions',
+      'testing',
+      'workOrders',
+    ]);
     const testing = api.testing as Record<string, Record<string, unknown>>;
     assert.equal(typeof testing.prompter?.use, 'function');
     assert.equal(typeof testing.trust?.simulateUntrusted, 'function');

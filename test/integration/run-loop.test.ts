@@ -85,7 +85,7 @@ describe('Run Loop (loop-ledger run in VS Code)', function () {
       rmSync(join(root, path), { recursive: true, force: true });
     for (const session of ['it-run', 'it-cancel'])
       rmSync(join(root, '.loop', 'ledgers', `${session}.json`), { force: true });
-    await api.sessions.refreshAll();
+    void api.sessions.refreshAll();
   });
 
   it('runs the shipped fake agent to PASS, through every phase, one iteration per attempt', async () => {

@@ -1,0 +1,246 @@
+// The phases of one attempt: build (the builder agent, behind a re-gate and the ready →
+// in_progress flip), review, critique, and the three-way verdict. Each phase leaves its result
+// on disk before the next starts, so a crash anywhere resumes from files alone.
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { filesToTouch } from '../../engine/workorders/body';
+import { aggregateCritique, critiqueLine } from '../../engine/workorders/critique';
+import { dispatchGate } from '../../engine/workorders/dispatch-gate';
+import { sidecars } from '../../engine/workorders/ids';
+import { isObject, objectOrEmpty } from '../../engine/workorders/jq';
+import { obsLine } from '../../engine/workorders/obs';
+import { classifyRisk } from '../../engine/workorders/risk';
+import { RISK_RULES } from '../../engine/workorders/risk-rules';
+import { collect } from '../../engine/workorders/run-state';
+import { verdict } from '../../engine/workorders/verdict';
+import { runAgent } from '../../drivers/workorders/agent';
+import { appendObs, criticFiles } from '../../drivers/workorders/artifacts';
+import { readText, writeJsonAtomic } from '../../drivers/workorders/files';
+import { changedPaths, commitAll, head, isAncestor, resetHard } from '../../drivers/workorders/git';
+import { collectHandle } from '../../drivers/workorders/handle';
+import type { RunContext } from './context';
+import { frontmatterOf, haltMarkerPresent, haltWo, runObject, transition } from './steps';
+
+export interface Attempt {
+  id: string;
+  path: string;
+  attempt: number;
+  checkpoint: string;
+}
+
+export type PhaseEnd = 'next' | 'terminal' | 'cancelled';
+
+function agentEnv(ctx: RunContext, a: Attempt, phase: string): Record<string, string> {
+  return {
+    WO_ID: a.id,
+    WO_FILE: a.path,
+    WO_DIR: ctx.dir,
+    WO_TASK_DIR: ctx.task,
+    WO_WORKTREE: ctx.worktree,
+    WO_ATTEMPT: String(a.attempt),
+    WO_CHECKPOINT_BEFORE: a.checkpoint,
+    WO_PHASE: phase,
+    WO_FILES_TO_TOUCH: filesToTouch(readText(a.path) ?? '').join('\n'),
+    WO_REVIEW_FILE: join(ctx.dir, sidecars(a.id).review),
+    WO_CRITICS_DIR: ctx.dir,
+    WO_RUNNER_PID: String(process.pid),
+  };
+}
+
+async function agent(
+  ctx: RunContext,
+  a: Attempt,
+  phase: string,
+  command: string,
+  extra: Record<string, string> = {},
+) {
+  ctx.progress?.({ wo: a.id, phase });
+  return runAgent({
+    command,
+    cwd: ctx.worktree,
+    env: { ...agentEnv(ctx, a, phase), ...extra },
+    timeoutMs: ctx.timeoutMs,
+    signal: ctx.signal,
+  });
+}
+
+/** Re-gate, flip to in_progress, run the builder, commit what it left, collect the handle. */
+export async function build(ctx: RunContext, a: Attempt): Promise<PhaseEnd> {
+  const gate = dispatchGate(frontmatterOf(a.path));
+  const runPath = join(ctx.dir, sidecars(a.id).run);
+  const collectWith = (haltReason: string, buildReturned: boolean, after: string | null): void => {
+    const result = collect(a.id, readText(runPath), {
+      overrideUsed: String(gate.override_used),
+      haltReason,
+      buildReturned: String(buildReturned),
+      checkpointAfter: after ?? 'null',
+    });
+    if (result.write) writeJsonAtomic(runPath, result.write);
+    ctx.log(result.stderr);
+  };
+  if (!gate.dispatchable) {
+    collectWith(gate.reason, false, null);
+    haltWo(ctx, a.id, gate.reason);
+    return 'terminal';
+  }
+  const flip = transition(a.path, 'in_progress');
+  if (!flip.ok) {
+    collectWith(flip.reason, false, null);
+    haltWo(ctx, a.id, flip.reason);
+    return 'terminal';
+  }
+  const result = await agent(ctx, a, 'build', ctx.builder);
+  if (result.cancelled) return 'cancelled';
+  const spawnFailed = result.spawnFailed || result.code === 127;
+  if (!spawnFailed) commitAll(ctx.worktree, `${a.id}: build attempt ${a.attempt}`);
+  const fm = frontmatterOf(a.path);
+  const handle = collectHandle(
+    ctx.worktree,
+    fm.id ?? null,
+    {
+      checkpointBefore: a.checkpoint,
+      dispatched: true,
+      overrideUsed: gate.override_used,
+      haltReason: spawnFailed ? 'spawn_failed' : '',
+      buildReturned: result.code === 0,
+    },
+    ctx.log,
+  );
+  collectWith(handle.halt_reason ?? 'null', handle.build_returned, handle.checkpoint_after);
+  ctx.ledger.phase(a.id, a.attempt, 'build', new Date(), handle.artifacts);
+  if (handle.halt_reason !== null) {
+    haltWo(ctx, a.id, handle.halt_reason);
+    return 'terminal';
+  }
+  return 'next';
+}
+
+/** Runs the reviewer; its own `$WO_REVIEW_FILE` wins, else its exit code is the verdict. */
+export async function review(ctx: RunContext, a: Attempt): Promise<PhaseEnd> {
+  const path = join(ctx.dir, sidecars(a.id).review);
+  const result = await agent(ctx, a, 'review', ctx.reviewer);
+  if (result.cancelled) return 'cancelled';
+  const written = objectOrEmpty(readText(path));
+  if (!isObject(written.gate_specific)) {
+    const verdictText = result.code === 0 ? 'pass' : 'fail';
+    writeJsonAtomic(path, {
+      gate_specific: { overall_verdict: verdictText },
+      reviewer_exit_code: result.code,
+      timed_out: result.timedOut,
+      recorded_at: ctx.now(),
+    });
+  }
+  ctx.ledger.phase(a.id, a.attempt, 'review', new Date());
+  return 'next';
+}
+
+/** Runs the critic (when configured) and aggregates its files into `wo-NN._critique.json`. */
+export async function critique(ctx: RunContext, a: Attempt): Promise<PhaseEnd> {
+  const run = runObject(ctx, a.id);
+  const after = typeof run.checkpoint_after === 'string' ? run.checkpoint_after : null;
+  const changed = after ? (changedPaths(ctx.worktree, a.checkpoint, after) ?? []) : [];
+  const fm = frontmatterOf(a.path);
+  const floor = Array.isArray(fm.gate_floor)
+    ? fm.gate_floor.map(String).join(',')
+    : RISK_RULES.base_gate_floor.join(',');
+  const tier = classifyRisk({
+    files: changed,
+    gateFloor: floor,
+    collapsedScc: fm.collapsed_scc === true,
+  }).risk_tier;
+  let evaluated = false;
+  // Critic files of a critic that crashed before this resume are not this run's verdicts.
+  for (const file of criticFiles(ctx.dir, a.id)) rmSync(join(ctx.dir, file.name), { force: true });
+  if (ctx.critic) {
+    const result = await agent(ctx, a, 'critique', ctx.critic, {
+      WO_RISK_TIER: tier,
+      WO_CRITIC_PREFIX: join(ctx.dir, `${a.id}.critic-`),
+    });
+    if (result.cancelled) return 'cancelled';
+    evaluated = true;
+  }
+  const envelope = aggregateCritique(
+    {
+      wo: a.id,
+      tier,
+      mode: ctx.critic ? 'fanout' : 'none',
+      expected: String(ctx.critic ? ctx.criticsExpected : 0),
+      evaluated: String(evaluated),
+      diffEmpty: after === null,
+      required: false,
+      runAt: ctx.now(),
+      notDispatched: [],
+    },
+    evaluated ? criticFiles(ctx.dir, a.id) : [],
+  );
+  const path = join(ctx.dir, sidecars(a.id).critique);
+  writeJsonAtomic(path, envelope);
+  ctx.log(critiqueLine(envelope, path));
+  ctx.ledger.phase(a.id, a.attempt, 'critique', new Date());
+  if (envelope.blocking === true) haltWo(ctx, a.id, String(envelope.halt_reason));
+  return 'next';
+}
+
+/** The three-way verdict from disk, its action, the ledger close and the obs record. */
+export function settle(ctx: RunContext, a: Attempt): 'done' | 'needs_rework' | 'terminal' {
+  const names = sidecars(a.id);
+  const reviewFile = objectOrEmpty(readText(join(ctx.dir, names.review)));
+  const critiqueText = readText(join(ctx.dir, names.critique));
+  const critiqueFile = critiqueText === undefined ? undefined : objectOrEmpty(critiqueText);
+  const v = verdict({
+    haltMarker: haltMarkerPresent(ctx, a.id),
+    reviewVerdict: isObject(reviewFile.gate_specific) ? reviewFile.gate_specific.overall_verdict : undefined,
+    critiqueBlocking: critiqueFile?.blocking,
+  });
+  let disposition: string = v.disposition;
+  let end: 'done' | 'needs_rework' | 'terminal';
+  if (v.verdict === 'clean') {
+    const moved = transition(a.path, 'done');
+    end = moved.ok ? 'done' : terminal(ctx, a, moved.reason);
+    if (end === 'done')
+      ctx.ledger.close(a.id, 'complete', {
+        note: `attempt ${a.attempt}: review pass, critique not blocking`,
+      });
+  } else if (v.verdict === 'retryable') {
+    end = retry(ctx, a);
+    if (end === 'terminal') disposition = 'terminal_halt';
+  } else {
+    const reason = String(
+      objectOrEmpty(readText(join(ctx.dir, names.halt))).reason ??
+        critiqueFile?.halt_reason ??
+        v.haltReason ??
+        'terminal',
+    );
+    end = terminal(ctx, a, reason);
+  }
+  const record = appendObs(ctx.dir, a.id, disposition, ctx.now());
+  ctx.log(obsLine(record));
+  return end;
+}
+
+function terminal(ctx: RunContext, a: Attempt, reason: string): 'terminal' {
+  const marker = haltWo(ctx, a.id, reason);
+  ctx.ledger.close(a.id, 'escalate', {
+    blocker: reason,
+    evidence: marker,
+    next: `inspect ${a.id}, then clear its HALT (loop-ledger wo clear)`,
+  });
+  return 'terminal';
+}
+
+/** RETRYABLE: back to the checkpoint (only after the ancestor check), then needs_rework. */
+function retry(ctx: RunContext, a: Attempt): 'needs_rework' | 'terminal' {
+  if (ctx.inPlace) return terminal(ctx, a, 'in_place_review_fail');
+  const current = head(ctx.worktree);
+  if (
+    !current ||
+    !isAncestor(ctx.worktree, a.checkpoint, current) ||
+    !resetHard(ctx.worktree, a.checkpoint)
+  ) {
+    return terminal(ctx, a, 'reset_target_invalid');
+  }
+  const moved = transition(a.path, 'needs_rework');
+  if (!moved.ok) return terminal(ctx, a, moved.reason);
+  ctx.ledger.close(a.id, 'revise', { note: `attempt ${a.attempt}: review failed; reset to ${a.checkpoint}` });
+  return 'needs_rework';
+}

@@ -1,0 +1,52 @@
+// Small disk steps of the loop, each through an engine rule: a status transition, a HALT
+// (marker first, then the sidecar), a sidecar read.
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { readFrontmatter } from '../../engine/workorders/frontmatter-yaml';
+import { sidecars } from '../../engine/workorders/ids';
+import { halt as haltSidecar, sidecarObject } from '../../engine/workorders/run-state';
+import { setStatus, type SetStatusPayload } from '../../engine/workorders/status';
+import {
+  readText,
+  siblingsOf,
+  writeHaltMarker,
+  writeJsonAtomic,
+  writeTextAtomic,
+} from '../../drivers/workorders/files';
+import type { RunContext } from './context';
+
+export function transition(path: string, to: string): SetStatusPayload {
+  const result = setStatus(path, readText(path), to, siblingsOf(dirname(path)));
+  if (result.write !== undefined) writeTextAtomic(path, result.write);
+  return result.payload;
+}
+
+export function frontmatterOf(path: string): Record<string, unknown> {
+  const text = readText(path);
+  const fm = text === undefined ? undefined : readFrontmatter(text);
+  return fm?.ok ? fm.data : {};
+}
+
+export function runObject(ctx: RunContext, id: string): Record<string, unknown> {
+  return sidecarObject(readText(join(ctx.dir, sidecars(id).run)));
+}
+
+export function haltMarkerPresent(ctx: RunContext, id: string): boolean {
+  return existsSync(join(ctx.dir, sidecars(id).halt));
+}
+
+/** Makes a work order TERMINAL: the marker (kept if one exists), then the sidecar, best-effort. */
+export function haltWo(
+  ctx: RunContext,
+  id: string,
+  reason: string,
+  extra: Record<string, unknown> = {},
+): string {
+  const markerPath = join(ctx.dir, sidecars(id).halt);
+  if (!existsSync(markerPath)) writeHaltMarker(ctx.dir, id, reason, ctx.now(), extra);
+  const runPath = join(ctx.dir, sidecars(id).run);
+  const result = haltSidecar(id, readText(runPath), reason);
+  if (result.write) writeJsonAtomic(runPath, result.write);
+  ctx.log(`wo-run halt wo=${id} reason=${reason}`);
+  return markerPath;
+}

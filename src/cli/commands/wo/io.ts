@@ -1,0 +1,60 @@
+// Output and argv conventions of the drop-in `wo` kernels: stdout is one compact JSON line (as
+// `jq -c` prints it), stderr one status line; flags are read the tolerant way the originals read
+// them (unknown flags skipped, a trailing flag without a value reads as empty).
+import { printFindings, printLine } from '../../output';
+
+export function out(value: unknown): void {
+  printLine(JSON.stringify(value));
+}
+
+export function outPretty(value: unknown): void {
+  printLine(JSON.stringify(value, null, 2));
+}
+
+export function err(line: string): void {
+  printFindings([line]);
+}
+
+/** UTC now as the kernels stamp it: `YYYY-MM-DDTHH:MM:SSZ` (the shell owns the clock). */
+export function nowIso(): string {
+  return new Date().toISOString().replace(/\.[0-9]{3}Z$/, 'Z');
+}
+
+export interface Parsed {
+  positionals: string[];
+  values: Map<string, string>;
+  /** Repeatable value flags, in order. */
+  lists: Map<string, string[]>;
+  switches: Set<string>;
+}
+
+/**
+ * Reads `--flag value` pairs for `valueFlags`, bare `--flag` for `switchFlags`; anything else
+ * starting with `--` is skipped (with its value when `skipUnknownValue`), the rest are positionals.
+ */
+export function parseFlags(
+  argv: string[],
+  valueFlags: string[],
+  switchFlags: string[] = [],
+  repeatFlags: string[] = [],
+): Parsed {
+  const parsed: Parsed = { positionals: [], values: new Map(), lists: new Map(), switches: new Set() };
+  for (let i = 0; i < argv.length; i += 1) {
+    const arg = argv[i] ?? '';
+    const eq = arg.startsWith('--') ? arg.indexOf('=') : -1;
+    const name = eq > 0 ? arg.slice(0, eq) : arg;
+    if (valueFlags.includes(name) || repeatFlags.includes(name)) {
+      let value: string;
+      if (eq > 0) value = arg.slice(eq + 1);
+      else {
+        value = argv[i + 1] ?? '';
+        i += 1;
+      }
+      if (repeatFlags.includes(name)) parsed.lists.set(name, [...(parsed.lists.get(name) ?? []), value]);
+      else parsed.values.set(name, value);
+    } else if (switchFlags.includes(name)) parsed.switches.add(name);
+    else if (arg.startsWith('--')) continue;
+    else parsed.positionals.push(arg);
+  }
+  return parsed;
+}

@@ -1,0 +1,113 @@
+// `loop-ledger wo run <task> --builder CMD --reviewer CMD [--critic CMD] [--critics N] [--cap N]
+// [--in-place] [--worktree DIR] [--root DIR] [--timeout SECONDS]` — the sequential pass.
+// Exit 0 every work order done, 1 escalation or stopped (kill switch, budget), 2 usage,
+// 3 another `wo run` holds this task, 130 cancelled (SIGINT/SIGTERM: agents are stopped).
+import { relative, resolve, isAbsolute } from 'node:path';
+import { runQueue } from '../../../app/workorders/run-queue';
+import { workOrdersDir } from '../../../app/workorders/context';
+import { isDirectory } from '../../../drivers/workorders/files';
+import { git, isWorkTree } from '../../../drivers/workorders/git';
+import { acquireRunLock } from '../../../drivers/workorders/run-lock';
+import { err, out, parseFlags } from './io';
+
+const VALUE_FLAGS = [
+  '--builder',
+  '--reviewer',
+  '--critic',
+  '--critics',
+  '--cap',
+  '--worktree',
+  '--root',
+  '--timeout',
+  '--max',
+  '--builder-config',
+];
+
+function usage(message: string): number {
+  err(`loop-ledger wo run: ${message}`);
+  return 2;
+}
+
+/** The task folder must not be tracked by the worktree: a reset would roll back its sidecars. */
+function taskInsideWorktree(task: string, worktree: string): boolean {
+  const rel = relative(worktree, task);
+  if (rel === '' || (!rel.startsWith('..') && !isAbsolute(rel))) {
+    return git(worktree, ['check-ignore', '-q', '--', rel === '' ? '.' : rel]).code !== 0;
+  }
+  return false;
+}
+
+export async function main(argv: string[]): Promise<number> {
+  const known = new Set([...VALUE_FLAGS, '--in-place', '--parallel']);
+  for (let i = 0; i < argv.length; i += 1) {
+    const arg = argv[i] ?? '';
+    if (arg.startsWith('--') && !known.has(arg.split('=')[0] ?? ''))
+      return usage(`unknown flag ${JSON.stringify(arg.slice(0, 80))}`);
+    if (VALUE_FLAGS.includes(arg)) i += 1;
+  }
+  const flags = parseFlags(argv, VALUE_FLAGS, ['--in-place', '--parallel']);
+  const task = flags.positionals[0];
+  if (!task) return usage('<task-folder> is required');
+  if (!isDirectory(workOrdersDir(task))) return usage(`${workOrdersDir(task)}: no work-orders folder`);
+  if (flags.switches.has('--parallel') && flags.switches.has('--in-place'))
+    return usage('--parallel and --in-place exclude each other (in-place builds share one environment)');
+  if (flags.switches.has('--parallel'))
+    return usage('--parallel rounds are not implemented yet; run without --parallel for the sequential pass');
+  if (flags.values.has('--builder-config'))
+    return usage('--builder-config is not implemented yet; pass --builder/--reviewer/--critic');
+  const builder = flags.values.get('--builder');
+  const reviewer = flags.values.get('--reviewer');
+  if (!builder) return usage('--builder CMD is required (the agent that builds one work order)');
+  if (!reviewer) return usage('--reviewer CMD is required (exit 0 = pass, or it writes $WO_REVIEW_FILE)');
+  const cap = flags.values.get('--cap') ?? '3';
+  if (!/^[0-9]+$/.test(cap)) return usage(`--cap: ${JSON.stringify(cap)} is not a non-negative integer`);
+  const critics = flags.values.get('--critics') ?? '1';
+  if (!/^[0-9]+$/.test(critics))
+    return usage(`--critics: ${JSON.stringify(critics)} is not a non-negative integer`);
+  const timeout = flags.values.get('--timeout') ?? '1800';
+  if (!/^[0-9]+$/.test(timeout) || Number(timeout) === 0)
+    return usage(`--timeout: ${JSON.stringify(timeout)} is not a positive number of seconds`);
+  const worktree = resolve(flags.values.get('--worktree') ?? process.cwd());
+  if (!isWorkTree(worktree)) return usage(`--worktree ${worktree}: not a git work tree`);
+  const taskAbs = resolve(task);
+  if (taskInsideWorktree(taskAbs, worktree))
+    return usage(
+      `${taskAbs}: the task folder is tracked by the worktree; keep it outside (or git-ignored) so a reset never rolls back its sidecars`,
+    );
+
+  const lock = acquireRunLock(workOrdersDir(taskAbs));
+  if (!lock.ok) {
+    err(`loop-ledger wo run: busy: another wo run (pid ${lock.holder}) is running this task`);
+    return 3;
+  }
+  const controller = new AbortController();
+  const onSignal = (): void => controller.abort();
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  try {
+    const summary = await runQueue({
+      task: taskAbs,
+      worktree,
+      root: resolve(flags.values.get('--root') ?? process.cwd()),
+      builder,
+      reviewer,
+      critic: flags.values.get('--critic') || undefined,
+      criticsExpected: Number(critics),
+      cap,
+      inPlace: flags.switches.has('--in-place'),
+      timeoutMs: Number(timeout) * 1000,
+      signal: controller.signal,
+      log: err,
+    });
+    out(summary);
+    err(
+      `wo-run outcome=${summary.outcome} wos=${summary.work_orders.length} done=${summary.work_orders.filter((w) => w.status === 'done').length} terminal=${summary.work_orders.filter((w) => w.terminal).length}`,
+    );
+    if (summary.outcome === 'cancelled') return 130;
+    return summary.outcome === 'complete' ? 0 : 1;
+  } finally {
+    process.removeListener('SIGINT', onSignal);
+    process.removeListener('SIGTERM', onSignal);
+    lock.release();
+  }
+}

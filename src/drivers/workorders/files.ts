@@ -1,0 +1,121 @@
+// Work-order files on disk: the only code that reads or writes `<task>/work-orders/*`.
+// Writes are atomic (temp + fsync + rename, the store's helper); the obs log is an append.
+import { appendFileSync, existsSync, readdirSync, readFileSync, statSync, type Dirent } from 'node:fs';
+import { basename, join } from 'node:path';
+import { writeFileAtomicSync } from '../../store';
+import { frontmatterScalar } from '../../engine/workorders/frontmatter';
+import { shortId, sidecars } from '../../engine/workorders/ids';
+import type { WoFacts } from '../../engine/workorders/reconcile';
+
+export function readText(path: string): string | undefined {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch {
+    return undefined;
+  }
+}
+
+export function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+export function isFile(path: string): boolean {
+  try {
+    return statSync(path).isFile();
+  } catch {
+    return false;
+  }
+}
+
+/** Names in `dir` (sorted, byte order); [] when unreadable. */
+export function listNames(dir: string): string[] {
+  try {
+    return readdirSync(dir).sort();
+  } catch {
+    return [];
+  }
+}
+
+/** `wo-*.md` regular files in `dir` (the kernels' discovery glob), sorted. */
+export function woFileNames(dir: string): string[] {
+  let entries: Dirent[];
+  try {
+    entries = readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return [];
+  }
+  // The entry type saves a stat per file; a symlink is followed to see if it is a file.
+  const file = (e: Dirent): boolean => e.isFile() || (e.isSymbolicLink() && isFile(join(dir, e.name)));
+  return entries
+    .filter((e) => e.name.startsWith('wo-') && e.name.endsWith('.md') && file(e))
+    .map((e) => e.name)
+    .sort();
+}
+
+/** The files `<fragment>-*.md` beside a work order (dependency resolution). */
+export function siblingsOf(dir: string): (fragment: string) => { text: string }[] {
+  const names = listNames(dir);
+  return (fragment) =>
+    names
+      .filter((name) => name.startsWith(`${fragment}-`) && name.endsWith('.md') && isFile(join(dir, name)))
+      .map((name) => ({ text: readText(join(dir, name)) ?? '' }));
+}
+
+/** Compact JSON + newline, as the kernels print and store it. */
+export function jsonLine(value: unknown): string {
+  return `${JSON.stringify(value)}\n`;
+}
+
+export function writeJsonAtomic(path: string, value: unknown): void {
+  writeFileAtomicSync(path, jsonLine(value));
+}
+
+export function writeTextAtomic(path: string, text: string): void {
+  writeFileAtomicSync(path, text);
+}
+
+export function appendLine(path: string, line: string): void {
+  appendFileSync(path, line.endsWith('\n') ? line : `${line}\n`);
+}
+
+/**
+ * Everything the reconcile table reads about one work order. `names` (the folder listing, when
+ * the caller has it) saves a stat per absent sidecar — most work orders have few sidecars.
+ */
+export function woFacts(dir: string, fileName: string, names?: Set<string>): WoFacts {
+  const text = readText(join(dir, fileName)) ?? '';
+  const side = sidecars(shortId(fileName, frontmatterScalar(text, 'id')));
+  const present = (name: string): string | undefined => {
+    if (names ? !names.has(name) : !existsSync(join(dir, name))) return undefined;
+    return readText(join(dir, name)) ?? '';
+  };
+  return {
+    fileName,
+    text,
+    run: present(side.run),
+    review: present(side.review),
+    critique: present(side.critique),
+    halt: present(side.halt),
+  };
+}
+
+/** The HALT marker `{wo_id, reason, at}` (+ extra keys), written atomically. */
+export function writeHaltMarker(
+  dir: string,
+  id: string,
+  reason: string,
+  at: string,
+  extra: Record<string, unknown> = {},
+): string {
+  const path = join(dir, sidecars(id).halt);
+  writeJsonAtomic(path, { wo_id: id, reason, at, ...extra });
+  return path;
+}
+
+export function fileBase(path: string): string {
+  return basename(path);
+}

@@ -1,0 +1,161 @@
+// The Work Orders view's write commands: only legal transitions are offered, a HALT asks for its
+// reason, clearing a HALT asks first (human only; the marker is kept), the kill switch toggles.
+// All refuse in an untrusted workspace (the view stays readable).
+import * as vscode from 'vscode';
+import { legalTargets } from '../../engine/workorders/status';
+import type { Command } from '../commandManager';
+import type { PrompterSlot } from '../input';
+import { TrustGate } from '../workspace/trust';
+import { clearWorkOrderHalt, haltWorkOrder, setKillSwitch, transitionWorkOrder } from './actions';
+import type { WoNode, WorkOrdersTreeProvider } from './treeProvider';
+
+export interface WoCommandDeps {
+  prompter: PrompterSlot;
+  provider: WorkOrdersTreeProvider;
+  trust: TrustGate;
+}
+
+type WoItemNode = Extract<WoNode, { kind: 'wo' }>;
+type TaskNode = Extract<WoNode, { kind: 'task' }>;
+
+function refuseUntrusted(deps: WoCommandDeps, action: string): boolean {
+  if (deps.trust.isTrusted) return false;
+  void vscode.window.showWarningMessage(
+    `Loop Ledger: ${action} changes work-order files, and this workspace is not trusted; the Work Orders view is read-only here.`,
+  );
+  return true;
+}
+
+/** The node a context menu passed, or a pick among the loaded work orders. */
+async function workOrderArg(
+  deps: WoCommandDeps,
+  arg: unknown,
+  title: string,
+): Promise<WoItemNode | undefined> {
+  if (typeof arg === 'object' && arg !== null && (arg as WoNode).kind === 'wo') return arg as WoItemNode;
+  const tasks = await deps.provider.load();
+  const items = tasks.flatMap((task) =>
+    task.workOrders.map((wo) => ({
+      label: `${wo.id} ${wo.title}`,
+      description: `${task.name} · ${wo.row.status}`,
+      value: { kind: 'wo' as const, task, wo },
+    })),
+  );
+  const picked = await deps.prompter.current.pickOne({ id: 'wo.pick', title, items });
+  return typeof picked === 'object' ? picked : undefined;
+}
+
+async function taskArg(deps: WoCommandDeps, arg: unknown, title: string): Promise<TaskNode | undefined> {
+  if (typeof arg === 'object' && arg !== null && (arg as WoNode).kind === 'task') return arg as TaskNode;
+  const tasks = await deps.provider.load();
+  const picked = await deps.prompter.current.pickOne({
+    id: 'wo.task',
+    title,
+    items: tasks.map((task) => ({
+      label: task.name,
+      description: task.path,
+      value: { kind: 'task' as const, task },
+    })),
+  });
+  return typeof picked === 'object' ? picked : undefined;
+}
+
+export class SetWorkOrderStatusCommand implements Command {
+  readonly id = 'loopLedger.wo.setStatus';
+  constructor(private readonly deps: WoCommandDeps) {}
+
+  async execute(arg?: unknown): Promise<string | undefined> {
+    if (refuseUntrusted(this.deps, 'Set Status')) return undefined;
+    const node = await workOrderArg(this.deps, arg, 'Set the status of a work order');
+    if (!node) return undefined;
+    if (node.wo.row.terminal) {
+      void vscode.window.showWarningMessage(
+        `Loop Ledger: ${node.wo.id} is TERMINAL (${String(node.wo.row.halt_reason)}); clear its HALT first.`,
+      );
+      return undefined;
+    }
+    const targets = legalTargets(node.wo.row.status);
+    const to = await this.deps.prompter.current.pickOne({
+      id: 'wo.status',
+      title: `${node.wo.id}: ${node.wo.row.status} →`,
+      items: targets.map((t) => ({ label: t, value: t })),
+    });
+    if (typeof to !== 'string') return undefined;
+    const result = transitionWorkOrder(node.wo.path, to);
+    if (!result.ok)
+      void vscode.window.showErrorMessage(
+        `Loop Ledger: ${node.wo.id} stays ${node.wo.row.status}: ${result.reason}`,
+      );
+    this.deps.provider.refresh();
+    return result.ok ? to : undefined;
+  }
+}
+
+export class HaltWorkOrderCommand implements Command {
+  readonly id = 'loopLedger.wo.halt';
+  constructor(private readonly deps: WoCommandDeps) {}
+
+  async execute(arg?: unknown): Promise<boolean> {
+    if (refuseUntrusted(this.deps, 'Halt')) return false;
+    const node = await workOrderArg(this.deps, arg, 'Halt a work order');
+    if (!node || node.wo.row.terminal) return false;
+    const reason = await this.deps.prompter.current.inputText({
+      id: 'wo.haltReason',
+      title: `Halt ${node.wo.id}`,
+      prompt:
+        'Why? (the reason goes on the HALT marker; the loop will not touch it until a person clears it)',
+      validate: (t) =>
+        /^[A-Za-z0-9_:.-]{1,120}$/.test(t.trim()) ? undefined : 'a short reason: letters, digits, _ : . -',
+    });
+    if (typeof reason !== 'string') return false;
+    haltWorkOrder(node.task.dir, node.wo.id, reason.trim(), new Date());
+    this.deps.provider.refresh();
+    return true;
+  }
+}
+
+export class ClearWorkOrderHaltCommand implements Command {
+  readonly id = 'loopLedger.wo.clearHalt';
+  constructor(private readonly deps: WoCommandDeps) {}
+
+  async execute(arg?: unknown): Promise<string | null | undefined> {
+    if (refuseUntrusted(this.deps, 'Clear HALT')) return undefined;
+    const node = await workOrderArg(this.deps, arg, 'Clear the HALT of a work order');
+    if (!node || !node.wo.row.terminal) return undefined;
+    const ok = await this.deps.prompter.current.confirm({
+      id: 'wo.clearHalt',
+      title: `Clear the HALT of ${node.wo.id} (${String(node.wo.row.halt_reason ?? 'halted')})?`,
+      detail:
+        'The loop may dispatch it again on the next run. The marker is kept as a cleared copy beside it.',
+      confirmLabel: 'Clear HALT',
+    });
+    if (!ok) return undefined;
+    const kept = clearWorkOrderHalt(node.task.dir, node.wo.id, new Date());
+    this.deps.provider.refresh();
+    return kept;
+  }
+}
+
+export class ToggleKillSwitchCommand implements Command {
+  readonly id = 'loopLedger.wo.toggleKill';
+  constructor(private readonly deps: WoCommandDeps) {}
+
+  async execute(arg?: unknown): Promise<boolean | undefined> {
+    if (refuseUntrusted(this.deps, 'the kill switch')) return undefined;
+    const node = await taskArg(this.deps, arg, 'Toggle the kill switch of a task');
+    if (!node) return undefined;
+    setKillSwitch(node.task.path, !node.task.killed, new Date());
+    this.deps.provider.refresh();
+    return !node.task.killed;
+  }
+}
+
+export class RefreshWorkOrdersCommand implements Command {
+  readonly id = 'loopLedger.wo.refresh';
+  constructor(private readonly provider: WorkOrdersTreeProvider) {}
+  execute(): void {
+    this.provider.refresh();
+  }
+}
+
+export { taskArg };

@@ -1,0 +1,169 @@
+// Run Queue (the `wo run` CLI with progress and cancel), the obs report as a table, and the
+// gates' answers (ship / merge / mode) with their reasons.
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
+import * as vscode from 'vscode';
+import type { Command } from '../commandManager';
+import { taskArg, type WoCommandDeps } from './commands';
+import { obsReportMarkdown } from './report';
+import { runQueue, type QueueResult } from './runQueue';
+
+export interface QueueDeps extends WoCommandDeps {
+  extensionPath: string;
+  output: vscode.OutputChannel;
+}
+
+function setting<T>(key: string, fallback: T): T {
+  return vscode.workspace.getConfiguration('loopLedger.workOrders').get<T>(key) ?? fallback;
+}
+
+export class RunQueueCommand implements Command {
+  readonly id = 'loopLedger.wo.runQueue';
+  constructor(private readonly deps: QueueDeps) {}
+
+  async execute(arg?: unknown): Promise<QueueResult | undefined> {
+    if (!this.deps.trust.isTrusted) {
+      void vscode.window.showWarningMessage(
+        'Loop Ledger: Run Queue runs agents, and this workspace is not trusted.',
+      );
+      return undefined;
+    }
+    const node = await taskArg(this.deps, arg, 'Run the work-order queue of a task');
+    if (!node) return undefined;
+    const folder =
+      vscode.workspace.getWorkspaceFolder(vscode.Uri.file(node.task.path))?.uri.fsPath ?? node.task.path;
+    const ask = async (key: string, prompt: string): Promise<string | undefined> => {
+      const value = setting<string>(key, '');
+      if (value) return value;
+      const answer = await this.deps.prompter.current.inputText({
+        id: `wo.${key}`,
+        title: 'Run Queue',
+        prompt,
+      });
+      return typeof answer === 'string' && answer.trim() ? answer.trim() : undefined;
+    };
+    const builder = await ask(
+      'builder',
+      'The builder command (it edits the files of one work order; see README)',
+    );
+    if (!builder) return undefined;
+    const reviewer = await ask('reviewer', 'The reviewer command (exit 0 = pass)');
+    if (!reviewer) return undefined;
+    const worktreeSetting = setting<string>('worktree', '');
+    const settings = {
+      builder,
+      reviewer,
+      critic: setting<string>('critic', ''),
+      worktree: worktreeSetting
+        ? worktreeSetting.startsWith('/')
+          ? worktreeSetting
+          : join(folder, worktreeSetting)
+        : folder,
+      cap: setting<number>('cap', 3),
+    };
+    this.deps.output.appendLine(`wo run ${node.task.path}`);
+    const result = await vscode.window.withProgress(
+      {
+        location: vscode.ProgressLocation.Notification,
+        title: `Work orders: ${node.task.name}`,
+        cancellable: true,
+      },
+      (progress, token) =>
+        runQueue(
+          this.deps.extensionPath,
+          node.task.path,
+          folder,
+          settings,
+          (line) => {
+            this.deps.output.appendLine(line);
+            const m = /^wo-run-state dispatch ok wo=(\S+) attempts=(\d+)/.exec(line);
+            if (m) progress.report({ message: `${m[1]} attempt ${m[2]}` });
+            this.deps.provider.refresh();
+          },
+          token,
+        ),
+    );
+    this.deps.provider.refresh();
+    const outcome = result.summary?.outcome ?? `exit ${String(result.exitCode)}`;
+    void vscode.window.showInformationMessage(`Loop Ledger: ${node.task.name}: ${outcome}`);
+    return result;
+  }
+}
+
+export class ShowWorkOrderReportCommand implements Command {
+  readonly id = 'loopLedger.wo.showReport';
+  constructor(private readonly deps: WoCommandDeps) {}
+
+  async execute(arg?: unknown): Promise<string | undefined> {
+    const node = await taskArg(this.deps, arg, 'Show the work-order report of a task');
+    if (!node) return undefined;
+    const content = await obsReportMarkdown(node.task.dir, node.task.name);
+    const doc = await vscode.workspace.openTextDocument({ content, language: 'markdown' });
+    await vscode.window.showTextDocument(doc, { preview: true });
+    return content;
+  }
+}
+
+function parseObject(text: string): Record<string, unknown> {
+  try {
+    const value: unknown = JSON.parse(text);
+    return typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
+}
+
+function gate(
+  extensionPath: string,
+  args: string[],
+): Promise<{ code: number | null; json: Record<string, unknown> }> {
+  const env: NodeJS.ProcessEnv = { ...process.env, ELECTRON_RUN_AS_NODE: '1' };
+  delete env.NODE_OPTIONS;
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      [join(extensionPath, 'dist', 'cli.js'), 'wo', ...args],
+      { env, timeout: 60_000 },
+      (error, stdout) => {
+        const json = parseObject(stdout);
+        const code = error ? (typeof error.code === 'number' ? error.code : null) : 0;
+        resolve({ code, json });
+      },
+    );
+  });
+}
+
+export class ShowGatesCommand implements Command {
+  readonly id = 'loopLedger.wo.showGates';
+  constructor(private readonly deps: QueueDeps) {}
+
+  async execute(arg?: unknown): Promise<string | undefined> {
+    if (!this.deps.trust.isTrusted) {
+      void vscode.window.showWarningMessage(
+        'Loop Ledger: the gates run the loop-ledger CLI (and its hooks), and this workspace is not trusted.',
+      );
+      return undefined;
+    }
+    const node = await taskArg(this.deps, arg, 'Show the exit gates of a task');
+    if (!node) return undefined;
+    const [ship, merge, mode] = await Promise.all(
+      ['ship-gate', 'merge-gate', 'mode-gate'].map((g) => gate(this.deps.extensionPath, [g, node.task.path])),
+    );
+    const line = (name: string, allowed: unknown, reason: unknown) =>
+      `| ${name} | ${allowed === true ? 'yes' : 'no'} | \`${String(reason)}\` |`;
+    const content = [
+      `# Exit gates — ${node.task.name}`,
+      '',
+      '| gate | allowed | reason |',
+      '| --- | --- | --- |',
+      line('ship', ship?.json.ship_ok, ship?.json.reason),
+      line('merge', merge?.json.merge_ok, merge?.json.reason),
+      line('auto-merge', merge?.json.auto_merge_allowed, merge?.json.reason),
+      line('mode (PR)', mode?.json.allowed, mode?.json.reason),
+      '',
+    ].join('\n');
+    const doc = await vscode.workspace.openTextDocument({ content, language: 'markdown' });
+    await vscode.window.showTextDocument(doc, { preview: true });
+    return content;
+  }
+}

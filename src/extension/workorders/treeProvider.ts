@@ -1,0 +1,138 @@
+// The Work Orders view: task → work order (status icon, TERMINAL badge and HALT reason,
+// attempts n/cap, review and critique verdicts, the recovery row in words) → its dependencies,
+// and, for a blocked one, why it waits.
+import * as vscode from 'vscode';
+import { legalTargets } from '../../engine/workorders/status';
+import { loadTask, taskPathsOf, type Task, type WorkOrder } from './model';
+
+export type WoNode =
+  | { kind: 'task'; task: Task }
+  | { kind: 'wo'; task: Task; wo: WorkOrder }
+  | { kind: 'dep'; task: Task; wo: WorkOrder; dep: string }
+  | { kind: 'why'; wo: WorkOrder; text: string };
+
+const STATUS_ICON: Record<string, string> = {
+  ready: 'circle-outline',
+  blocked: 'lock',
+  in_progress: 'sync',
+  done: 'pass',
+  needs_rework: 'debug-restart',
+};
+
+export class WorkOrdersTreeProvider implements vscode.TreeDataProvider<WoNode>, vscode.Disposable {
+  private readonly changed = new vscode.EventEmitter<WoNode | undefined>();
+  readonly onDidChangeTreeData = this.changed.event;
+  private tasks: Task[] | undefined;
+  private loading: Promise<Task[]> | undefined;
+
+  constructor(
+    private readonly cap: () => number,
+    private readonly findWoFiles: () => Thenable<string[]>,
+  ) {}
+
+  /** Re-reads everything (the watcher debounces calls). */
+  refresh(): void {
+    this.tasks = undefined;
+    this.loading = undefined;
+    this.changed.fire(undefined);
+  }
+
+  /** The tasks as loaded now (tests and commands read them). */
+  async load(): Promise<Task[]> {
+    if (this.tasks) return this.tasks;
+    this.loading ??= (async () => {
+      const paths = taskPathsOf(await this.findWoFiles());
+      const tasks = await Promise.all(paths.map(loadTask));
+      this.tasks = tasks;
+      return tasks;
+    })();
+    return this.loading;
+  }
+
+  async getChildren(node?: WoNode): Promise<WoNode[]> {
+    if (!node) return (await this.load()).map((task) => ({ kind: 'task', task }));
+    if (node.kind === 'task') return node.task.workOrders.map((wo) => ({ kind: 'wo', task: node.task, wo }));
+    if (node.kind === 'wo') {
+      const children: WoNode[] = node.wo.dependsOn.map((dep) => ({
+        kind: 'dep',
+        task: node.task,
+        wo: node.wo,
+        dep,
+      }));
+      if (node.wo.waitingOn) children.push({ kind: 'why', wo: node.wo, text: `waits: ${node.wo.waitingOn}` });
+      return children;
+    }
+    return [];
+  }
+
+  getTreeItem(node: WoNode): vscode.TreeItem {
+    switch (node.kind) {
+      case 'task': {
+        const item = new vscode.TreeItem(node.task.name, vscode.TreeItemCollapsibleState.Expanded);
+        const done = node.task.workOrders.filter((w) => w.row.status === 'done').length;
+        const terminal = node.task.workOrders.filter((w) => w.row.terminal).length;
+        item.description = `${done}/${node.task.workOrders.length} done${terminal ? ` · ${terminal} TERMINAL` : ''}${node.task.killed ? ' · KILL SWITCH ON' : ''}`;
+        item.contextValue = `woTask${node.task.killed ? ' +killed' : ''}`;
+        item.iconPath = new vscode.ThemeIcon(node.task.killed ? 'debug-stop' : 'checklist');
+        item.tooltip = node.task.path;
+        return item;
+      }
+      case 'wo':
+        return woItem(node.wo, this.cap());
+      case 'dep': {
+        const dep = node.task.workOrders.find((w) => w.id === node.dep);
+        const item = new vscode.TreeItem(`depends on ${node.dep}`, vscode.TreeItemCollapsibleState.None);
+        item.description = dep ? dep.row.status : 'missing';
+        item.iconPath = new vscode.ThemeIcon(dep?.row.status === 'done' ? 'pass' : 'arrow-small-right');
+        item.contextValue = 'woDependency';
+        return item;
+      }
+      case 'why': {
+        const item = new vscode.TreeItem(node.text, vscode.TreeItemCollapsibleState.None);
+        item.iconPath = new vscode.ThemeIcon('info');
+        item.contextValue = 'woWhy';
+        return item;
+      }
+    }
+  }
+
+  dispose(): void {
+    this.changed.dispose();
+  }
+}
+
+function woItem(wo: WorkOrder, cap: number): vscode.TreeItem {
+  const children = wo.dependsOn.length > 0 || wo.waitingOn !== undefined;
+  const item = new vscode.TreeItem(
+    `${wo.id} ${wo.title}`,
+    children ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None,
+  );
+  const parts = [
+    wo.row.terminal ? `TERMINAL: ${String(wo.row.halt_reason ?? 'halted')}` : wo.row.status,
+    `${wo.attempts}/${cap}`,
+  ];
+  if (wo.row.has_review) parts.push(`review ${String(wo.row.review_verdict)}`);
+  if (wo.row.has_critique) parts.push(`critique ${wo.critiqueOverall}`);
+  if (!wo.row.terminal && wo.row.status !== 'done') parts.push(wo.next);
+  item.description = parts.join(' · ');
+  item.iconPath = wo.row.terminal
+    ? new vscode.ThemeIcon('error', new vscode.ThemeColor('errorForeground'))
+    : new vscode.ThemeIcon(STATUS_ICON[wo.row.status] ?? 'question');
+  const tooltip = new vscode.MarkdownString(undefined, true);
+  tooltip.appendMarkdown(`**${wo.id}** — ${wo.title}\n\n`);
+  tooltip.appendMarkdown(
+    `- status: \`${wo.row.status}\`${wo.row.terminal ? ` — **TERMINAL** (${String(wo.row.halt_reason ?? 'halted')})` : ''}\n`,
+  );
+  tooltip.appendMarkdown(
+    `- attempts: ${wo.attempts} of ${cap}\n- review: ${String(wo.row.review_verdict)} · critique: ${wo.critiqueOverall}\n- next: ${wo.next}\n`,
+  );
+  if (wo.waitingOn) tooltip.appendMarkdown(`- waits: ${wo.waitingOn}\n`);
+  item.tooltip = tooltip;
+  item.resourceUri = vscode.Uri.file(wo.path);
+  item.command = { command: 'vscode.open', title: 'Open Work Order', arguments: [vscode.Uri.file(wo.path)] };
+  const settable = !wo.row.terminal && legalTargets(wo.row.status).length > 0;
+  item.contextValue = ['workOrder', wo.row.terminal ? '+terminal' : '+live', settable ? '+settable' : '']
+    .filter(Boolean)
+    .join(' ');
+  return item;
+}

@@ -1,0 +1,249 @@
+// The Work Orders view inside a real VS Code: the tree over a fixture task (status, TERMINAL
+// badge and HALT reason, attempts, dependencies, why one waits), clearing a HALT from the menu
+// (asks first, keeps the marker), read-only when untrusted, and Run Queue over three work orders
+// with the fake agents of test/fixtures/wo/.
+import * as assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import * as vscode from 'vscode';
+import type { LoopLedgerApi } from '../../src/extension/extension';
+import { ScriptedPrompter, type ScriptedAnswer } from '../hooks/scriptedPrompter';
+import type { WoNode } from '../../src/extension/workorders/treeProvider';
+import type { QueueResult } from '../../src/extension/workorders/runQueue';
+import { extensionPath, loopLedgerApi, testingApi, workspaceRoot } from './sessionsHelpers';
+
+function woFile(n: number, status: string, deps: number[] = []): string {
+  const id = `wo-0${n}`;
+  return [
+    '---',
+    `id: local:it#${id}`,
+    `title: Part ${n}`,
+    `status: ${status}`,
+    `blocked_by: [${deps.map((d) => `local:it#wo-0${d}`).join(', ')}]`,
+    'verified: true',
+    'coverage_status: covered',
+    'drift_guard: {symbols_resolved: true, acceptance_runnable: true}',
+    'owner_note: kept  # unknown key',
+    '---',
+    '## Files to touch',
+    `- \`src/${id}.txt\``,
+    '',
+  ].join('\n');
+}
+
+function makeTask(root: string, name: string): string {
+  const dir = join(root, 'wo-it', name, 'work-orders');
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, 'wo-01-first.md'), woFile(1, 'ready'));
+  writeFileSync(join(dir, 'wo-02-second.md'), woFile(2, 'blocked', [1]));
+  writeFileSync(join(dir, 'wo-03-third.md'), woFile(3, 'blocked', [2]));
+  return join(root, 'wo-it', name);
+}
+
+describe('Work Orders view and commands', function () {
+  this.timeout(120_000);
+  let api: LoopLedgerApi;
+  let root: string;
+
+  async function run<T>(command: string, script: ScriptedAnswer[], ...args: unknown[]): Promise<T> {
+    const prompter = new ScriptedPrompter(script);
+    const using = (await testingApi()).prompter.use(prompter);
+    try {
+      const result = (await vscode.commands.executeCommand(command, ...args)) as T;
+      assert.deepEqual(prompter.remaining, [], 'unused scripted answers');
+      return result;
+    } finally {
+      using.dispose();
+    }
+  }
+
+  async function node(task: string, id?: string): Promise<WoNode> {
+    api.workOrders.refresh();
+    const tasks = await api.workOrders.getChildren();
+    const t = tasks.find((n) => n.kind === 'task' && n.task.name === task);
+    assert.ok(t, `task ${task} in the view`);
+    if (!id) return t;
+    const wo = (await api.workOrders.getChildren(t)).find((n) => n.kind === 'wo' && n.wo.id === id);
+    assert.ok(wo, `${id} in the view`);
+    return wo;
+  }
+
+  before(async () => {
+    api = await loopLedgerApi();
+    root = workspaceRoot();
+  });
+  after(async () => {
+    rmSync(join(root, 'wo-it'), { recursive: true, force: true });
+    const config = vscode.workspace.getConfiguration('loopLedger.workOrders');
+    for (const key of ['builder', 'reviewer', 'critic', 'worktree'])
+      await config.update(key, undefined, vscode.ConfigurationTarget.Workspace);
+  });
+
+  it('shows tasks → work orders with status, TERMINAL badge and reason, attempts, dependencies and why one waits', async () => {
+    const task = makeTask(root, 'view');
+    const dir = join(task, 'work-orders');
+    writeFileSync(
+      join(dir, 'wo-01.run.json'),
+      JSON.stringify({ wo: 'wo-01', attempts: 3, halted: true, halt_reason: 'retry_cap_exhausted' }),
+    );
+    writeFileSync(
+      join(dir, 'wo-01.HALT'),
+      JSON.stringify({ wo_id: 'wo-01', reason: 'retry_cap_exhausted', at: '2026-01-01T00:00:00Z' }),
+    );
+    const taskNode = await node('view');
+    const taskItem = api.workOrders.getTreeItem(taskNode);
+    assert.equal(taskItem.description, '0/3 done · 1 TERMINAL');
+    const wo1 = api.workOrders.getTreeItem(await node('view', 'wo-01'));
+    assert.match(String(wo1.description), /^TERMINAL: retry_cap_exhausted · 3\/3/);
+    assert.match(String(wo1.contextValue), /\+terminal/);
+    const wo2Node = await node('view', 'wo-02');
+    const wo2 = api.workOrders.getTreeItem(wo2Node);
+    assert.match(String(wo2.description), /^blocked · 0\/3 · waiting on a dependency/);
+    assert.match(String(wo2.contextValue), /\+settable/);
+    const children = await api.workOrders.getChildren(wo2Node);
+    assert.deepEqual(
+      children.map((c) => api.workOrders.getTreeItem(c).label),
+      ['depends on wo-01', 'waits: deps_not_done:local:it#wo-01'],
+    );
+  });
+
+  it('the view follows the files: a HALT written by the CLI appears without a manual refresh', async () => {
+    const task = makeTask(root, 'live');
+    await node('live');
+    execFileSync(
+      process.execPath,
+      [
+        join(extensionPath(), 'dist', 'cli.js'),
+        'wo',
+        'halt',
+        join(task, 'work-orders'),
+        'wo-03',
+        '--reason',
+        'manual_stop',
+      ],
+      {
+        env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' },
+        stdio: 'pipe',
+      },
+    );
+    // No refresh from the test: the view's file watcher must notice the CLI's write.
+    let terminal = false;
+    for (let i = 0; i < 200 && !terminal; i += 1) {
+      const tasks = await api.workOrders.load();
+      terminal =
+        tasks.find((t) => t.name === 'live')?.workOrders.find((w) => w.id === 'wo-03')?.row.terminal === true;
+      if (!terminal) await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    assert.ok(terminal, 'the HALT appeared in the view within 10 s');
+  });
+
+  it('Clear HALT asks first: declining changes nothing; confirming keeps the marker as a cleared copy', async () => {
+    const task = makeTask(root, 'clear');
+    const dir = join(task, 'work-orders');
+    writeFileSync(
+      join(dir, 'wo-01.run.json'),
+      JSON.stringify({ wo: 'wo-01', attempts: 1, halted: true, halt_reason: 'critique_critical' }),
+    );
+    writeFileSync(
+      join(dir, 'wo-01.HALT'),
+      JSON.stringify({ wo_id: 'wo-01', reason: 'critique_critical', at: 'x' }),
+    );
+    const declined = await run<string | undefined>(
+      'loopLedger.wo.clearHalt',
+      [{ step: 'wo.clearHalt', confirm: false }],
+      await node('clear', 'wo-01'),
+    );
+    assert.equal(declined, undefined);
+    assert.ok(existsSync(join(dir, 'wo-01.HALT')));
+    const kept = await run<string>(
+      'loopLedger.wo.clearHalt',
+      [{ step: 'wo.clearHalt', confirm: true }],
+      await node('clear', 'wo-01'),
+    );
+    assert.ok(kept.startsWith(join(dir, 'wo-01.HALT.cleared-')));
+    assert.equal(existsSync(join(dir, 'wo-01.HALT')), false);
+    assert.deepEqual(readdirSync(dir).filter((n) => n.startsWith('wo-01.HALT')).length, 1);
+    assert.equal(JSON.parse(readFileSync(join(dir, 'wo-01.run.json'), 'utf8')).halted, false);
+    const item = api.workOrders.getTreeItem(await node('clear', 'wo-01'));
+    assert.doesNotMatch(String(item.contextValue), /\+terminal/);
+  });
+
+  it('Set Status offers only legal transitions and keeps unknown keys; untrusted is read-only', async () => {
+    const task = makeTask(root, 'status');
+    const file = join(task, 'work-orders', 'wo-01-first.md');
+    const prompter = new ScriptedPrompter([{ step: 'wo.status', pick: 'in_progress' }]);
+    const using = (await testingApi()).prompter.use(prompter);
+    try {
+      assert.equal(
+        await vscode.commands.executeCommand('loopLedger.wo.setStatus', await node('status', 'wo-01')),
+        'in_progress',
+      );
+    } finally {
+      using.dispose();
+    }
+    assert.deepEqual(
+      prompter.asked[0]?.items?.map((i) => i.label),
+      ['in_progress'],
+    );
+    assert.equal(
+      readFileSync(file, 'utf8'),
+      woFile(1, 'ready').replace('status: ready', 'status: in_progress'),
+    );
+    const untrusted = (await testingApi()).trust.simulateUntrusted();
+    try {
+      assert.equal(
+        await vscode.commands.executeCommand('loopLedger.wo.toggleKill', await node('status')),
+        undefined,
+      );
+      assert.equal(existsSync(join(task, '.kill')), false);
+    } finally {
+      untrusted.dispose();
+    }
+  });
+
+  it('Run Queue runs three dependent work orders with fake agents to done', async () => {
+    const task = makeTask(root, 'queue');
+    const code = join(root, 'wo-it', 'code');
+    mkdirSync(code, { recursive: true });
+    const git = (...args: string[]) => execFileSync('git', args, { cwd: code, stdio: 'ignore' });
+    git('init', '-q', '-b', 'main');
+    git('config', 'user.email', 'it@example.com');
+    git('config', 'user.name', 'it');
+    writeFileSync(join(code, 'README.md'), 'base\n');
+    git('add', '-A');
+    git('commit', '-qm', 'base');
+    const agent = (name: string) =>
+      `"${process.execPath}" "${join(extensionPath(), 'test', 'fixtures', 'wo', `${name}.mjs`)}"`;
+    const config = vscode.workspace.getConfiguration('loopLedger.workOrders');
+    await config.update(
+      'builder',
+      `ELECTRON_RUN_AS_NODE=1 ${agent('builder')}`,
+      vscode.ConfigurationTarget.Workspace,
+    );
+    await config.update(
+      'reviewer',
+      `ELECTRON_RUN_AS_NODE=1 ${agent('reviewer')}`,
+      vscode.ConfigurationTarget.Workspace,
+    );
+    await config.update(
+      'critic',
+      `ELECTRON_RUN_AS_NODE=1 ${agent('critic')}`,
+      vscode.ConfigurationTarget.Workspace,
+    );
+    await config.update('worktree', code, vscode.ConfigurationTarget.Workspace);
+    const result = await run<QueueResult>('loopLedger.wo.runQueue', [], await node('queue'));
+    assert.equal(result.exitCode, 0, result.stderr);
+    assert.equal(result.summary?.outcome, 'complete');
+    const tasks = await api.workOrders.load();
+    assert.deepEqual(
+      tasks.find((t) => t.name === 'queue')?.workOrders.map((w) => [w.id, w.row.status, w.attempts]),
+      [
+        ['wo-01', 'done', 1],
+        ['wo-02', 'done', 1],
+        ['wo-03', 'done', 1],
+      ],
+    );
+    assert.ok(existsSync(join(task, 'work-orders', 'loop-obs.ndjson')));
+  });
+});
