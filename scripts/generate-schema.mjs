@@ -1,6 +1,8 @@
 // Writes schemas/contract.schema.json from the engine's zod contract schema (through
 // src/engine/contract/json-schema.ts, bundled in memory by esbuild: Node cannot import the
-// TypeScript source directly). scripts/build.mjs runs it, so every build ships a fresh schema.
+// TypeScript source directly), and schemas/loop-engineering.schema.json from the
+// loop-engineering contract's (src/engine/engineering/json-schema.ts). scripts/build.mjs runs
+// it, so every build ships fresh schemas.
 //   node scripts/generate-schema.mjs          write the file when it differs
 //   node scripts/generate-schema.mjs --check  exit 1 when the committed file differs (writes nothing)
 import * as esbuild from 'esbuild';
@@ -12,11 +14,21 @@ import { fileURLToPath } from 'node:url';
 const root = fileURLToPath(new URL('..', import.meta.url));
 export const schemaPath = join(root, 'schemas', 'contract.schema.json');
 
+/** Every generated schema: its file, the module that generates it and the function it calls. */
+const SCHEMAS = [
+  { path: schemaPath, entry: 'src/engine/contract/json-schema.ts', fn: 'contractJsonSchemaText' },
+  {
+    path: join(root, 'schemas', 'loop-engineering.schema.json'),
+    entry: 'src/engine/engineering/json-schema.ts',
+    fn: 'engineeringJsonSchemaText',
+  },
+];
+
 /** The schema text the engine's zod schema generates today. */
-export async function generatedSchemaText() {
+export async function generatedSchemaText(entry = SCHEMAS[0].entry, fn = SCHEMAS[0].fn) {
   const result = await esbuild.build({
     absWorkingDir: root,
-    entryPoints: ['src/engine/contract/json-schema.ts'],
+    entryPoints: [entry],
     bundle: true,
     platform: 'node',
     format: 'cjs',
@@ -26,26 +38,32 @@ export async function generatedSchemaText() {
   const module = { exports: {} };
   const load = new Function('module', 'exports', 'require', result.outputFiles[0].text);
   load(module, module.exports, createRequire(join(root, 'package.json')));
-  return module.exports.contractJsonSchemaText();
+  return module.exports[fn]();
 }
 
-/** Writes the schema when it changed; returns whether it did. */
+/** Writes each schema that changed; returns whether any did. */
 export async function writeContractSchema() {
-  const text = await generatedSchemaText();
-  const current = existsSync(schemaPath) ? readFileSync(schemaPath, 'utf8') : null;
-  if (current === text) return false;
-  writeFileSync(schemaPath, text);
-  return true;
+  let changed = false;
+  for (const { path, entry, fn } of SCHEMAS) {
+    const text = await generatedSchemaText(entry, fn);
+    const current = existsSync(path) ? readFileSync(path, 'utf8') : null;
+    if (current === text) continue;
+    writeFileSync(path, text);
+    changed = true;
+  }
+  return changed;
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   if (process.argv.includes('--check')) {
-    const same = existsSync(schemaPath) && readFileSync(schemaPath, 'utf8') === (await generatedSchemaText());
-    console.log(
-      same ? 'schemas/contract.schema.json is up to date' : 'schemas/contract.schema.json is stale',
-    );
-    process.exit(same ? 0 : 1);
+    let allSame = true;
+    for (const { path, entry, fn } of SCHEMAS) {
+      const same = existsSync(path) && readFileSync(path, 'utf8') === (await generatedSchemaText(entry, fn));
+      console.log(`${path.slice(root.length)} is ${same ? 'up to date' : 'stale'}`);
+      allSame &&= same;
+    }
+    process.exit(allSame ? 0 : 1);
   }
   const changed = await writeContractSchema();
-  console.log(`schemas/contract.schema.json ${changed ? 'written' : 'unchanged'}`);
+  console.log(`schemas ${changed ? 'written' : 'unchanged'}`);
 }

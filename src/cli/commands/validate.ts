@@ -2,17 +2,20 @@ import { validateOp } from '../../app/contract-operations';
 import type { CommandSpec, ParsedFlags } from '../args';
 import type { CommandOutcome } from '../outcome';
 import type { CommandContext } from './context';
+import { STRICT_FLAG, validateEngineering } from './validate-engineering';
 
 export const spec: CommandSpec = {
   name: 'validate',
   summary:
-    'Check a contract without opening a loop: every finding open would report. Exit 0 valid, 1 invalid, 2 unreadable.',
-  flags: {},
+    'Check a contract (work-loop JSON, or loop-engineering *.loop.md / JSON with kind "loop-engineering") without opening a loop: every finding open would report. Exit 0 valid, 1 invalid, 2 unreadable.',
+  flags: { strict: STRICT_FLAG },
   positional: 'FILE',
 };
 
-export function run(_flags: ParsedFlags, ctx: CommandContext, file?: string): CommandOutcome {
+export function run(flags: ParsedFlags, ctx: CommandContext, file?: string): CommandOutcome {
   const path = file as string;
+  const engineering = validateEngineering(flags, path);
+  if (engineering) return engineering;
   const outcome = validateOp(ctx.root, path);
   const p = outcome.payload;
   if (!p) return outcome;

@@ -1,0 +1,43 @@
+// The permission-boundary rule: a boundary that crosses into production, deployment,
+// publishing, external or shared systems must name both an approval and a rollback.
+//
+// Two deliberate differences from the original, which is too lenient about risk here:
+// - it excuses the whole boundary when ONE negation ("no", "not", "without", "deny", "denied")
+//   sits within 32 characters before ANY risky word, so "no push; deploy to production allowed"
+//   passes. Here each risky word is excused only by its own negation, within 32 characters
+//   before it and in the same clause (no `;`, sentence end, "but" or "except" between them);
+// - it does not count "deployment" (nor "deployed", "publishing" …) as risky. Here every
+//   inflection of deploy and publish counts.
+// Everything the original refuses is still refused.
+import { PY_WHITESPACE } from '../python-text';
+import { WORD_END, WORD_START } from './unicode';
+
+const RISKY = new RegExp(
+  `${WORD_START}(?:productions?|deploy(?:s|ed|ing|ments?)?|publish(?:es|ed|ing)?|external|shared)${WORD_END}`,
+  'gu',
+);
+const NEGATION = new RegExp(`${WORD_START}(?:no|not|without|deny|denied)${WORD_END}`, 'gu');
+const CLAUSE_END = new RegExp(
+  `;|[.!?](?:[${PY_WHITESPACE}]|$)|${WORD_START}(?:but|except|however)${WORD_END}`,
+  'u',
+);
+
+/** The risky words of a (normalised) boundary that no negation of their own excuses. */
+export function unexcusedRiskyWords(boundary: string): string[] {
+  const negations = [...boundary.matchAll(NEGATION)].map((m) => (m.index as number) + m[0].length);
+  const out: string[] = [];
+  for (const risky of boundary.matchAll(RISKY)) {
+    const at = risky.index as number;
+    const excused = negations.some(
+      (end) => end <= at && at - end <= 32 && !CLAUSE_END.test(boundary.slice(end, at)),
+    );
+    if (!excused) out.push(risky[0]);
+  }
+  return out;
+}
+
+/** Whether the boundary needs an approval and a rollback it does not name. */
+export function boundaryNeedsApprovalRollback(boundary: string): boolean {
+  if (unexcusedRiskyWords(boundary).length === 0) return false;
+  return !boundary.includes('approval') || !boundary.includes('rollback');
+}

@@ -1,0 +1,156 @@
+// The four caps (max iterations, time limit, budget, review budget): whether the text is finite
+// at all, which numbers count, and — for `open --engineering` — what each cap is in units the
+// ledger can add up. Matching is on the normalised (lower-cased, whitespace-collapsed) value.
+import { PY_WHITESPACE } from '../python-text';
+import type { CapField } from './fields';
+import { DIGIT, pyFloat, WORD_END, WORD_START } from './unicode';
+
+const S = `[${PY_WHITESPACE}]`;
+const word = (alternatives: string): string => `${WORD_START}(?:${alternatives})${WORD_END}`;
+
+/** Wording that declares no finite cap, even beside a number ("4 iterations; otherwise unlimited"). */
+const UNBOUNDED = new RegExp(
+  [
+    word('unlimited|unbounded|uncapped|infinite|indefinitely|forever|open[- ]ended'),
+    `${word('no|without')}${S}+(?:an?${S}+)?(?:(?:upper|hard|fixed)${S}+)?(?:limit|maximum|cap|bound|end)${WORD_END}`,
+    `${word('repeat|continue|retry|run|loop')}[^]{0,32}?${word('as long as|while')}${S}+(?:needed|required|necessary)${WORD_END}`,
+  ].join('|'),
+  'u',
+);
+
+/** A number that does not continue a word or another number: `v2` and `1.5.3`'s tail do not count. */
+const NUMBER = `(?<![\\p{L}\\p{N}_.])[+-]?(?:${DIGIT}+(?:\\.${DIGIT}*)?|\\.${DIGIT}+)`;
+const ANY_NUMBER = new RegExp(NUMBER, 'gu');
+
+/** Per cap: the units that make a number count (singular or plural). */
+const UNITS: Record<CapField, string> = {
+  'max iterations': 'iterations?|runs?|cycles?|attempts?',
+  'time limit': 'milliseconds?|ms|seconds?|minutes?|hours?|days?',
+  budget: `(?:(?:tool|api|model)${S}+)?(?:calls?|tokens?|credits?|usd|dollars?)`,
+  'review budget': `changed${S}+lines?|lines?|files?|diffs?|reviews?`,
+};
+
+const WITH_UNIT: Record<CapField, RegExp> = Object.fromEntries(
+  Object.entries(UNITS).map(([field, units]) => [
+    field,
+    new RegExp(`(${NUMBER})${S}*(${units})${WORD_END}`, 'gu'),
+  ]),
+) as Record<CapField, RegExp>;
+
+export function isUnbounded(normalisedValue: string): boolean {
+  return UNBOUNDED.test(normalisedValue);
+}
+
+/** The numbers that count for a cap: those followed by the cap's unit, else every number. */
+export function capNumbers(field: CapField, normalisedValue: string): number[] {
+  const scoped = [...normalisedValue.matchAll(WITH_UNIT[field])].map((m) => pyFloat(m[1] as string));
+  if (scoped.length > 0) return scoped;
+  return [...normalisedValue.matchAll(ANY_NUMBER)].map((m) => pyFloat(m[0]));
+}
+
+/** What a cap's problem is, if it has one (checked only when the value is not empty). */
+export function capProblem(field: CapField, normalisedValue: string): 'not-finite' | 'not-positive' | null {
+  if (normalisedValue === '') return null;
+  if (isUnbounded(normalisedValue)) return 'not-finite';
+  const numbers = capNumbers(field, normalisedValue);
+  if (numbers.length === 0) return 'not-finite';
+  return numbers.some((n) => n <= 0) ? 'not-positive' : null;
+}
+
+/**
+ * Whole numbers as a reader sees them, for the strict review-budget ceiling: `1,500` is one
+ * thousand five hundred. (The original reads digit runs only, so `1,500 changed lines` passes
+ * its strict check as 1 and 500 — a deliberate difference: ours refuses it.)
+ */
+export function wholeNumbers(normalisedValue: string): number[] {
+  const grouped = new RegExp(`${DIGIT}{1,3}(?:,${DIGIT}{3})+(?!${DIGIT})|${DIGIT}+`, 'gu');
+  return [...normalisedValue.matchAll(grouped)].map((m) => pyFloat(m[0].replace(/,/g, '')));
+}
+
+/** The caps the ledger enforces, in units it can add up; null where the text names no such unit. */
+export interface ParsedCaps {
+  iterations: number | null;
+  ms: number | null;
+  calls: number | null;
+  tokens: number | null;
+  usd: number | null;
+  changed_lines: number | null;
+  files: number | null;
+}
+
+const MS_PER: Record<string, number> = {
+  millisecond: 1,
+  ms: 1,
+  second: 1000,
+  minute: 60_000,
+  hour: 3_600_000,
+  day: 86_400_000,
+};
+
+function unitKey(unit: string): string {
+  const u = unit.replace(new RegExp(`${S}+`, 'gu'), ' ');
+  return u === 'ms' ? u : u.replace(/s$/, '');
+}
+
+/** The smallest positive amount per unit class named in `value` (several caps: the tightest wins). */
+function amounts(
+  field: CapField,
+  value: string,
+  classify: (unit: string) => string | null,
+): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const m of value.matchAll(WITH_UNIT[field])) {
+    const unit = unitKey(m[2] as string);
+    const cls = classify(unit);
+    const n = pyFloat(m[1] as string);
+    if (cls === null || !(n > 0)) continue;
+    const scaled = field === 'time limit' ? n * (MS_PER[unit] ?? 1) : n;
+    out.set(cls, Math.min(out.get(cls) ?? Infinity, scaled));
+  }
+  return out;
+}
+
+/** Reads the enforceable caps from the four (normalised) cap values. */
+export function parseCaps(values: Record<CapField, string>): ParsedCaps {
+  const iterations = amounts('max iterations', values['max iterations'], () => 'iterations');
+  // "Max iterations: 4." names no unit, but an iteration cap can only count iterations.
+  const bare = capNumbers('max iterations', values['max iterations']).filter((n) => n > 0);
+  const time = amounts('time limit', values['time limit'], () => 'ms');
+  const budget = amounts('budget', values.budget, (unit) => {
+    if (unit.endsWith('call')) return 'calls';
+    if (unit === 'token') return 'tokens';
+    if (unit === 'usd' || unit === 'dollar') return 'usd';
+    return null; // credits: nothing the ledger can count
+  });
+  const dollars = [...values.budget.matchAll(new RegExp(`\\$${S}*(${DIGIT}+(?:\\.${DIGIT}+)?)`, 'gu'))].map(
+    (m) => pyFloat(m[1] as string),
+  );
+  const review = amounts('review budget', values['review budget'], (unit) =>
+    unit.endsWith('line') ? 'changed_lines' : unit === 'file' ? 'files' : null,
+  );
+  const reviewLines = wholeLineCaps(values['review budget']);
+  const pick = (m: Map<string, number>, key: string): number | null => m.get(key) ?? null;
+  const minOf = (...xs: (number | null)[]): number | null => {
+    const present = xs.filter((x): x is number => x !== null && x > 0);
+    return present.length > 0 ? Math.min(...present) : null;
+  };
+  return {
+    iterations: pick(iterations, 'iterations') ?? (bare.length > 0 ? Math.floor(Math.min(...bare)) : null),
+    ms: pick(time, 'ms'),
+    calls: pick(budget, 'calls'),
+    tokens: pick(budget, 'tokens'),
+    usd: minOf(pick(budget, 'usd'), ...dollars),
+    changed_lines: minOf(pick(review, 'changed_lines'), reviewLines),
+    files: pick(review, 'files'),
+  };
+}
+
+/** `1,500 changed lines` caps lines at 1500, not 500. */
+function wholeLineCaps(value: string): number | null {
+  const re = new RegExp(
+    `(?<![\\p{L}\\p{N}_.])(${DIGIT}{1,3}(?:,${DIGIT}{3})+)${S}*(?:changed${S}+)?lines?${WORD_END}`,
+    'gu',
+  );
+  const found = [...value.matchAll(re)].map((m) => pyFloat((m[1] as string).replace(/,/g, '')));
+  return found.length > 0 ? Math.min(...found) : null;
+}
