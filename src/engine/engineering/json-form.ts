@@ -4,7 +4,7 @@
 // from schema.ts (zod stays out of the CLI bundle, as for work-loop contracts: see
 // ../contract/shape.ts); a unit test checks the two agree.
 import schema from '../../../schemas/loop-engineering.schema.json';
-import { REQUIRED_FIELDS, snakeKey } from './fields';
+import { CAP_FIELDS, REQUIRED_FIELDS, snakeKey } from './fields';
 import type { FieldSpot } from './parse-md';
 import type { EngineeringFinding, EngineeringFields } from './validate';
 
@@ -20,6 +20,9 @@ const FIELD_BY_KEY = new Map<string, string>([
   ['no_op', 'no-op'],
   ['no_op_output_limit', 'no-op output limit'],
 ]);
+
+/** The keys a number may stand for (a cap without its unit; the NO_OP output limit). */
+const NUMERIC_KEYS = new Set([...CAP_FIELDS.map(snakeKey), 'no_op_output_limit']);
 
 /** Whether parsed JSON declares itself a loop-engineering contract. */
 export function isEngineeringJson(value: unknown): value is Record<string, unknown> {
@@ -64,12 +67,17 @@ export function readEngineeringJson(value: Record<string, unknown>, text: string
     const spot = spotOf(text, key);
     if (spot) spots.set(field, spot);
     if (typeof raw === 'string') fields.set(field, raw);
-    else if (typeof raw === 'number' && Number.isFinite(raw)) fields.set(field, String(raw));
+    else if (
+      typeof raw === 'number' &&
+      Number.isFinite(raw) &&
+      (NUMERIC_KEYS.has(key) || !FIELD_BY_KEY.has(key))
+    )
+      fields.set(field, String(raw));
     else if (raw === null) fields.set(field, '');
     else if (FIELD_BY_KEY.has(key)) {
       typeFindings.push({
         code: `invalid-type:${key}`,
-        message: `${key} must be text`,
+        message: `${key} must be text${NUMERIC_KEYS.has(key) ? ' or a number' : ''}`,
         field: key,
         line: spot ? spot.line + 1 : null,
         strict: false,
