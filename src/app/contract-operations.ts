@@ -2,18 +2,23 @@
 // Kept apart from operations.ts so the CLI's other commands never load them (see cli/main.ts).
 import type { BaselineEvidence } from '../engine/baseline-evidence';
 import { validateContract } from '../engine/contract/validate';
+import { attachEngineering, derivedContract, ENGINEERING_STALL_THRESHOLD } from '../engine/engineering/admit';
 import { open, openPrecheck, type OpenPayload } from '../engine/open';
 import { isRefusal } from '../engine/refusal';
 import type { Finding, Ledger } from '../engine/types';
 import { keepCorruptCopy } from '../store';
 import { parseContractText, readContractFile } from './contract-file';
+import { readEngineeringContract } from './engineering-open';
 import { requireLedger, updateLedger } from './ledger-access';
 import { fromRefusal, operation, type Outcome } from './outcome';
 import { INPUT_LIMIT, readTextFile } from './read-input';
 import { programResolver } from './resolve-program';
 
 export interface OpenOpInput {
-  contractPath: string;
+  /** The work-loop contract; optional when `engineeringPath` is given. */
+  contractPath?: string | null;
+  /** A loop-engineering contract (`open --engineering`): validated strictly, stored as ledger key `engineering`. */
+  engineeringPath?: string | null;
   stallThreshold?: number;
   force?: boolean;
   /** Raw `DIMENSION=PATH` specs; the transcripts are read here. */
@@ -39,11 +44,13 @@ export function openOp(root: string, session: string, input: OpenOpInput): Outco
       // The open-ledger check comes before the contract is read at all.
       const pre = openPrecheck(existing, force);
       if (pre) return { result: fromRefusal<OpenPayload>(pre) };
+      const engineering = input.engineeringPath ? readEngineeringContract(input.engineeringPath) : null;
       const result = open({
         session,
         existing,
-        contract: readContractFile(input.contractPath),
-        stallThreshold: input.stallThreshold ?? 3,
+        contract: input.contractPath ? readContractFile(input.contractPath) : null,
+        admittedContract: !input.contractPath && engineering ? derivedContract(engineering) : undefined,
+        stallThreshold: input.stallThreshold ?? (engineering ? ENGINEERING_STALL_THRESHOLD : 3),
         force,
         baselineEvidence: readEvidence(input.baselineEvidence ?? []),
         now: input.now,
@@ -55,7 +62,8 @@ export function openOp(root: string, session: string, input: OpenOpInput): Outco
       const notes: Finding[] = kept
         ? [{ message: `${location.readPath}: corrupt ledger kept as ${kept}` }]
         : [];
-      return { write: result.ledger, result: { exitCode: 0, payload: result.payload, findings: notes } };
+      const ledger = engineering ? attachEngineering(result.ledger, engineering) : result.ledger;
+      return { write: ledger, result: { exitCode: 0, payload: result.payload, findings: notes } };
     }),
   );
 }

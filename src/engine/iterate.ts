@@ -40,6 +40,8 @@ export interface IterateInput {
   decision?: string | null;
   note?: string | null;
   now: Date;
+  /** Loop-engineering caps reached by this iteration (engineering/iterate.ts computes them). */
+  budgetReached?: string[];
 }
 
 export interface IterateResult {
@@ -182,7 +184,12 @@ export function iterate(ledger: Ledger, input: IterateInput): IterateResult | Re
   const hash = stateHash(optional(input.state));
   const stall =
     input.outcome === 'continue'
-      ? detectStall(ledger, { dependencyMissing, errorSignature: signature, stateHash: hash })
+      ? detectStall(ledger, {
+          dependencyMissing,
+          errorSignature: signature,
+          stateHash: hash,
+          budgetReached: input.budgetReached,
+        })
       : null;
   const outcome = stall ? stall.outcome : input.outcome;
   let blocker = optional(escalateFacts.blocker);

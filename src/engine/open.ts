@@ -18,6 +18,8 @@ export interface OpenInput {
   now: Date;
   /** Whether an evidence command's program resolves (PATH, absolute path, or under the root). */
   resolveProgram: (word: string) => boolean;
+  /** A contract already admitted elsewhere (derived from a loop-engineering contract): not re-validated. */
+  admittedContract?: Contract;
 }
 
 export interface OpenPayload {
@@ -54,7 +56,9 @@ function epochEntry(ledger: Ledger): EpochEntry {
 export function open(input: OpenInput): { ledger: Ledger; payload: OpenPayload } | Refusal {
   const pre = openPrecheck(input.existing, input.force);
   if (pre) return pre;
-  const validated = validateContract(input.contract, input.resolveProgram);
+  const validated = input.admittedContract
+    ? { ok: true as const, contract: input.admittedContract }
+    : validateContract(input.contract, input.resolveProgram);
   if (!validated.ok) return refuse(EXIT.malformed, validated.findings);
   // Sorted at every level, as the original engine writes it.
   const contract: Contract = sortKeysDeep(validated.contract);

@@ -140,7 +140,8 @@ export function parseCaps(values: Record<CapField, string>): ParsedCaps {
     calls: pick(budget, 'calls'),
     tokens: pick(budget, 'tokens'),
     usd: minOf(pick(budget, 'usd'), ...dollars),
-    changed_lines: minOf(pick(review, 'changed_lines'), reviewLines),
+    // A grouped number (`1,500 lines`) is read whole; its tail (`500 lines`) is not another cap.
+    changed_lines: reviewLines ?? pick(review, 'changed_lines'),
     files: pick(review, 'files'),
   };
 }
