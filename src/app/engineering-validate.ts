@@ -63,7 +63,8 @@ export function checkEngineeringText(text: string, name: string, strict: boolean
 export function validateEngineeringFile(path: string, strict: boolean): EngineeringValidateOutcome | null {
   const markdown = isEngineeringMarkdownName(path);
   if (!markdown && !path.toLowerCase().endsWith('.json')) return null;
-  const read = readTextFile(path, CONTRACT_LIMIT);
+  // A .loop.md keeps its byte-order mark, as the original reads it (JSON.parse refuses one).
+  const read = readTextFile(path, CONTRACT_LIMIT, { keepByteOrderMark: markdown });
   if ('error' in read) {
     if (!markdown) return null; // the work-loop validator words its own refusal
     const missing = read.error === 'no such file' || read.error === 'is a directory';

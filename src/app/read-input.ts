@@ -11,8 +11,14 @@ export const CONTRACT_LIMIT = 1 * MiB;
 export const INPUT_LIMIT = 256 * MiB;
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
+/** Keeps a leading byte-order mark in the text (loop-engineering contracts: the original reads it as text). */
+const utf8KeepingBom = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
-export function readTextFile(path: string, limit: number): ReadResult {
+export function readTextFile(
+  path: string,
+  limit: number,
+  options: { keepByteOrderMark?: boolean } = {},
+): ReadResult {
   let fd: number | undefined;
   try {
     fd = openSync(path, 'r');
@@ -27,7 +33,8 @@ export function readTextFile(path: string, limit: number): ReadResult {
       offset += n;
     }
     try {
-      return { path, text: utf8.decode(buffer.subarray(0, offset)) };
+      const decoder = options.keepByteOrderMark ? utf8KeepingBom : utf8;
+      return { path, text: decoder.decode(buffer.subarray(0, offset)) };
     } catch {
       return { path, error: 'is not valid UTF-8 text' };
     }

@@ -3,6 +3,7 @@ import { CommandManager } from './commandManager';
 import { ShowLedgerFolderCommand } from './commands/showLedgerFolder';
 import { registerBriefPanel } from './brief/register';
 import { registerContractEditor } from './contract/registerContractEditor';
+import { registerEngineeringEditor } from './engineering/register';
 import { createPrompterSlot, type PrompterSlot } from './input';
 import { registerSessionsFeature, type SessionsApi } from './sessions/feature';
 
@@ -27,6 +28,7 @@ export function activate(context: vscode.ExtensionContext): LoopLedgerApi {
   registerBriefPanel(context, commands, prompter, output);
 
   const sessions = registerSessionsFeature(context, commands, prompter, output);
+  registerEngineeringEditor(context, commands, { prompter, output, ...sessions });
 
   const activationMs = Math.round((performance.now() - started) * 100) / 100;
   output.appendLine(`Loop Ledger activated in ${activationMs} ms`);
