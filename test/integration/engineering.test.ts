@@ -10,6 +10,7 @@ import * as vscode from 'vscode';
 import { ScriptedPrompter } from '../../src/extension/input';
 import type { LoopLedgerApi } from '../../src/extension/extension';
 import { repoRoot, waitForDiagnostics, workspaceRoot } from './contractHelpers';
+import { waitFor } from './sessionsHelpers';
 
 interface CliFinding {
   code: string;
@@ -174,6 +175,49 @@ describe('loop-engineering contracts (.loop.md) in the editor', () => {
       const ledger = JSON.parse(readFileSync(ledgerFile, 'utf8'));
       assert.deepEqual(ledger.engineering.caps.calls, 18);
       assert.equal(ledger.stall_threshold, 2);
+
+      // Record through the CLI (as an agent would) until the call budget stops the loop; the
+      // session's tooltip then shows the budget spent against each cap.
+      const env = { ...process.env };
+      delete env.NODE_OPTIONS;
+      delete env.ELECTRON_RUN_AS_NODE;
+      const iterate = (spent: string) =>
+        spawnSync(
+          process.execPath,
+          [
+            join(repoRoot, 'dist', 'cli.js'),
+            'iterate',
+            '--root',
+            workspaceRoot(),
+            '--session',
+            'eng-ci',
+            '--outcome',
+            'continue',
+            '--spent',
+            spent,
+            '--json',
+          ],
+          { encoding: 'utf8', env },
+        );
+      assert.equal(JSON.parse(iterate('calls=10').stdout).outcome, 'continue');
+      const stopped = JSON.parse(iterate('calls=8').stdout);
+      assert.equal(stopped.stall, 'budget-stop');
+      assert.equal(stopped.loop_status, 'BUDGET_STOP');
+      api.sessions.refreshAll();
+      const tooltip = await waitFor(
+        'the budget in the session tooltip',
+        () => {
+          const node = api.sessions
+            .getChildren()
+            .find((n) => n.kind === 'session' && n.entry.session === 'eng-ci');
+          const md =
+            node && (api.sessions.getTreeItem(node).tooltip as vscode.MarkdownString | undefined)?.value;
+          return md && md.includes('calls 18/18') ? md : undefined;
+        },
+        5_000,
+      );
+      assert.match(tooltip, /Budget spent \/ cap/);
+      assert.match(tooltip, /iterations 2\/4/);
       const refused = (await vscode.commands.executeCommand(
         'loopLedger.openEngineeringLoop',
         vscode.Uri.file(join(dir, 'strict-only.loop.md')),
@@ -184,6 +228,7 @@ describe('loop-engineering contracts (.loop.md) in the editor', () => {
     } finally {
       using.dispose();
       rmSync(join(workspaceRoot(), '.loop', 'ledgers', 'eng-ci.json'), { force: true });
+      api.sessions.refreshAll();
     }
   });
 });

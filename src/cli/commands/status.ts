@@ -2,7 +2,7 @@ import { statusOp } from '../../app/operations';
 import { SESSION_FLAG, type CommandSpec, type ParsedFlags } from '../args';
 import { withHuman, type CommandOutcome } from '../outcome';
 import { str, type CommandContext } from './context';
-import { budgetWords } from './status-budget';
+import { budgetWords } from '../../shared/budget-words';
 
 export const spec: CommandSpec = {
   name: 'status',

@@ -3,6 +3,7 @@ import { currentEpochView } from '../sessions/epochs';
 import { progressText, stateText } from '../sessions/labels';
 import { sessionOf } from '../sessions/nodes';
 import type { SessionsServices } from '../sessions/register';
+import { budgetWords, tightestBudget } from '../../shared/budget-words';
 import { ActiveSession } from './activeSession';
 
 /** `$(sync) fix-parser 3/10 · continue · pass`; click → Show Status for that session. */
@@ -32,7 +33,11 @@ export function registerStatusBar(
       entry.status.rubric_verdict ?? 'not scored',
     ];
     item.text = `$(sync) ${entry.session} ${parts.join(' · ')}`;
-    item.tooltip = `Loop Ledger — ${entry.session}: ${stateText(epoch.state, entry.ledger.final_outcome ?? null)}, ${progressText(epoch)} iterations this epoch, last outcome ${parts[1]}, rubric ${parts[2]}. Click for its status.`;
+    // A loop-engineering ledger also shows its budget: spent / cap for each cap it enforces.
+    const budget = budgetWords(entry.status.budget).replace(/^; budget /, '');
+    const tightest = tightestBudget(entry.status.budget);
+    if (tightest) parts.push(tightest);
+    item.tooltip = `Loop Ledger — ${entry.session}: ${stateText(epoch.state, entry.ledger.final_outcome ?? null)}, ${progressText(epoch)} iterations this epoch, last outcome ${parts[1]}, rubric ${parts[2]}${budget ? `, budget ${budget}` : ''}. Click for its status.`;
     item.command = {
       title: 'Show Status',
       command: 'loopLedger.showStatus',

@@ -1,5 +1,6 @@
-// How `status` words a loop-engineering budget: `; budget iterations 2/4, calls 7/18, …`.
-import type { StatusPayload } from '../../engine/status';
+// How a loop-engineering budget reads, for `status`, the status bar and the session tooltip:
+// `; budget iterations 2/4, time 3m/35m, calls 7/18`.
+import type { StatusPayload } from '../engine/status';
 
 /** 90500 → `1m30s`; 2100000 → `35m`. */
 function duration(ms: number): string {
@@ -21,4 +22,15 @@ export function budgetWords(budget: StatusPayload['budget']): string {
         : `${name.replace(/_/g, ' ')} ${b.spent}/${b.cap}`,
     );
   return parts.length > 0 ? `; budget ${parts.join(', ')}` : '';
+}
+
+/** The cap nearest to being reached, for the status bar (`calls 7/18`); '' when none is enforced. */
+export function tightestBudget(budget: StatusPayload['budget']): string {
+  if (!budget) return '';
+  const ranked = Object.entries(budget)
+    .filter((entry): entry is [string, { spent: number; cap: number }] => entry[1].cap !== null)
+    .sort((a, b) => b[1].spent / b[1].cap - a[1].spent / a[1].cap);
+  const top = ranked[0];
+  if (!top) return '';
+  return budgetWords({ [top[0]]: top[1] }).replace(/^; budget /, '');
 }
