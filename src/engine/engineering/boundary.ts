@@ -10,26 +10,27 @@
 //   inflection of deploy and publish counts.
 // Everything the original refuses is still refused.
 import { PY_WHITESPACE } from '../python-text';
-import { WORD_END, WORD_START } from './unicode';
+import { textPattern } from './unicode';
 
-const RISKY = new RegExp(
-  `${WORD_START}(?:productions?|deploy(?:s|ed|ing|ments?)?|publish(?:es|ed|ing)?|external|shared)${WORD_END}`,
-  'gu',
+const RISKY = textPattern(
+  (c) =>
+    `${c.start}(?:productions?|deploy(?:s|ed|ing|ments?)?|publish(?:es|ed|ing)?|external|shared)${c.end}`,
+  'g',
 );
-const NEGATION = new RegExp(`${WORD_START}(?:no|not|without|deny|denied)${WORD_END}`, 'gu');
-const CLAUSE_END = new RegExp(
-  `;|[.!?](?:[${PY_WHITESPACE}]|$)|${WORD_START}(?:but|except|however)${WORD_END}`,
-  'u',
+const NEGATION = textPattern((c) => `${c.start}(?:no|not|without|deny|denied)${c.end}`, 'g');
+const CLAUSE_END = textPattern(
+  (c) => `;|[.!?](?:[${PY_WHITESPACE}]|$)|${c.start}(?:but|except|however)${c.end}`,
+  '',
 );
 
 /** The risky words of a (normalised) boundary that no negation of their own excuses. */
 export function unexcusedRiskyWords(boundary: string): string[] {
-  const negations = [...boundary.matchAll(NEGATION)].map((m) => (m.index as number) + m[0].length);
+  const negations = [...boundary.matchAll(NEGATION(boundary))].map((m) => (m.index as number) + m[0].length);
   const out: string[] = [];
-  for (const risky of boundary.matchAll(RISKY)) {
+  for (const risky of boundary.matchAll(RISKY(boundary))) {
     const at = risky.index as number;
     const excused = negations.some(
-      (end) => end <= at && at - end <= 32 && !CLAUSE_END.test(boundary.slice(end, at)),
+      (end) => end <= at && at - end <= 32 && !CLAUSE_END(boundary).test(boundary.slice(end, at)),
     );
     if (!excused) out.push(risky[0]);
   }

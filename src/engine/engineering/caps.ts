@@ -3,24 +3,26 @@
 // ledger can add up. Matching is on the normalised (lower-cased, whitespace-collapsed) value.
 import { PY_WHITESPACE } from '../python-text';
 import type { CapField } from './fields';
-import { DIGIT, pyFloat, WORD_END, WORD_START } from './unicode';
+import { pyFloat, textPattern, type Classes } from './unicode';
 
 const S = `[${PY_WHITESPACE}]`;
-const word = (alternatives: string): string => `${WORD_START}(?:${alternatives})${WORD_END}`;
+const word = (c: Classes, alternatives: string): string => `${c.start}(?:${alternatives})${c.end}`;
 
 /** Wording that declares no finite cap, even beside a number ("4 iterations; otherwise unlimited"). */
-const UNBOUNDED = new RegExp(
-  [
-    word('unlimited|unbounded|uncapped|infinite|indefinitely|forever|open[- ]ended'),
-    `${word('no|without')}${S}+(?:an?${S}+)?(?:(?:upper|hard|fixed)${S}+)?(?:limit|maximum|cap|bound|end)${WORD_END}`,
-    `${word('repeat|continue|retry|run|loop')}[^]{0,32}?${word('as long as|while')}${S}+(?:needed|required|necessary)${WORD_END}`,
-  ].join('|'),
-  'u',
+const UNBOUNDED = textPattern(
+  (c) =>
+    [
+      word(c, 'unlimited|unbounded|uncapped|infinite|indefinitely|forever|open[- ]ended'),
+      `${word(c, 'no|without')}${S}+(?:an?${S}+)?(?:(?:upper|hard|fixed)${S}+)?(?:limit|maximum|cap|bound|end)${c.end}`,
+      `${word(c, 'repeat|continue|retry|run|loop')}[^]{0,32}?${word(c, 'as long as|while')}${S}+(?:needed|required|necessary)${c.end}`,
+    ].join('|'),
+  '',
 );
 
 /** A number that does not continue a word or another number: `v2` and `1.5.3`'s tail do not count. */
-const NUMBER = `(?<![\\p{L}\\p{N}_.])[+-]?(?:${DIGIT}+(?:\\.${DIGIT}*)?|\\.${DIGIT}+)`;
-const ANY_NUMBER = new RegExp(NUMBER, 'gu');
+const number = (c: Classes): string =>
+  `(?<!${c.word.slice(0, -1)}.])[+-]?(?:${c.digit}+(?:\\.${c.digit}*)?|\\.${c.digit}+)`;
+const ANY_NUMBER = textPattern(number, 'g');
 
 /** Per cap: the units that make a number count (singular or plural). */
 const UNITS: Record<CapField, string> = {
@@ -30,22 +32,25 @@ const UNITS: Record<CapField, string> = {
   'review budget': `changed${S}+lines?|lines?|files?|diffs?|reviews?`,
 };
 
-const WITH_UNIT: Record<CapField, RegExp> = Object.fromEntries(
+const WITH_UNIT = Object.fromEntries(
   Object.entries(UNITS).map(([field, units]) => [
     field,
-    new RegExp(`(${NUMBER})${S}*(${units})${WORD_END}`, 'gu'),
+    textPattern((c) => `(${number(c)})${S}*(${units})${c.end}`, 'g'),
   ]),
-) as Record<CapField, RegExp>;
+) as Record<CapField, (text: string) => RegExp>;
+const withUnit = (field: CapField, text: string): RegExp => WITH_UNIT[field](text);
 
 export function isUnbounded(normalisedValue: string): boolean {
-  return UNBOUNDED.test(normalisedValue);
+  return UNBOUNDED(normalisedValue).test(normalisedValue);
 }
 
 /** The numbers that count for a cap: those followed by the cap's unit, else every number. */
 export function capNumbers(field: CapField, normalisedValue: string): number[] {
-  const scoped = [...normalisedValue.matchAll(WITH_UNIT[field])].map((m) => pyFloat(m[1] as string));
+  const scoped = [...normalisedValue.matchAll(withUnit(field, normalisedValue))].map((m) =>
+    pyFloat(m[1] as string),
+  );
   if (scoped.length > 0) return scoped;
-  return [...normalisedValue.matchAll(ANY_NUMBER)].map((m) => pyFloat(m[0]));
+  return [...normalisedValue.matchAll(ANY_NUMBER(normalisedValue))].map((m) => pyFloat(m[0]));
 }
 
 /** What a cap's problem is, if it has one (checked only when the value is not empty). */
@@ -62,9 +67,10 @@ export function capProblem(field: CapField, normalisedValue: string): 'not-finit
  * thousand five hundred. (The original reads digit runs only, so `1,500 changed lines` passes
  * its strict check as 1 and 500 — a deliberate difference: ours refuses it.)
  */
+const GROUPED = textPattern((c) => `${c.digit}{1,3}(?:,${c.digit}{3})+(?!${c.digit})|${c.digit}+`, 'g');
+
 export function wholeNumbers(normalisedValue: string): number[] {
-  const grouped = new RegExp(`${DIGIT}{1,3}(?:,${DIGIT}{3})+(?!${DIGIT})|${DIGIT}+`, 'gu');
-  return [...normalisedValue.matchAll(grouped)].map((m) => pyFloat(m[0].replace(/,/g, '')));
+  return [...normalisedValue.matchAll(GROUPED(normalisedValue))].map((m) => pyFloat(m[0].replace(/,/g, '')));
 }
 
 /** The caps the ledger enforces, in units it can add up; null where the text names no such unit. */
@@ -87,8 +93,10 @@ const MS_PER: Record<string, number> = {
   day: 86_400_000,
 };
 
+const SPACES = new RegExp(`${S}+`, 'g');
+
 function unitKey(unit: string): string {
-  const u = unit.replace(new RegExp(`${S}+`, 'gu'), ' ');
+  const u = unit.replace(SPACES, ' ');
   return u === 'ms' ? u : u.replace(/s$/, '');
 }
 
@@ -99,7 +107,7 @@ function amounts(
   classify: (unit: string) => string | null,
 ): Map<string, number> {
   const out = new Map<string, number>();
-  for (const m of value.matchAll(WITH_UNIT[field])) {
+  for (const m of value.matchAll(withUnit(field, value))) {
     const unit = unitKey(m[2] as string);
     const cls = classify(unit);
     const n = pyFloat(m[1] as string);
@@ -122,9 +130,7 @@ export function parseCaps(values: Record<CapField, string>): ParsedCaps {
     if (unit === 'usd' || unit === 'dollar') return 'usd';
     return null; // credits: nothing the ledger can count
   });
-  const dollars = [...values.budget.matchAll(new RegExp(`\\$${S}*(${DIGIT}+(?:\\.${DIGIT}+)?)`, 'gu'))].map(
-    (m) => pyFloat(m[1] as string),
-  );
+  const dollars = [...values.budget.matchAll(DOLLARS(values.budget))].map((m) => pyFloat(m[1] as string));
   const review = amounts('review budget', values['review budget'], (unit) =>
     unit.endsWith('line') ? 'changed_lines' : unit === 'file' ? 'files' : null,
   );
@@ -146,12 +152,17 @@ export function parseCaps(values: Record<CapField, string>): ParsedCaps {
   };
 }
 
+const DOLLARS = textPattern((c) => `\\$${S}*(${c.digit}+(?:\\.${c.digit}+)?)`, 'g');
+const GROUPED_LINES = textPattern(
+  (c) =>
+    `${number(c).split('[+-]?')[0]}(${c.digit}{1,3}(?:,${c.digit}{3})+)${S}*(?:changed${S}+)?lines?${c.end}`,
+  'g',
+);
+
 /** `1,500 changed lines` caps lines at 1500, not 500. */
 function wholeLineCaps(value: string): number | null {
-  const re = new RegExp(
-    `(?<![\\p{L}\\p{N}_.])(${DIGIT}{1,3}(?:,${DIGIT}{3})+)${S}*(?:changed${S}+)?lines?${WORD_END}`,
-    'gu',
+  const found = [...value.matchAll(GROUPED_LINES(value))].map((m) =>
+    pyFloat((m[1] as string).replace(/,/g, '')),
   );
-  const found = [...value.matchAll(re)].map((m) => pyFloat((m[1] as string).replace(/,/g, '')));
   return found.length > 0 ? Math.min(...found) : null;
 }

@@ -18,7 +18,7 @@ import {
   type Topology,
 } from './fields';
 import { normalise, type FieldSpot } from './parse-md';
-import { WORD_END, WORD_START } from './unicode';
+import { textPattern } from './unicode';
 
 export interface EngineeringFinding {
   code: string;
@@ -43,9 +43,9 @@ export interface EngineeringFields {
 
 const SORTED_REQUIRED = [...REQUIRED_FIELDS].sort(compareCodePoints);
 const STOP_VAGUE = ['until satisfied', 'keep improving', 'run forever', 'infinite'];
-const AUTOMATION_TRIGGER = new RegExp(
-  `${WORD_START}(?:cron|schedule|scheduled|webhook|event|queue|timer|ci|pr)${WORD_END}`,
-  'u',
+const AUTOMATION_TRIGGER = textPattern(
+  (c) => `${c.start}(?:cron|schedule|scheduled|webhook|event|queue|timer|ci|pr)${c.end}`,
+  '',
 );
 
 const rstripDots = (s: string): string => s.replace(/\.+$/, '');
@@ -167,7 +167,7 @@ export function validateEngineering(contract: EngineeringFields, strict: boolean
     );
   }
 
-  if (strict && mode === 'automation' && !AUTOMATION_TRIGGER.test(norm('trigger'))) {
+  if (strict && mode === 'automation' && !AUTOMATION_TRIGGER(norm('trigger')).test(norm('trigger'))) {
     add(
       'automation-needs-event-trigger',
       'automation mode requires a schedule, webhook, event, queue, CI, PR, or timer trigger',
