@@ -54,7 +54,7 @@ const ASCII: Classes = {
   start: '(?<![A-Za-z0-9_])(?=[A-Za-z0-9_])',
   end: '(?<=[A-Za-z0-9_])(?![A-Za-z0-9_])',
 };
-const ONLY_ASCII = /^[\x00-\x7f]*$/;
+const ONLY_ASCII = /^[\t\n\r -~]*$/; // printable ASCII: any other text just takes the Unicode build
 
 /**
  * A pattern built twice, each compiled on first use: over ASCII text (nearly every contract) the
