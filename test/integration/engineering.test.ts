@@ -132,6 +132,23 @@ describe('loop-engineering contracts (.loop.md) in the editor', () => {
     assert.equal(validateWithCli(file).exitCode, 0);
   });
 
+  it('New Contract offers the loop-engineering kind: a .loop.md with every field to fill in', async () => {
+    const prompter = new ScriptedPrompter([
+      { step: 'newContract.kind', pick: 'Loop-engineering contract (.loop.md)' },
+      { step: 'newContract.name', text: 'nightly-links' },
+    ]);
+    const using = api.prompter.use(prompter);
+    try {
+      const result = (await vscode.commands.executeCommand('loopLedger.newContract')) as { created: string };
+      assert.equal(result.created, join(dir, 'nightly-links.loop.md'));
+      const diagnostics = await waitForDiagnostics(vscode.Uri.file(result.created), (d) => d.length === 22);
+      assert.ok(diagnostics.every((d) => String(d.code).startsWith('missing-field:')));
+      assert.deepEqual(prompter.remaining, []);
+    } finally {
+      using.dispose();
+    }
+  });
+
   it('completes field names and mode words', async () => {
     const file = join(dir, 'complete.loop.md');
     await vscode.workspace.fs.writeFile(vscode.Uri.file(file), Buffer.from('Objective: x\nMode: \n'));

@@ -32,11 +32,11 @@ export function registerStatusBar(
       entry.status.last_outcome ?? 'no iterations',
       entry.status.rubric_verdict ?? 'not scored',
     ];
-    item.text = `$(sync) ${entry.session} ${parts.join(' · ')}`;
-    // A loop-engineering ledger also shows its budget: spent / cap for each cap it enforces.
+    // A loop-engineering ledger also shows its budget: the tightest cap here, every cap in the tooltip.
     const budget = budgetWords(entry.status.budget).replace(/^; budget /, '');
     const tightest = tightestBudget(entry.status.budget);
     if (tightest) parts.push(tightest);
+    item.text = `$(sync) ${entry.session} ${parts.join(' · ')}`;
     item.tooltip = `Loop Ledger — ${entry.session}: ${stateText(epoch.state, entry.ledger.final_outcome ?? null)}, ${progressText(epoch)} iterations this epoch, last outcome ${parts[1]}, rubric ${parts[2]}${budget ? `, budget ${budget}` : ''}. Click for its status.`;
     item.command = {
       title: 'Show Status',
