@@ -12,7 +12,7 @@
 //   extends a filled one; a filled one is appended to an earlier value with `; `.
 // - Any other `Key: value` line is kept under its normalised key (lower case, whitespace
 //   collapsed), its value appended with `; ` when the key repeats — even when that value is empty.
-import { PY_LINE_BREAKS, PY_WHITESPACE, pyStrip } from '../python-text';
+import { PY_LINE_BREAKS, PY_WHITESPACE } from '../python-text';
 import { FIELD_ALIASES, KNOWN_NAMES } from './fields';
 
 /** Where a field was first written: 0-based editor line and UTF-16 columns. */
@@ -71,7 +71,8 @@ const isWs = (ch: string | undefined): boolean => ch !== undefined && WS.test(ch
 
 /** The original's key normalisation: strip, lower-case, collapse whitespace to one space. */
 export function normalise(text: string): string {
-  return pyStrip(text).toLowerCase().replace(WS_RUN, ' ');
+  const [a, b] = strippedSpan(text, 0, text.length);
+  return text.slice(a, b).toLowerCase().replace(WS_RUN, ' ');
 }
 
 interface KnownMatch {
@@ -127,20 +128,57 @@ function knownMatches(line: string): KnownMatch[] {
     if (found) {
       out.push(found);
       pos = found.end;
+    } else if (pos > 0 && (line[pos] === ' ' || line[pos] === '\t')) {
+      // Every later start inside this run of spaces reaches the same name, which did not match.
+      while (line[pos] === ' ' || line[pos] === '\t') pos++;
     } else pos++;
   }
   return out;
 }
 
 /**
- * Any other `Key: value` line. This one pattern mirrors the original's, backtracking included:
- * its corner cases (a bullet read as part of the key, a key of one space) come from that.
+ * Any other `Key: value` line, as the original's pattern `^\s*(?:[-*+]\s+)?(?:\*\*)?([^:*]+?)
+ * (?:\*\*)?\s*:\s*(.+?)\s*$` reads it — written out by hand, in linear time (the pattern
+ * itself backtracks for minutes over a long run of spaces). The colon is always the line's first
+ * (a key holds none), the value is everything after it (at least one character), and the key
+ * start is tried in the pattern's backtracking order: most leading whitespace first, then a
+ * bullet, then a `**`; for each start the key is the shortest that leaves only an optional `**`
+ * and whitespace before the colon, and it may not hold a `*`. Corner cases follow from that: a
+ * bullet with nothing after it is read as the key, and so is a single space.
  */
-const GENERIC_LINE = new RegExp(
-  `^[${PY_WHITESPACE}]*(?:[-*+][${PY_WHITESPACE}]+)?(?:\\*\\*)?([^:*]+?)(?:\\*\\*)?[${PY_WHITESPACE}]*:` +
-    `[${PY_WHITESPACE}]*([^]+?)[${PY_WHITESPACE}]*$`,
-  'd',
-);
+function genericLine(line: string): { key: [number, number]; value: [number, number] } | null {
+  const colon = line.indexOf(':');
+  if (colon < 0 || colon === line.length - 1) return null;
+  let rEnd = colon;
+  while (rEnd > 0 && isWs(line[rEnd - 1])) rEnd--;
+  const stars: number[] = [0]; // stars[i]: how many `*` in line[0, i)
+  for (let i = 0; i < colon; i++) stars.push((stars[i] as number) + (line[i] === '*' ? 1 : 0));
+  const closingBold = rEnd >= 2 && line[rEnd - 1] === '*' && line[rEnd - 2] === '*';
+  const keyFrom = (p: number): [number, number] | null => {
+    if (p >= colon) return null;
+    const ends =
+      closingBold && rEnd - 2 >= p + 1 ? [rEnd - 2, Math.max(rEnd, p + 1)] : [Math.max(rEnd, p + 1)];
+    for (const end of ends) if (stars[end] === stars[p]) return [p, end];
+    return null;
+  };
+  const withBold = (p: number): [number, number] | null =>
+    (line.startsWith('**', p) ? keyFrom(p + 2) : null) ?? keyFrom(p);
+  let leading = 0;
+  while (leading < colon && isWs(line[leading])) leading++;
+  for (let w = leading; w >= 0; w--) {
+    if ('-*+'.includes(line[w] ?? 'x') && isWs(line[w + 1])) {
+      let run = 0;
+      while (isWs(line[w + 1 + run])) run++;
+      for (let b = run; b >= 1; b--) {
+        const key = withBold(w + 1 + b);
+        if (key) return { key, value: strippedSpan(line, colon + 1, line.length) };
+      }
+    }
+    const key = withBold(w);
+    if (key) return { key, value: strippedSpan(line, colon + 1, line.length) };
+  }
+  return null;
+}
 
 /** Offsets of `text.slice(from, to)` once Python-stripped. */
 function strippedSpan(text: string, from: number, to: number): [number, number] {
@@ -179,16 +217,14 @@ export function parseEngineeringMarkdown(text: string): ParsedEngineeringContrac
       });
       continue;
     }
-    const m = GENERIC_LINE.exec(line);
+    const m = genericLine(line);
     if (!m) continue;
-    const raw = normalise(m[1] as string);
+    const raw = normalise(line.slice(m.key[0], m.key[1]));
     const key = FIELD_ALIASES[raw] ?? raw;
-    const indices = m.indices as [number, number][];
-    const valueSpan = strippedSpan(line, indices[2]![0], indices[2]![1]);
-    const value = line.slice(valueSpan[0], valueSpan[1]);
+    const value = line.slice(m.value[0], m.value[1]);
     const before = fields.get(key);
     fields.set(key, before === undefined ? value : `${before}; ${value}`);
-    note(key, src, strippedSpan(line, indices[1]![0], indices[1]![1]), valueSpan);
+    note(key, src, strippedSpan(line, m.key[0], m.key[1]), m.value);
   }
   return { fields, spots, bom: text.startsWith('\ufeff') };
 }

@@ -106,6 +106,23 @@ describe('CLI: validate a loop-engineering contract', () => {
     assert.match(r.stderr, /latin1\.loop\.md: contract file is not valid UTF-8 text/);
   });
 
+  it('a contract of near 1 MiB of pathological lines (long space runs, no colon, late colon) finishes', () => {
+    // The original's line pattern backtracks for minutes over such lines; ours reads them in
+    // linear time. (No clock here: a hang would hit mocha's timeout.)
+    const run = ' '.repeat(150_000);
+    const text = [
+      `${run}x`,
+      `a${run}b: c`,
+      `${run}: c`,
+      `Scope: a${run}y`,
+      `Notes: ${' \t'.repeat(75_000)}z`,
+    ].join('\n');
+    const path = file('huge.loop.md', text);
+    const r = runCli(['validate', '--json', path]);
+    assert.equal(r.code, 1);
+    assert.equal(r.json.findings.length, 21); // every field but scope is missing
+  });
+
   it('the JSON form validates with the same rules', () => {
     const body = Object.fromEntries(Object.entries(VALID_FIELDS).map(([k, v]) => [snakeKey(k), v]));
     const ok = writeJson(join(root, 'eng.json'), { kind: 'loop-engineering', ...body, max_iterations: 4 });
