@@ -26,12 +26,16 @@ const CLAUSE_END = textPattern(
 /** The risky words of a (normalised) boundary that no negation of their own excuses. */
 export function unexcusedRiskyWords(boundary: string): string[] {
   const negations = [...boundary.matchAll(NEGATION(boundary))].map((m) => (m.index as number) + m[0].length);
+  const clauseEnd = CLAUSE_END(boundary); // picking the build reads the whole text: once, not per word
   const out: string[] = [];
+  let first = 0; // negations ending more than 32 characters back never excuse a later word
   for (const risky of boundary.matchAll(RISKY(boundary))) {
     const at = risky.index as number;
-    const excused = negations.some(
-      (end) => end <= at && at - end <= 32 && !CLAUSE_END(boundary).test(boundary.slice(end, at)),
-    );
+    while (first < negations.length && (negations[first] as number) < at - 32) first++;
+    let excused = false;
+    for (let i = first; i < negations.length && (negations[i] as number) <= at && !excused; i++) {
+      excused = !clauseEnd.test(boundary.slice(negations[i], at));
+    }
     if (!excused) out.push(risky[0]);
   }
   return out;

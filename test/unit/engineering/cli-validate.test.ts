@@ -116,11 +116,14 @@ describe('CLI: validate a loop-engineering contract', () => {
       `${run}: c`,
       `Scope: a${run}y`,
       `Notes: ${' \t'.repeat(75_000)}z`,
+      `Permission boundary: ${'no deploy, '.repeat(20_000)}; publish`,
     ].join('\n');
     const path = file('huge.loop.md', text);
     const r = runCli(['validate', '--json', path]);
     assert.equal(r.code, 1);
-    assert.equal(r.json.findings.length, 21); // every field but scope is missing
+    // every field but scope and the boundary is missing; the last "publish" is not negated
+    assert.equal(r.json.findings.length, 21);
+    assert.equal(r.json.findings.at(-1).code, 'risky-boundary-needs-approval-rollback');
   });
 
   it('the JSON form validates with the same rules', () => {
