@@ -1,9 +1,12 @@
-// Writes schemas/contract.schema.json and the editor's schemas/contract.editor.schema.json from
-// the engine's zod contract schema (through
-// src/engine/contract/json-schema.ts, bundled in memory by esbuild: Node cannot import the
-// TypeScript source directly). scripts/build.mjs runs it, so every build ships a fresh schema.
-//   node scripts/generate-schema.mjs          write the file when it differs
-//   node scripts/generate-schema.mjs --check  exit 1 when the committed file differs (writes nothing)
+// Writes the JSON schemas the editor and the CLI read, from the engine's zod schemas:
+// schemas/contract.schema.json and the editor's schemas/contract.editor.schema.json from the
+// work-loop contract's (src/engine/contract/json-schema.ts), and
+// schemas/loop-engineering.schema.json from the loop-engineering contract's
+// (src/engine/engineering/json-schema.ts). Each module is bundled in memory by esbuild (Node
+// cannot import the TypeScript source directly). scripts/build.mjs runs it, so every build ships
+// fresh schemas.
+//   node scripts/generate-schema.mjs          write each file that differs
+//   node scripts/generate-schema.mjs --check  exit 1 when a committed file differs (writes nothing)
 import * as esbuild from 'esbuild';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -13,12 +16,23 @@ import { fileURLToPath } from 'node:url';
 const root = fileURLToPath(new URL('..', import.meta.url));
 export const schemaPath = join(root, 'schemas', 'contract.schema.json');
 export const editorSchemaPath = join(root, 'schemas', 'contract.editor.schema.json');
+export const engineeringSchemaPath = join(root, 'schemas', 'loop-engineering.schema.json');
 
-/** The schema texts the engine's zod schema generates today, by path. */
-export async function generatedSchemaTexts() {
+/** Every generated schema: its file, the module that generates it and the function it calls. */
+const SCHEMAS = [
+  { path: schemaPath, entry: 'src/engine/contract/json-schema.ts', fn: 'contractJsonSchemaText' },
+  { path: editorSchemaPath, entry: 'src/engine/contract/json-schema.ts', fn: 'contractEditorSchemaText' },
+  {
+    path: engineeringSchemaPath,
+    entry: 'src/engine/engineering/json-schema.ts',
+    fn: 'engineeringJsonSchemaText',
+  },
+];
+
+async function loadModule(entry) {
   const result = await esbuild.build({
     absWorkingDir: root,
-    entryPoints: ['src/engine/contract/json-schema.ts'],
+    entryPoints: [entry],
     bundle: true,
     platform: 'node',
     format: 'cjs',
@@ -28,10 +42,18 @@ export async function generatedSchemaTexts() {
   const module = { exports: {} };
   const load = new Function('module', 'exports', 'require', result.outputFiles[0].text);
   load(module, module.exports, createRequire(join(root, 'package.json')));
-  return new Map([
-    [schemaPath, module.exports.contractJsonSchemaText()],
-    [editorSchemaPath, module.exports.contractEditorSchemaText()],
-  ]);
+  return module.exports;
+}
+
+/** The schema texts the engine's zod schemas generate today, by path. */
+export async function generatedSchemaTexts() {
+  const modules = new Map();
+  const texts = new Map();
+  for (const { path, entry, fn } of SCHEMAS) {
+    if (!modules.has(entry)) modules.set(entry, await loadModule(entry));
+    texts.set(path, modules.get(entry)[fn]());
+  }
+  return texts;
 }
 
 const upToDate = (path, text) => existsSync(path) && readFileSync(path, 'utf8') === text;

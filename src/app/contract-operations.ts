@@ -2,6 +2,7 @@
 // Kept apart from operations.ts so the CLI's other commands never load them (see cli/main.ts).
 import type { BaselineEvidence } from '../engine/baseline-evidence';
 import { validateContract } from '../engine/contract/validate';
+import { attachEngineering, derivedContract, ENGINEERING_STALL_THRESHOLD } from '../engine/engineering/admit';
 import { open, openPrecheck, type OpenPayload } from '../engine/open';
 import { openSettingsRefusal } from '../engine/open-settings';
 import { DEFAULT_STALL_THRESHOLD } from '../engine/ledger-view';
@@ -9,6 +10,7 @@ import { EXIT, isRefusal } from '../engine/refusal';
 import type { Finding, Ledger } from '../engine/types';
 import { caseTwin, keepCorruptCopy } from '../store';
 import { parseContractText, readContractFile } from './contract-file';
+import { readEngineeringContract } from './engineering-open';
 import { requireLedger, updateLedger } from './ledger-access';
 import type { LockOptions } from './lock-options';
 import { fromRefusal, ledgerFile, operation, Refused, type Outcome } from './outcome';
@@ -16,7 +18,10 @@ import { CONTRACT_LIMIT, INPUT_LIMIT, readTextFile } from './read-input';
 import { programResolver } from './resolve-program';
 
 export interface OpenOpInput {
-  contractPath: string;
+  /** The work-loop contract; optional when `engineeringPath` is given. */
+  contractPath?: string | null;
+  /** A loop-engineering contract (`open --engineering`): validated strictly, stored as ledger key `engineering`. */
+  engineeringPath?: string | null;
   stallThreshold?: number;
   force?: boolean;
   /** Raw `DIMENSION=PATH` specs; the transcripts are read here. */
@@ -39,9 +44,8 @@ export function openOp(
   lock: LockOptions = {},
 ): Outcome<OpenPayload> {
   const force = input.force === true;
-  const stallThreshold = input.stallThreshold ?? DEFAULT_STALL_THRESHOLD;
   // Settings are refused before the ledger is even locked, as a usage error would be.
-  const settings = openSettingsRefusal({ stallThreshold });
+  const settings = openSettingsRefusal({ stallThreshold: input.stallThreshold ?? DEFAULT_STALL_THRESHOLD });
   if (settings) return fromRefusal<OpenPayload>(settings);
   return operation(ledgerFile(root, session), () =>
     updateLedger(
@@ -55,11 +59,14 @@ export function openOp(
         // The open-ledger check comes before the contract is read at all.
         const pre = openPrecheck(existing, force);
         if (pre) return { result: fromRefusal<OpenPayload>(pre) };
+        const engineering = input.engineeringPath ? readEngineeringContract(input.engineeringPath) : null;
         const result = open({
           session,
           existing,
-          contract: readContractFile(input.contractPath),
-          stallThreshold,
+          contract: input.contractPath ? readContractFile(input.contractPath) : null,
+          admittedContract: !input.contractPath && engineering ? derivedContract(engineering) : undefined,
+          stallThreshold:
+            input.stallThreshold ?? (engineering ? ENGINEERING_STALL_THRESHOLD : DEFAULT_STALL_THRESHOLD),
           force,
           baselineEvidence: readEvidence(input.baselineEvidence ?? []),
           now: input.now,
@@ -73,7 +80,8 @@ export function openOp(
         const notes: Finding[] = kept
           ? [{ message: `${location.readPath}: corrupt ledger kept as ${kept}` }]
           : [];
-        return { write: result.ledger, result: { exitCode: 0, payload: result.payload, findings: notes } };
+        const ledger = engineering ? attachEngineering(result.ledger, engineering) : result.ledger;
+        return { write: ledger, result: { exitCode: 0, payload: result.payload, findings: notes } };
       },
       lock,
     ),

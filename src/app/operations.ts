@@ -3,7 +3,8 @@
 // answers and webview messages onto the same calls, so no rule is implemented twice.
 import { brief, type BriefInput, type BriefPacket } from '../engine/brief';
 import { close, type CloseInput } from '../engine/close';
-import { iterate, type IterateInput } from '../engine/iterate';
+import { withReviewedDiff } from '../engine/engineering/budget';
+import { iterateEngineering, type EngineeringIterateInput } from '../engine/engineering/iterate';
 import { isRefusal } from '../engine/refusal';
 import { resume, type ResumePayload } from '../engine/resume';
 import { score } from '../engine/score-command';
@@ -19,7 +20,7 @@ export type { Outcome } from './outcome';
 export function iterateOp(
   root: string,
   session: string,
-  input: IterateInput,
+  input: EngineeringIterateInput,
   lock: LockOptions = {},
 ): Outcome<IterationRecord> {
   return operation(ledgerFile(root, session), () =>
@@ -27,7 +28,8 @@ export function iterateOp(
       root,
       session,
       (read, location) => {
-        const result = iterate(requireLedger(read, location, session), input);
+        // The core rules, plus budgets, NO_OP and termination on a loop-engineering ledger.
+        const result = iterateEngineering(requireLedger(read, location, session), input);
         if (isRefusal(result)) return { result: fromRefusal<IterationRecord>(result) };
         return { write: result.ledger, result: { exitCode: 0, payload: result.record, findings: [] } };
       },
@@ -55,7 +57,13 @@ export function briefOp(
       (read, location) => {
         const result = brief(requireLedger(read, location, session), input);
         if (isRefusal(result)) return { result: fromRefusal<BriefPacket>(result) };
-        return { write: result.ledger, result: { exitCode: 0, payload: result.payload, findings: [] } };
+        // A loop-engineering ledger keeps the diff's size: its review budget caps it.
+        const ledger = withReviewedDiff(
+          result.ledger,
+          result.payload.diff,
+          result.payload.scope.diff_paths.length,
+        );
+        return { write: ledger, result: { exitCode: 0, payload: result.payload, findings: [] } };
       },
       lock,
     ),

@@ -27,6 +27,8 @@ const FD_PATH = /^\/(?:dev\/fd|proc\/self\/fd)\/(\d{1,9})$/;
 const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0);
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
+/** Keeps a leading byte-order mark in the text (loop-engineering contracts: the original reads it as text). */
+const utf8KeepingBom = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 /** A refusal carried out of the read loop as a value-bearing exception. */
 class Unreadable extends Error {}
@@ -169,7 +171,11 @@ function readBytes(path: string, limit: number): Buffer {
 }
 
 /** The UTF-8 text of `path`, whatever kind of file it is, or why it cannot be had. */
-export function readTextFile(path: string, limit: number): ReadResult {
+export function readTextFile(
+  path: string,
+  limit: number,
+  options: { keepByteOrderMark?: boolean } = {},
+): ReadResult {
   let bytes: Buffer;
   try {
     bytes = readBytes(path, limit);
@@ -177,7 +183,8 @@ export function readTextFile(path: string, limit: number): ReadResult {
     return { path, error: error instanceof Unreadable ? error.message : errnoReason(error) };
   }
   try {
-    return { path, text: utf8.decode(bytes) };
+    const decoder = options.keepByteOrderMark ? utf8KeepingBom : utf8;
+    return { path, text: decoder.decode(bytes) };
   } catch {
     return { path, error: 'is not valid UTF-8 text' };
   }

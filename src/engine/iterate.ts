@@ -42,6 +42,8 @@ export interface IterateInput {
   /** Set by `repeat`: its own cycle rule replaces the circular-state predicate. */
   ownCycleRule?: boolean;
   now: Date;
+  /** Loop-engineering caps reached by this iteration (engineering/iterate.ts computes them). */
+  budgetReached?: string[];
 }
 
 export interface IterateResult {
@@ -189,6 +191,7 @@ export function iterate(ledger: Ledger, input: IterateInput): IterateResult | Re
           errorSignature: signature,
           stateHash: hash,
           ownCycleRule: input.ownCycleRule,
+          budgetReached: input.budgetReached,
         })
       : null;
   const outcome = stall ? stall.outcome : input.outcome;

@@ -19,6 +19,8 @@ export interface OpenInput {
   now: Date;
   /** Whether an evidence command's program resolves (PATH, absolute path, or under the root). */
   resolveProgram: (word: string) => boolean;
+  /** A contract already admitted elsewhere (derived from a loop-engineering contract): not re-validated. */
+  admittedContract?: Contract;
 }
 
 export interface OpenPayload {
@@ -57,7 +59,9 @@ export function open(input: OpenInput): { ledger: Ledger; payload: OpenPayload }
   if (settings) return settings;
   const pre = openPrecheck(input.existing, input.force);
   if (pre) return pre;
-  const validated = validateContract(input.contract, input.resolveProgram);
+  const validated = input.admittedContract
+    ? { ok: true as const, contract: input.admittedContract }
+    : validateContract(input.contract, input.resolveProgram);
   if (!validated.ok) return refuse(EXIT.malformed, validated.findings);
   // Sorted at every level, as the original engine writes it.
   const contract: Contract = sortKeysDeep(validated.contract);

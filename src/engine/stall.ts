@@ -1,4 +1,4 @@
-// The four stall predicates. They run only over the current epoch's records plus this
+// The five stall predicates (the fifth, budget-stop, only fires for loop-engineering caps). They run only over the current epoch's records plus this
 // iteration's facts, only when the reported outcome is `continue`, and the first that fires
 // names the recorded outcome.
 import { epochRecords, stallThreshold } from './ledger-view';
@@ -10,6 +10,8 @@ export interface StallFacts {
   stateHash: string | null;
   /** The driver applies its own cycle rule (repeat, reference §4): circular-state stays silent. */
   ownCycleRule?: boolean;
+  /** Loop-engineering caps this iteration reached (`calls 18/18` …); empty or absent: none. */
+  budgetReached?: string[];
 }
 
 export interface Stall {
@@ -58,5 +60,6 @@ export function detectStall(ledger: Ledger, facts: StallFacts): Stall | null {
   if (records.length + 1 >= ledger.contract.iteration_limit) {
     return { name: 'retries-exhausted', outcome: 'stop' };
   }
+  if (facts.budgetReached && facts.budgetReached.length > 0) return { name: 'budget-stop', outcome: 'stop' };
   return null;
 }

@@ -1,5 +1,7 @@
 // `status`: what a reader asks about a loop. Never writes, never re-runs a predicate.
-import { currentEpoch } from './ledger-view';
+import { budgetReport } from './engineering/budget';
+import { readEngineeringState } from './engineering/state';
+import { currentEpoch, epochRecords } from './ledger-view';
 import type { Evaluation, IterationRecord, Ledger, Outcome } from './types';
 
 export interface StatusPayload {
@@ -19,6 +21,8 @@ export interface StatusPayload {
   quality_from: number | null;
   baselines_measured: number | null;
   baselines_total: number | null;
+  /** Loop-engineering ledgers only: spent against each cap (`{calls: {spent, cap}, …}`). */
+  budget?: Record<string, { spent: number; cap: number | null }>;
 }
 
 /** The newest record that was judged — scored, reviewed or decided. All quality keys come from it alone. */
@@ -57,5 +61,9 @@ export function status(ledger: Ledger): { payload: StatusPayload; exitCode: 0 | 
     baselines_total: counted ? counted.length : null,
   };
   if (last) payload.last_outcome = last.outcome;
+  const engineering = readEngineeringState(ledger as { engineering?: unknown });
+  if (engineering && !('problem' in engineering)) {
+    payload.budget = budgetReport(engineering, epochRecords(ledger).length);
+  }
   return { payload, exitCode: last ? 0 : 4 };
 }

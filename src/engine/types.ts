@@ -20,6 +20,8 @@ export const STALLS = [
   'repeated-error',
   'circular-state',
   'retries-exhausted',
+  // A loop-engineering cap (iterations, time, budget, review) was reached: stop, never success.
+  'budget-stop',
 ] as const;
 export type StallName = (typeof STALLS)[number];
 

@@ -3,6 +3,7 @@ import { CommandManager } from './commandManager';
 import { ShowLedgerFolderCommand } from './commands/showLedgerFolder';
 import { registerBriefPanel } from './brief/register';
 import { registerContractEditor } from './contract/registerContractEditor';
+import { registerEngineeringEditor } from './engineering/register';
 import { createPrompterSlot } from './input';
 import { registerRuns, type RunsApi } from './runs/register';
 import { registerSessionsFeature, type SessionsApi } from './sessions/feature';
@@ -40,6 +41,7 @@ export function activate(context: vscode.ExtensionContext): LoopLedgerApi {
   registerRepeat(context, commands, { prompter, output, trust, ...sessions });
   const runs = registerRuns(context, commands, prompter, output, { ...sessions, trust });
   const workOrders = registerWorkOrders(context, commands, prompter, trust, output);
+  registerEngineeringEditor(context, commands, { prompter, output, trust, ...sessions });
 
   const activationMs = Math.round((performance.now() - started) * 100) / 100;
   output.appendLine(`Loop Ledger activated in ${activationMs} ms`);

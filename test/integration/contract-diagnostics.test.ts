@@ -180,8 +180,12 @@ describe('contract editor: diagnostics, CodeLens, New Contract', () => {
     }
 
     it('creates .loop/contracts/<name>.json from the blank template, opens it and lists what to fill in', async () => {
-      const result = (await withAnswers([{ step: 'newContract.name', text: 'tidy-greeting' }], () =>
-        vscode.commands.executeCommand('loopLedger.newContract'),
+      const result = (await withAnswers(
+        [
+          { step: 'newContract.kind', pick: 'Work-loop contract (JSON)' },
+          { step: 'newContract.name', text: 'tidy-greeting' },
+        ],
+        () => vscode.commands.executeCommand('loopLedger.newContract'),
       )) as { created: string };
       const file = join(contracts(), 'tidy-greeting.json');
       assert.equal(result.created, file);
@@ -197,8 +201,12 @@ describe('contract editor: diagnostics, CodeLens, New Contract', () => {
     });
 
     it('writes nothing when the name question is cancelled', async () => {
-      const result = await withAnswers([{ step: 'newContract.name', cancel: true }], () =>
-        vscode.commands.executeCommand('loopLedger.newContract'),
+      const result = await withAnswers(
+        [
+          { step: 'newContract.kind', pick: 'Work-loop contract (JSON)' },
+          { step: 'newContract.name', cancel: true },
+        ],
+        () => vscode.commands.executeCommand('loopLedger.newContract'),
       );
       assert.deepEqual(result, { created: undefined, reason: 'cancelled' });
       assert.equal(existsSync(join(contracts(), 'undefined.json')), false);

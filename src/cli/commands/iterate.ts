@@ -3,6 +3,7 @@ import { SESSION_FLAG, type CommandSpec, type ParsedFlags } from '../args';
 import { withHuman, type CommandOutcome } from '../outcome';
 import { list, str, type CommandContext } from './context';
 import { endingFrom, ESCALATE_FLAGS, outcomeFlag } from './ending';
+import { ENGINEERING_ITERATE_FLAGS, engineeringFrom } from './iterate-engineering';
 
 const text = (help: string) => ({ type: 'string' as const, help, placeholder: 'TEXT' });
 const many = (help: string, placeholder: string) => ({
@@ -35,6 +36,7 @@ export const spec: CommandSpec = {
     'critic-brief': { type: 'string', help: 'the pending brief id the verdict judged', placeholder: 'ID' },
     decision: { type: 'string', help: 'retain revert revise escalate', placeholder: 'DECISION' },
     ...ESCALATE_FLAGS,
+    ...ENGINEERING_ITERATE_FLAGS,
   },
 };
 
@@ -54,11 +56,13 @@ export function run(flags: ParsedFlags, ctx: CommandContext): CommandOutcome {
     criticNext: str(flags.criticNext),
     criticBrief: str(flags.criticBrief),
     decision: str(flags.decision),
+    ...engineeringFrom(flags),
     now: ctx.now,
   });
   return withHuman(outcome, (r) => {
     const promoted = r.stall ? ` (reported ${r.reported_outcome}, stall ${r.stall})` : '';
     const scored = r.evaluation ? `; rubric ${r.evaluation.verdict} ${r.evaluation.weighted_total}` : '';
-    return `${session}: iteration ${r.n} recorded: ${r.outcome}${promoted}${scored}`;
+    const status = (r as { loop_status?: string | null }).loop_status;
+    return `${session}: iteration ${r.n} recorded: ${r.outcome}${promoted}${scored}${status ? ` [${status}]` : ''}`;
   });
 }

@@ -3,6 +3,7 @@ import { STALL_THRESHOLD_FIELD } from '../../engine/open-settings';
 import type { Finding } from '../../engine/types';
 import { SESSION_FLAG, type CommandSpec, type ParsedFlags } from '../args';
 import { withHuman, type CommandOutcome } from '../outcome';
+import { UsageError } from '../usage-error';
 import { list, str, type CommandContext } from './context';
 
 export const spec: CommandSpec = {
@@ -10,7 +11,16 @@ export const spec: CommandSpec = {
   summary: 'Open a loop under a contract; a closed ledger is re-opened as a new epoch, --force discards it.',
   flags: {
     session: SESSION_FLAG,
-    contract: { type: 'string', required: true, help: 'the contract file (JSON)', placeholder: 'PATH' },
+    contract: {
+      type: 'string',
+      help: 'the work-loop contract file (JSON); required unless --engineering is given',
+      placeholder: 'PATH',
+    },
+    engineering: {
+      type: 'string',
+      help: 'a loop-engineering contract (*.loop.md or JSON): validated --strict, its caps enforced',
+      placeholder: 'PATH',
+    },
     'stall-threshold': {
       type: 'string',
       integer: true,
@@ -32,8 +42,14 @@ export const spec: CommandSpec = {
 
 export function run(flags: ParsedFlags, ctx: CommandContext): CommandOutcome {
   const session = str(flags.session) as string;
+  if (str(flags.contract) === null && str(flags.engineering) === null) {
+    throw new UsageError(
+      'the flag --contract is required (or --engineering with a loop-engineering contract)',
+    );
+  }
   const outcome = openOp(ctx.root, session, {
-    contractPath: str(flags.contract) as string,
+    contractPath: str(flags.contract),
+    engineeringPath: str(flags.engineering),
     stallThreshold: typeof flags.stallThreshold === 'number' ? flags.stallThreshold : undefined,
     force: flags.force === true,
     baselineEvidence: list(flags.baselineEvidence),

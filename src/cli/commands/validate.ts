@@ -4,20 +4,23 @@ import type { CommandOutcome } from '../outcome';
 import { visible } from '../output';
 import type { CommandContext } from './context';
 import { receiptValidation } from './run-validate';
+import { STRICT_FLAG, validateEngineering } from './validate-engineering';
 
 export const spec: CommandSpec = {
   name: 'validate',
   summary:
-    'Check a contract without opening a loop: every finding open would report. Exit 0 valid, 1 invalid, 2 unreadable.',
-  flags: {},
+    'Check a contract (work-loop JSON, or loop-engineering *.loop.md / JSON with kind "loop-engineering") without opening a loop: every finding open would report. Exit 0 valid, 1 invalid, 2 unreadable.',
+  flags: { strict: STRICT_FLAG },
   positional: 'FILE',
 };
 
-export function run(_flags: ParsedFlags, ctx: CommandContext, file?: string): CommandOutcome {
+export function run(flags: ParsedFlags, ctx: CommandContext, file?: string): CommandOutcome {
   const path = file as string;
   // A harness receipt is recognised by its `schema` key and gets the receipt rules.
   const receipt = receiptValidation(path);
   if (receipt) return receipt;
+  const engineering = validateEngineering(flags, path);
+  if (engineering) return engineering;
   const outcome = validateOp(ctx.root, path);
   const p = outcome.payload;
   if (!p) return outcome;

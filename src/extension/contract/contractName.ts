@@ -6,6 +6,6 @@ export function contractNameProblem(name: string, taken: (name: string) => boole
   if (!CONTRACT_NAME.test(name)) {
     return 'Use letters, digits, ".", "_" or "-", starting with a letter or digit (at most 128).';
   }
-  if (taken(name)) return `.loop/contracts/${name}.json already exists; choose another name.`;
+  if (taken(name)) return `.loop/contracts/${name} already exists (as this kind); choose another name.`;
   return undefined;
 }

@@ -3,6 +3,7 @@ import * as vscode from 'vscode';
 import type { Command } from '../commandManager';
 import { BACK, type PrompterSlot } from '../input';
 import { contractNameProblem } from './contractName';
+import { engineeringSkeleton } from '../engineering/engineeringSkeleton';
 import { blankContract } from './contractSkeleton';
 
 /** What the command did; returned so tests can check it without reading the UI. */
@@ -11,8 +12,23 @@ export interface NewContractResult {
   readonly reason?: 'no-folder' | 'untrusted' | 'cancelled';
 }
 
-/** The step id scripted answers name. */
+/** The step ids scripted answers name. */
 export const NEW_CONTRACT_NAME_STEP = 'newContract.name';
+export const NEW_CONTRACT_KIND_STEP = 'newContract.kind';
+
+/** The two contract kinds: work-loop JSON (seed 000) and loop-engineering `.loop.md` (seed 002). */
+const KINDS = [
+  {
+    label: 'Work-loop contract (JSON)',
+    description: 'rubric, evidence commands, iteration limit',
+    value: 'json',
+  },
+  {
+    label: 'Loop-engineering contract (.loop.md)',
+    description: 'mode, topology, finite caps, verifier, permission boundary',
+    value: 'loop.md',
+  },
+] as const;
 
 const CONTRACTS = ['.loop', 'contracts'] as const;
 
@@ -40,13 +56,20 @@ export class NewContractCommand implements Command {
       );
       return { created: undefined, reason: 'untrusted' };
     }
+    const kind = await this.prompter.current.pickOne({
+      id: NEW_CONTRACT_KIND_STEP,
+      title: 'Loop Ledger: New Contract',
+      placeholder: 'Which kind of contract?',
+      items: KINDS.map((k) => ({ label: k.label, description: k.description, value: k.value })),
+    });
+    if (kind === undefined || kind === BACK) return { created: undefined, reason: 'cancelled' };
     const folder = vscode.Uri.joinPath(workspace.uri, ...CONTRACTS);
-    const fileFor = (name: string) => vscode.Uri.joinPath(folder, `${name}.json`);
+    const fileFor = (name: string) => vscode.Uri.joinPath(folder, `${name}.${kind}`);
     const taken = (name: string) => existsSync(fileFor(name).fsPath);
     const answer = await this.prompter.current.inputText({
       id: NEW_CONTRACT_NAME_STEP,
       title: 'Loop Ledger: New Contract',
-      prompt: 'Name of the contract, created as .loop/contracts/<name>.json',
+      prompt: `Name of the contract, created as .loop/contracts/<name>.${kind}`,
       placeholder: 'fix-failing-tests',
       validate: (text) => contractNameProblem(text, taken),
     });
@@ -54,7 +77,9 @@ export class NewContractCommand implements Command {
 
     const file = fileFor(answer);
     await vscode.workspace.fs.createDirectory(folder);
-    await vscode.workspace.fs.writeFile(file, Buffer.from(`${JSON.stringify(blankContract(), null, 2)}\n`));
+    const text =
+      kind === 'json' ? `${JSON.stringify(blankContract(), null, 2)}\n` : engineeringSkeleton(answer);
+    await vscode.workspace.fs.writeFile(file, Buffer.from(text));
     await vscode.window.showTextDocument(file);
     void vscode.window.showInformationMessage(
       `Loop Ledger: created ${vscode.workspace.asRelativePath(file, false)}; Problems lists each blank field until it is filled in.`,

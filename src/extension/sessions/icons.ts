@@ -18,6 +18,7 @@ const STALL_ICONS: Record<StallName, string> = {
   'repeated-error': 'flame',
   'circular-state': 'sync',
   'retries-exhausted': 'history',
+  'budget-stop': 'dashboard',
 };
 
 export function outcomeIcon(outcome: Outcome | null | undefined): vscode.ThemeIcon {

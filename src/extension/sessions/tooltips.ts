@@ -8,6 +8,7 @@ import { isStallPromoted, progressText, stateText, verdictText } from './labels'
 import type { BrokenSession, ReadableSession } from './sessionEntry';
 import { currentEpochView } from './epochs';
 import { formatScore } from '../../shared/numbers';
+import { budgetWords } from '../../shared/budget-words';
 
 export function sessionTooltip(entry: ReadableSession): vscode.MarkdownString {
   const md = new Tooltip();
@@ -22,6 +23,8 @@ export function sessionTooltip(entry: ReadableSession): vscode.MarkdownString {
   if (entry.status.critic_verdict) md.field('Critic verdict', entry.status.critic_verdict);
   if (entry.status.decision) md.field('Decision', entry.status.decision);
   if (entry.status.stalls.length) md.field('Stalls', entry.status.stalls.join(', '));
+  const budget = budgetWords(entry.status.budget).replace(/^; budget /, '');
+  if (budget) md.field('Budget spent / cap', budget);
   md.field('Completed actions', entry.status.completed_actions.join(', ') || 'none');
   md.field(
     'Ledger',

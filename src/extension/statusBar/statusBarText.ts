@@ -1,6 +1,7 @@
 // What the status bar item says about a session. Pure (no vscode), so a unit test reads it.
 // A closed session must not read as a running loop: it shows how it ended instead of a spinner.
 import type { Outcome } from '../../engine/types';
+import { budgetWords, tightestBudget } from '../../shared/budget-words';
 import { formatScore } from '../../shared/numbers';
 import { currentEpochView } from '../sessions/epochs';
 import { progressText } from '../sessions/labels';
@@ -42,8 +43,11 @@ export function statusBarView(entry: ReadableSession): StatusBarView {
       tooltip: `Loop Ledger — ${entry.session} is paused at ${progressText(epoch)} iterations this epoch, last outcome ${lastText}, rubric ${rubric}. Resume to continue. Click for its status.`,
     };
   }
+  // A loop-engineering ledger also shows its budget: the tightest cap here, every cap in the tooltip.
+  const tightest = tightestBudget(entry.status.budget);
+  const budget = budgetWords(entry.status.budget).replace(/^; budget /, '');
   return {
-    text: `$(sync) ${entry.session} ${progressText(epoch)}${SEPARATOR}${lastText}${SEPARATOR}${rubric}`,
-    tooltip: `Loop Ledger — ${entry.session} is open: ${progressText(epoch)} iterations this epoch, last outcome ${lastText}, rubric ${rubric}. Click for its status.`,
+    text: `$(sync) ${entry.session} ${progressText(epoch)}${SEPARATOR}${lastText}${SEPARATOR}${rubric}${tightest ? `${SEPARATOR}${tightest}` : ''}`,
+    tooltip: `Loop Ledger — ${entry.session} is open: ${progressText(epoch)} iterations this epoch, last outcome ${lastText}, rubric ${rubric}${budget ? `, budget ${budget}` : ''}. Click for its status.`,
   };
 }

@@ -1,0 +1,16 @@
+import * as vscode from 'vscode';
+import { OPEN_ENGINEERING_LOOP_COMMAND } from './openEngineeringLoop';
+
+/** "Open loop with this contract" above a `.loop.md` contract's first line. */
+export class EngineeringCodeLens implements vscode.CodeLensProvider {
+  provideCodeLenses(document: vscode.TextDocument): vscode.CodeLens[] {
+    return [
+      new vscode.CodeLens(new vscode.Range(0, 0, 0, 0), {
+        title: 'Open loop with this contract',
+        tooltip: 'Loop Ledger: open a loop bounded by this loop-engineering contract (validated --strict)',
+        command: OPEN_ENGINEERING_LOOP_COMMAND,
+        arguments: [document.uri],
+      }),
+    ];
+  }
+}

@@ -1,0 +1,58 @@
+import { dirname, join } from 'node:path';
+import * as vscode from 'vscode';
+import { openOp } from '../../app/contract-operations';
+import type { OpenPayload } from '../../engine/open';
+import { sessionIdProblem } from '../../store';
+import type { Command } from '../commandManager';
+import { cliLine } from '../commands/cliHistory';
+import type { CommandDeps, CommandReport } from '../commands/deps';
+import { CANCELLED, nothingToDo, reportDone, reportRefusal, reportUntrusted } from '../commands/report';
+import { workspaceRoots } from '../workspace/roots';
+
+export const OPEN_ENGINEERING_LOOP_COMMAND = 'loopLedger.openEngineeringLoop';
+const TITLE = 'Open Loop (loop-engineering)';
+
+/**
+ * `open --engineering` from the editor: the contract is the `.loop.md` file the CodeLens sits
+ * on (or the active editor's), the session id is asked for; the engine validates strictly and
+ * refuses with NEEDS_INPUT and every finding. Refused in an untrusted workspace (it writes).
+ */
+export class OpenEngineeringLoopCommand implements Command {
+  readonly id = 'loopLedger.openEngineeringLoop';
+
+  constructor(private readonly deps: CommandDeps) {}
+
+  async execute(argument?: unknown): Promise<CommandReport<OpenPayload>> {
+    const { deps } = this;
+    if (!deps.trust.isTrusted) return reportUntrusted(deps, TITLE);
+    const uri = argument instanceof vscode.Uri ? argument : vscode.window.activeTextEditor?.document.uri;
+    if (!uri || !uri.path.endsWith('.loop.md')) return nothingToDo('open a *.loop.md contract first.');
+    const roots = workspaceRoots();
+    const root =
+      roots
+        .filter((r) => uri.fsPath.startsWith(r.path + '/'))
+        .sort((a, b) => b.path.length - a.path.length)[0]?.path ?? dirname(uri.fsPath);
+    const session = await deps.prompter.current.inputText({
+      id: 'openEngineering.session',
+      title: `Loop Ledger: ${TITLE}`,
+      prompt: 'Session id (letters, digits, . _ -)',
+      validate: (text) => (text === '' ? 'a session id is needed' : (sessionIdProblem(text) ?? undefined)),
+    });
+    if (typeof session !== 'string') return CANCELLED;
+    const cli = cliLine('open', [
+      ['root', root],
+      ['session', session],
+      ['engineering', uri.fsPath],
+    ]);
+    const outcome = openOp(root, session, { engineeringPath: uri.fsPath, now: deps.now() });
+    deps.sessions.refreshFile(join(root, '.loop', 'ledgers', `${session}.json`));
+    if (outcome.exitCode !== 0 || !outcome.payload) return reportRefusal(deps, TITLE, outcome, cli);
+    deps.cliHistory.remember(root, session, 'open', cli);
+    return reportDone(
+      deps,
+      `${session}: open under ${vscode.workspace.asRelativePath(uri)}, next iteration ${outcome.payload.next_iteration}.`,
+      outcome.payload,
+      { cli },
+    );
+  }
+}
