@@ -35,8 +35,7 @@ function writeBytes(fd: number, bytes: Buffer): void {
       else if (code === 'EPIPE') {
         closed.add(fd); // the reader went away (e.g. `| head`): nothing left to tell
         return;
-      }
-      else throw new OutputError(fd === 1 ? 'stdout' : 'stderr', error as NodeJS.ErrnoException);
+      } else throw new OutputError(fd === 1 ? 'stdout' : 'stderr', error as NodeJS.ErrnoException);
     }
   }
 }

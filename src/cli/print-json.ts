@@ -9,12 +9,18 @@ const CHUNK = 1 << 16;
 /** Strings longer than this are escaped slice by slice rather than in one go. */
 const SLICE = 1 << 16;
 
+/** Receives each chunk; the buffer is reused afterwards, so a sink that keeps it must copy it. */
 type Sink = (bytes: Buffer) => void;
 
-/** Gathers pieces and hands them to `sink` as buffers of about CHUNK bytes. */
+/**
+ * Gathers pieces and hands them to `sink` as buffers of about CHUNK bytes. One buffer is
+ * reused for every chunk (the sink must be done with it when it returns): a fresh buffer per
+ * chunk would pile up as external memory until a garbage collection happened to free it.
+ */
 class ChunkedWriter {
   private pieces: string[] = [];
   private length = 0;
+  private buffer = Buffer.allocUnsafe(4 * CHUNK);
 
   constructor(private readonly sink: Sink) {}
 
@@ -29,7 +35,10 @@ class ChunkedWriter {
     const text = this.pieces.length === 1 ? (this.pieces[0] as string) : this.pieces.join('');
     this.pieces = [];
     this.length = 0;
-    this.sink(Buffer.from(text, 'utf8'));
+    const size = Buffer.byteLength(text, 'utf8');
+    if (size > this.buffer.length) this.buffer = Buffer.allocUnsafe(size);
+    this.buffer.write(text, 0, size, 'utf8');
+    this.sink(this.buffer.subarray(0, size));
   }
 }
 
@@ -48,7 +57,7 @@ function writeString(s: string, out: ChunkedWriter): void {
     return;
   }
   out.write('"');
-  for (let start = 0; start < s.length; ) {
+  for (let start = 0; start < s.length;) {
     let end = Math.min(start + SLICE, s.length);
     if (end < s.length && isHighSurrogate(s.charCodeAt(end - 1))) end -= 1;
     const quoted = JSON.stringify(s.slice(start, end));
@@ -136,6 +145,6 @@ export function writeJson(payload: unknown, sink: Sink): void {
 /** The whole text at once, for tests and small payloads: writeJson's chunks joined. */
 export function jsonText(payload: unknown): string {
   const chunks: Buffer[] = [];
-  writeJson(payload, (b) => chunks.push(b));
+  writeJson(payload, (b) => chunks.push(Buffer.from(b)));
   return Buffer.concat(chunks).toString('utf8');
 }
