@@ -52,7 +52,8 @@ export function openOp(root: string, session: string, input: OpenOpInput): Outco
       });
       if (isRefusal(result)) return { result: fromRefusal<OpenPayload>(result) };
       // Only now, with the new ledger decided, is the unreadable one moved aside: never lost.
-      const kept = discardCorrupt ? keepCorruptCopy(location.readPath, input.now) : null;
+      // The original engine's file is never replaced (the write goes to .loop), so it needs no copy.
+      const kept = discardCorrupt && !location.legacy ? keepCorruptCopy(location.readPath, input.now) : null;
       const notes: Finding[] = kept
         ? [{ message: `${location.readPath}: corrupt ledger kept as ${kept}` }]
         : [];

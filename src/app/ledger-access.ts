@@ -11,6 +11,7 @@ import {
   saveLedgerFile,
   sessionIdProblem,
   withLock,
+  writeTargetOutsideRoot,
   type LedgerLocation,
   type LedgerRead,
 } from '../store';
@@ -73,20 +74,29 @@ export function updateLedger<T>(
   session: string,
   decide: (read: LedgerRead, location: LedgerLocation) => { write?: Ledger; result: T },
 ): T {
-  const location = checkedLocation(root, session);
-  const madeForLock = missingFolders(location.writePath);
+  // The lock is always the .loop ledger's, whichever file is read: a session still in the
+  // original engine's folder and one already moved are the same session to every writer.
+  const writePath = checkedLocation(root, session).writePath;
+  const outside = writeTargetOutsideRoot(root, writePath);
+  if (outside !== null) throw new Refused(EXIT.usage, [`${session}: ${outside}`]);
+  const madeForLock = missingFolders(writePath);
   try {
-    return withLock(location.writePath, () =>
-      guardDepth(location, () => {
+    return withLock(writePath, () => {
+      // Located again under the lock: a writer that got the lock first may have just created
+      // the .loop ledger, and from then on the original engine's file is stale.
+      const location = locateLedger(root, session);
+      return guardDepth(location, () => {
         const read = readLedgerFile(location.readPath);
         const { write, result } = decide(read, location);
         // Records already on disk are copied as text, not re-serialised (see ledger-layout.ts).
         const previous =
-          read.kind === 'ok' ? { text: read.text, iterations: read.ledger.iterations } : undefined;
+          read.kind === 'ok'
+            ? { text: read.text, iterations: read.ledger.iterations, records: read.records }
+            : undefined;
         if (write) saveLedgerFile(location.writePath, write, previous);
         return result;
-      }),
-    );
+      });
+    });
   } catch (error) {
     if (error instanceof LockBusyError) throw new Refused(EXIT.wrongState, [`${session}: ${error.message}`]);
     throw error;

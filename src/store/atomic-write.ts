@@ -11,11 +11,13 @@
 // the folder is fsynced after it (so the rename itself survives a power loss).
 import {
   closeSync,
+  fchmodSync,
   fsyncSync,
   mkdirSync,
   openSync,
   readdirSync,
   renameSync,
+  statSync,
   unlinkSync,
   writeFileSync,
 } from 'node:fs';
@@ -35,14 +37,46 @@ function tempPathFor(target: string): string {
   return join(dirname(target), `.${basename(target)}.${process.pid}.${counter}.${random}.tmp`);
 }
 
+/**
+ * The permission bits to give the new file: the target's own when it exists (a user who made a
+ * ledger 0600 or read-only keeps it so: the rename would otherwise replace it with a fresh
+ * file at the umask's 0644), else undefined (a new file gets the umask's default).
+ */
+function keptMode(target: string): number | undefined {
+  try {
+    return statSync(target).mode & 0o7777;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The writer's pid when `name` is a temporary file of exactly `targetName` (see tempPathFor),
+ * else null. A prefix test is not enough: the temporary files of session `a.json.7` start with
+ * `.a.json.` too, so after the name come exactly pid, counter and random part, and nothing else.
+ */
+export function tempWriterPid(name: string, targetName: string): number | null {
+  const prefix = `.${targetName}.`;
+  if (!name.startsWith(prefix) || !name.endsWith('.tmp')) return null;
+  const parts = name.slice(prefix.length, -'.tmp'.length).split('.');
+  if (parts.length !== 3) return null;
+  const [pid, count, random] = parts as [string, string, string];
+  if (!/^[1-9][0-9]*$/.test(pid) || !/^[1-9][0-9]*$/.test(count) || !/^[0-9a-z]*$/.test(random)) return null;
+  const value = Number(pid);
+  return Number.isSafeInteger(value) ? value : null;
+}
+
 /** Replaces `target` with `data` (UTF-8) atomically, creating its folder if needed. */
 export function writeFileAtomicSync(target: string, data: string): void {
   const dir = dirname(target);
   mkdirSync(dir, { recursive: true });
+  const mode = keptMode(target);
   const temp = tempPathFor(target);
   let fd: number | undefined;
   try {
     fd = openSync(temp, 'wx'); // 'x': never reuse a file someone else is writing
+    // fchmod, not open's mode argument: that one is filtered through the umask.
+    if (mode !== undefined && process.platform !== 'win32') fchmodSync(fd, mode);
     writeFileSync(fd, data, 'utf8'); // loops until every byte is written
     fsyncSync(fd);
     closeSync(fd);
@@ -111,7 +145,6 @@ function fsyncDir(dir: string): void {
  * Returns the names removed. Never throws: a sweep must not fail the write it follows.
  */
 export function removeDeadWritersTemps(target: string): string[] {
-  const prefix = `.${basename(target)}.`;
   const removed: string[] = [];
   let names: string[];
   try {
@@ -120,9 +153,8 @@ export function removeDeadWritersTemps(target: string): string[] {
     return removed;
   }
   for (const name of names) {
-    if (!name.startsWith(prefix) || !name.endsWith('.tmp')) continue;
-    const pid = Number(name.slice(prefix.length).split('.')[0]);
-    if (!Number.isSafeInteger(pid) || pid <= 0 || isAlive(pid)) continue;
+    const pid = tempWriterPid(name, basename(target));
+    if (pid === null || isAlive(pid)) continue;
     try {
       unlinkSync(join(dirname(target), name));
       removed.push(name);

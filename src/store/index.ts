@@ -1,6 +1,6 @@
 // The store: the only code that touches ledger files.
 export { sessionIdProblem, quoteSessionId, InvalidSessionIdError } from './session-id';
-export { ledgerDir, ledgerPath, legacyLedgerDir, legacyLedgerPath } from './paths';
+export { ledgerDir, ledgerPath, legacyLedgerDir, legacyLedgerPath, writeTargetOutsideRoot } from './paths';
 export { writeFileAtomicSync } from './atomic-write';
 export { withLock, LockBusyError, LOCK_STALE_MS } from './lock';
 export type { LockHolder } from './lock';
@@ -13,6 +13,8 @@ export {
   keepCorruptCopy,
 } from './ledger-file';
 export type { LedgerRead, LedgerFormat } from './ledger-file';
+export type { RecordsSpan } from './json-scan';
+export { LEDGER_SIZE_LIMIT } from './limits';
 export type { PreviousText } from './ledger-layout';
 export { locateLedger } from './locate';
 export type { LedgerLocation } from './locate';

@@ -2,10 +2,25 @@
 // verdict (absent, ok, corrupt, too new) and decides the exit code and message. Writing goes
 // through the atomic writer; the caller holds the ledger's lock around read-decide-write.
 import { isUtf8 } from 'node:buffer';
-import { closeSync, constants, copyFileSync, fsyncSync, openSync, readFileSync } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  copyFileSync,
+  fstatSync,
+  fsyncSync,
+  lstatSync,
+  openSync,
+  readSync,
+  renameSync,
+  type Stats,
+} from 'node:fs';
+import { basename } from 'node:path';
 import type { Ledger } from '../engine/types';
 import { removeDeadWritersTemps, writeFileAtomicSync } from './atomic-write';
+import { scanLedgerJson, type RecordsSpan } from './json-scan';
+import { ledgerShapeProblem } from './ledger-shape';
 import { layoutLedger, type PreviousText } from './ledger-layout';
+import { LEDGER_SIZE_LIMIT, MiB } from './limits';
 
 /** The ledger layout this build writes. The original engine's files carry no version at all. */
 export const SCHEMA_VERSION = 1;
@@ -15,36 +30,154 @@ export type LedgerFormat = 'loop-ledger' | 'original';
 
 export type LedgerRead =
   | { kind: 'absent' }
-  | { kind: 'ok'; ledger: Ledger; text: string; format: LedgerFormat }
+  | {
+      kind: 'ok';
+      ledger: Ledger;
+      text: string;
+      format: LedgerFormat;
+      /** Where the iteration records' text sits in `text`, when an append may reuse it. */
+      records: RecordsSpan | null;
+    }
   | { kind: 'corrupt'; reason: string }
   | { kind: 'too-new'; version: number };
 
-const REQUIRED_KEYS = ['session', 'contract', 'iterations', 'status'] as const;
+// O_NOFOLLOW: a symlink in a ledger's place is refused, never followed (a cloned repository can
+// point it at /dev/zero or at a file outside the workspace). O_NONBLOCK: opening a FIFO returns
+// at once instead of waiting for a writer that never comes. Neither exists on Windows.
+const READ_FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
 
+/**
+ * Reads and checks a ledger file. Only a regular file no larger than LEDGER_SIZE_LIMIT is read,
+ * and its size is taken from the opened descriptor, so what is checked is what is read.
+ */
 export function readLedgerFile(path: string): LedgerRead {
-  let bytes: Buffer;
-  try {
-    bytes = readFileSync(path);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') return { kind: 'absent' };
-    return { kind: 'corrupt', reason: `cannot be read (${code ?? (error as Error).message})` };
-  }
+  const loaded = loadRegularFile(path);
+  if (!Buffer.isBuffer(loaded)) return loaded;
+  const bytes = loaded;
   // A stray byte must not turn into U+FFFD and then be written back as if it were data.
   // isUtf8 + toString is ~3× faster than a fatal TextDecoder on a multi-megabyte ledger.
   if (!isUtf8(bytes)) return { kind: 'corrupt', reason: 'is not valid UTF-8 text' };
   const bom = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
-  return parseLedgerText(bytes.toString('utf8', bom));
+  return parseLedgerText(bytes.toString('utf8', bom), sessionOfFile(path));
 }
 
-/** The checks of readLedgerFile after decoding, for text that did not come from a file. */
-export function parseLedgerText(text: string): LedgerRead {
+/** `s1` for `…/s1.json`; undefined for a name that is not `<session>.json`. */
+function sessionOfFile(path: string): string | undefined {
+  const name = basename(path);
+  return name.endsWith('.json') ? name.slice(0, -'.json'.length) : undefined;
+}
+
+function loadRegularFile(path: string): Buffer | LedgerRead {
+  let fd: number;
+  try {
+    fd = openSync(path, READ_FLAGS);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return { kind: 'absent' };
+    if (code === 'ELOOP')
+      return { kind: 'corrupt', reason: 'is a symbolic link; ledgers are read only from regular files' };
+    return { kind: 'corrupt', reason: `cannot be read (${code ?? (error as Error).message})` };
+  }
+  try {
+    const stat = fstatSync(fd);
+    if (!stat.isFile()) {
+      return {
+        kind: 'corrupt',
+        reason: `is ${entryKind(stat)}, not a regular file; ledgers are read only from regular files`,
+      };
+    }
+    if (stat.size > LEDGER_SIZE_LIMIT) return { kind: 'corrupt', reason: tooLarge(stat.size) };
+    return readAll(fd, stat.size);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    return { kind: 'corrupt', reason: `cannot be read (${code ?? (error as Error).message})` };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function tooLarge(size: number): string {
+  const limit = LEDGER_SIZE_LIMIT / MiB;
+  return `is ${(size / MiB).toFixed(1)} MiB, over the ${limit} MiB ledger size limit; it was not read`;
+}
+
+/**
+ * Reads to the end, whatever fstat said (a file can grow while it is read), but never past the
+ * limit: the cap holds even for a file that keeps growing.
+ */
+function readAll(fd: number, size: number): Buffer | LedgerRead {
+  let buffer = Buffer.allocUnsafe(Math.max(size + 1, 64 * 1024));
+  let length = 0;
+  for (;;) {
+    if (length === buffer.length) {
+      if (length > LEDGER_SIZE_LIMIT) return { kind: 'corrupt', reason: tooLarge(length) };
+      const bigger = Buffer.allocUnsafe(Math.min(buffer.length * 2, LEDGER_SIZE_LIMIT + 1));
+      buffer.copy(bigger, 0, 0, length);
+      buffer = bigger;
+    }
+    const got = readSync(fd, buffer, length, buffer.length - length, null);
+    if (got === 0) break;
+    length += got;
+  }
+  if (length > LEDGER_SIZE_LIMIT) return { kind: 'corrupt', reason: tooLarge(length) };
+  return buffer.subarray(0, length);
+}
+
+function entryKind(stat: Stats): string {
+  if (stat.isDirectory()) return 'a folder';
+  if (stat.isFIFO()) return 'a FIFO';
+  if (stat.isSocket()) return 'a socket';
+  if (stat.isCharacterDevice() || stat.isBlockDevice()) return 'a device';
+  if (stat.isSymbolicLink()) return 'a symbolic link';
+  return 'not a file';
+}
+
+/**
+ * The checks of readLedgerFile after decoding, for text that did not come from a file (the
+ * extension's asynchronous reader). Pure. `session`, when given, is the id the file is named
+ * after: a ledger claiming another session is corrupt.
+ */
+export function parseLedgerText(text: string, session?: string): LedgerRead {
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch (error) {
-    return { kind: 'corrupt', reason: `is not valid JSON (${(error as Error).message})` };
+    if (error instanceof RangeError) return { kind: 'corrupt', reason: 'is nested too deeply to read' };
+    return { kind: 'corrupt', reason: `is not valid JSON (${jsonErrorPlace(text, error as Error)})` };
   }
+  try {
+    return checkParsed(text, value, session);
+  } catch (error) {
+    // A hand-made file nested thousands of levels deep exhausts the stack in the checks below.
+    if (error instanceof RangeError) return { kind: 'corrupt', reason: 'is nested too deeply to read' };
+    throw error;
+  }
+}
+
+/**
+ * Where JSON.parse stopped, as line and column. Its message is not passed on: V8 quotes a
+ * snippet of the text, and a message about a ledger never quotes a file's content (the
+ * "ledger" may be a symlinked folder's file that is not ours at all).
+ */
+function jsonErrorPlace(text: string, error: Error): string {
+  if (text.trim() === '') return 'the file is empty';
+  // "Expected ',' or '}' after property value in JSON at position 6": no content in there.
+  const at = /^(.*?) (?:in|after) JSON at position (\d+)/s.exec(error.message);
+  if (at === null) {
+    return /end of JSON input/.test(error.message) ? 'it ends too early' : 'it holds an unexpected character';
+  }
+  const position = Number(at[2]);
+  let line = 1;
+  let lineStart = 0;
+  for (let i = text.indexOf('\n'); i >= 0 && i < position; i = text.indexOf('\n', i + 1)) {
+    line += 1;
+    lineStart = i + 1;
+  }
+  const what = (at[1] as string).replace(/^\w/, (c) => c.toLowerCase());
+  return `${what}, at line ${line}, column ${position - lineStart + 1}`;
+}
+
+function checkParsed(text: string, value: unknown, session: string | undefined): LedgerRead {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     return { kind: 'corrupt', reason: `holds ${describe(value)}, not a ledger object` };
   }
@@ -57,22 +190,24 @@ export function parseLedgerText(text: string): LedgerRead {
     if (typeof version !== 'number' || !Number.isSafeInteger(version) || version < 1) {
       return {
         kind: 'corrupt',
-        reason: `has schema_version ${JSON.stringify(version)}, not a positive integer`,
+        reason: `has schema_version as ${describe(version)}, not a positive integer`,
       };
     }
     if (version > SCHEMA_VERSION) return { kind: 'too-new', version };
   }
-  const missing = REQUIRED_KEYS.filter((key) => !Object.prototype.hasOwnProperty.call(record, key));
-  if (missing.length > 0) {
-    return { kind: 'corrupt', reason: `lacks ${missing.map((key) => `"${key}"`).join(', ')}` };
-  }
-  if (!Array.isArray(record.iterations)) {
-    return { kind: 'corrupt', reason: `has "iterations" as ${describe(record.iterations)}, not a list` };
-  }
-  if (typeof record.session !== 'string') {
-    return { kind: 'corrupt', reason: `has "session" as ${describe(record.session)}, not a string` };
-  }
-  return { kind: 'ok', ledger: value as Ledger, text, format: hasVersion ? 'loop-ledger' : 'original' };
+  // JSON.parse keeps the last of two equal keys; the original engine (Python) did the same, and
+  // a reused record text would keep the first: either way one of them is silently dropped.
+  const scan = scanLedgerJson(text, record);
+  if (scan.duplicate !== null) return { kind: 'corrupt', reason: scan.duplicate };
+  const problem = ledgerShapeProblem(record, session);
+  if (problem !== null) return { kind: 'corrupt', reason: problem };
+  return {
+    kind: 'ok',
+    ledger: value as Ledger,
+    text,
+    format: hasVersion ? 'loop-ledger' : 'original',
+    records: scan.records,
+  };
 }
 
 function describe(value: unknown): string {
@@ -97,7 +232,8 @@ export function saveLedgerFile(path: string, ledger: Ledger, previous?: Previous
 
 /**
  * Copies a ledger that is about to be replaced (`open --force` over a corrupt file) to
- * `<path>.corrupt-<YYYYMMDDTHHMMSSZ>` and returns the copy's path. An existing copy from the
+ * `<path>.corrupt-<YYYYMMDDTHHMMSSZ>` and returns the copy's path (an entry that is not a
+ * readable regular file is renamed there instead). An existing copy from the
  * same second is never overwritten: a `-2`, `-3`… suffix is added instead. The copy is fsynced
  * so it is on disk before the caller's atomic rename replaces the original.
  */
@@ -106,8 +242,17 @@ export function keepCorruptCopy(path: string, now: Date): string {
     .toISOString()
     .replace(/[-:]/g, '')
     .replace(/\.\d+Z$/, 'Z');
+  // A symlink, a FIFO or a file over the size limit is never read (copying /dev/zero or a FIFO
+  // would never end): the entry itself is moved aside instead, as it is.
+  const entry = lstatSync(path);
+  const moveAside = !entry.isFile() || entry.size > LEDGER_SIZE_LIMIT;
   for (let attempt = 1; ; attempt += 1) {
     const copy = attempt === 1 ? `${path}.corrupt-${stamp}` : `${path}.corrupt-${stamp}-${attempt}`;
+    if (moveAside) {
+      if (lstatOrNull(copy) !== null) continue;
+      renameSync(path, copy);
+      return copy;
+    }
     try {
       copyFileSync(path, copy, constants.COPYFILE_EXCL);
     } catch (error) {
@@ -121,5 +266,13 @@ export function keepCorruptCopy(path: string, now: Date): string {
       closeSync(fd);
     }
     return copy;
+  }
+}
+
+function lstatOrNull(path: string): Stats | null {
+  try {
+    return lstatSync(path);
+  } catch {
+    return null;
   }
 }

@@ -6,45 +6,38 @@
 // engine's included — reads the file unchanged; grep and diff see one record per line.
 import type { IterationRecord, Ledger } from '../engine/types';
 
-const ITERATIONS_OPEN = '\n  "iterations": [\n    ';
-const ITERATIONS_CLOSE = '\n  ]';
 const RECORD_SEPARATOR = ',\n    ';
-
-/** The text a previous read produced, so an append can reuse its records verbatim. */
-export interface PreviousText {
-  text: string;
-  iterations: readonly IterationRecord[];
-}
 
 function indentBlock(value: unknown): string {
   return JSON.stringify(value, null, 2).replace(/\n/g, '\n  ');
 }
 
+/** The text a previous read produced, so an append can reuse its records verbatim. */
+export interface PreviousText {
+  text: string;
+  iterations: readonly IterationRecord[];
+  /**
+   * Where `iterations`' own text is in `text`, found by the reader's scan (json-scan.ts): null
+   * when the records are not one per line or when the file was ambiguous. Reuse relies on it,
+   * never on searching the text, so the copied text is provably the records that were parsed.
+   */
+  records: { start: number; end: number } | null;
+}
+
 /**
- * The records' text between `[\n    ` and `\n  ]` in `previous`, when that text is in this layout
- * and holds exactly the records that open `iterations` (same objects, same order). Otherwise
- * null: the caller serialises every record.
+ * The records' text from `previous` when `iterations` opens with exactly the records read then
+ * (the same objects, in the same order: nothing was edited in between). Otherwise null: the
+ * caller serialises every record.
  */
 function reusableRecords(
   previous: PreviousText | undefined,
   iterations: readonly IterationRecord[],
 ): string | null {
-  if (!previous || previous.iterations.length === 0 || previous.iterations.length > iterations.length)
-    return null;
+  if (!previous || previous.records === null) return null;
+  if (previous.iterations.length === 0 || previous.iterations.length > iterations.length) return null;
   for (let i = 0; i < previous.iterations.length; i++)
     if (previous.iterations[i] !== iterations[i]) return null;
-  const start = previous.text.indexOf(ITERATIONS_OPEN);
-  if (start < 0) return null;
-  const from = start + ITERATIONS_OPEN.length;
-  // JSON strings cannot hold a raw newline, so the first "\n  ]" after the array opens is its end.
-  const end = previous.text.indexOf(ITERATIONS_CLOSE, from);
-  if (end < 0) return null;
-  const span = previous.text.slice(from, end);
-  // One line per record is what makes the span this layout; anything else (the original's
-  // indented records, a hand edit) is re-serialised.
-  let lines = 1;
-  for (let at = span.indexOf('\n'); at >= 0; at = span.indexOf('\n', at + 1)) lines++;
-  return lines === previous.iterations.length ? span : null;
+  return previous.text.slice(previous.records.start, previous.records.end);
 }
 
 function iterationsText(iterations: readonly IterationRecord[], previous: PreviousText | undefined): string {

@@ -13,7 +13,18 @@
 // the holder still exists. A holder killed at any instant (even SIGKILL, where no cleanup runs)
 // leaves either no lock file, an empty one (killed between create and write), or one naming a
 // pid that is now gone; the next caller breaks the last at once, the empty one after a second.
-import { closeSync, fstatSync, mkdirSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  rmdirSync,
+  unlinkSync,
+  writeSync,
+} from 'node:fs';
 import { dirname } from 'node:path';
 import { sleepSync } from './sleep';
 
@@ -92,13 +103,24 @@ interface Seen {
   mtimeMs: number;
   text: string;
   holder: LockHolder | null;
+  /**
+   * Not a regular file (a symlink — dangling or not —, a FIFO, a folder…). We create the lock
+   * with O_EXCL, which never follows or reuses an existing entry, so such an entry was never a
+   * lock of ours: nobody holds it, and it would block every writer forever if left in place.
+   */
+  foreign: string | null;
 }
+
+/** A dangling entry can make the create fail (EEXIST) and the look find nothing (ENOENT) over and
+ * over; a few immediate retries cover a real release in between, then the deadline applies. */
+const IMMEDIATE_RETRIES = 3;
 
 function acquire(ledgerFile: string, lockPath: string, waitMs: number): string {
   const started = Date.now();
   const deadline = started + waitMs;
   let backoff = FIRST_BACKOFF_MS;
   let madeDir = 0;
+  let immediate = 0;
   for (;;) {
     const content = JSON.stringify({
       pid: process.pid,
@@ -117,10 +139,18 @@ function acquire(ledgerFile: string, lockPath: string, waitMs: number): string {
       continue;
     }
     const seen = look(lockPath);
-    if (seen === null) continue; // released between our attempt and our look: try again now
-    if (isAbandoned(seen, Date.now()) && breakLock(lockPath, seen)) continue;
+    // Released between our attempt and our look (or broken just now): try again at once, a few
+    // times; past that every path below honours the deadline, so nothing can spin forever.
+    if (seen === null || (isAbandoned(seen, Date.now()) && breakLock(lockPath, seen))) {
+      if (immediate < IMMEDIATE_RETRIES) {
+        immediate += 1;
+        continue;
+      }
+    } else {
+      immediate = 0;
+    }
     const now = Date.now();
-    if (now >= deadline) throw new LockBusyError(ledgerFile, seen.holder, now - started);
+    if (now >= deadline) throw new LockBusyError(ledgerFile, seen?.holder ?? null, now - started);
     // Jitter keeps waiters that started together from retrying in lockstep.
     sleepSync(Math.min(deadline - now, Math.ceil(backoff * (0.5 + Math.random()))));
     backoff = Math.min(backoff * 1.6, MAX_BACKOFF_MS);
@@ -156,18 +186,49 @@ function tryCreate(lockPath: string, content: string): 'created' | 'exists' | 'n
 function look(lockPath: string): Seen | null {
   let fd: number;
   try {
-    fd = openSync(lockPath, 'r');
+    // O_NOFOLLOW: a symlink is judged itself, never its target; O_NONBLOCK: a FIFO never blocks.
+    fd = openSync(lockPath, constants.O_RDONLY | NO_FOLLOW | NON_BLOCK);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return null;
+    if (code === 'ELOOP' || code === 'EISDIR' || code === 'ENXIO') return lookForeign(lockPath);
     throw error;
   }
   try {
     const stat = fstatSync(fd);
+    if (!stat.isFile()) return foreignSeen(stat, kindOf(stat));
     const text = readFileSync(fd, 'utf8');
-    return { ino: stat.ino, mtimeMs: stat.mtimeMs, text, holder: parseHolder(text) };
+    return { ino: stat.ino, mtimeMs: stat.mtimeMs, text, holder: parseHolder(text), foreign: null };
   } finally {
     closeSync(fd);
   }
+}
+
+const NO_FOLLOW = constants.O_NOFOLLOW ?? 0;
+const NON_BLOCK = constants.O_NONBLOCK ?? 0;
+
+/** The entry itself (lstat), for what cannot be opened as a file. Null when it vanished. */
+function lookForeign(path: string): Seen | null {
+  try {
+    const stat = lstatSync(path);
+    return foreignSeen(stat, kindOf(stat));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw error;
+  }
+}
+
+function foreignSeen(stat: { ino: number; mtimeMs: number }, kind: string): Seen {
+  return { ino: stat.ino, mtimeMs: stat.mtimeMs, text: '', holder: null, foreign: kind };
+}
+
+function kindOf(stat: import('node:fs').Stats): string {
+  if (stat.isSymbolicLink()) return 'a symbolic link';
+  if (stat.isDirectory()) return 'a folder';
+  if (stat.isFIFO()) return 'a FIFO';
+  if (stat.isSocket()) return 'a socket';
+  if (stat.isFile()) return 'a file';
+  return 'a device';
 }
 
 function parseHolder(text: string): LockHolder | null {
@@ -187,6 +248,7 @@ function parseHolder(text: string): LockHolder | null {
 
 /** May this lock be broken? Its holder is provably gone, or it has been held implausibly long. */
 function isAbandoned(seen: Seen, now: number): boolean {
+  if (seen.foreign !== null) return true;
   const age = now - seen.mtimeMs;
   if (seen.holder === null) return age > UNREADABLE_GRACE_MS;
   if (seen.holder.hostname === thisHost() && !isAlive(seen.holder.pid)) return true;
@@ -240,16 +302,39 @@ function breakLock(lockPath: string, judged: Seen): boolean {
     const now = look(lockPath);
     if (now === null) return true;
     if (now.ino !== judged.ino || now.mtimeMs !== judged.mtimeMs || now.text !== judged.text) return true;
-    unlinkQuietly(lockPath);
+    if (now.foreign === 'a folder') removeFolder(lockPath);
+    else unlinkQuietly(lockPath);
     return true;
   } finally {
     unlinkQuietly(guard);
   }
 }
 
+/** By age, on the entry itself (lstat): a dangling symlink guard is cleared like a stale file. */
 function clearOrphanedGuard(guard: string): void {
-  const seen = look(guard);
-  if (seen !== null && Date.now() - seen.mtimeMs > GUARD_STALE_MS) unlinkQuietly(guard);
+  let stat;
+  try {
+    stat = lstatSync(guard);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
+    throw error;
+  }
+  if (Date.now() - stat.mtimeMs <= GUARD_STALE_MS) return;
+  if (stat.isDirectory()) removeFolder(guard);
+  else unlinkQuietly(guard);
+}
+
+/** An empty folder in the lock's place is removed; one with content is someone's data: say so. */
+function removeFolder(path: string): void {
+  try {
+    rmdirSync(path);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return;
+    throw new Error(`${path} is a folder with content, not a lock file: move it away to write this ledger`, {
+      cause: error,
+    });
+  }
 }
 
 /**

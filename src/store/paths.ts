@@ -1,7 +1,8 @@
 // Where ledgers live. Every path built from a session id is checked twice: the id itself
 // (session-id.ts) and the resolved result, so a future change to the id rule cannot silently
 // let a path escape its folder.
-import { basename, dirname, join, resolve } from 'node:path';
+import { lstatSync, realpathSync } from 'node:fs';
+import { basename, dirname, join, resolve, sep } from 'node:path';
 import { InvalidSessionIdError, sessionIdProblem } from './session-id';
 
 /** `<root>/.loop/ledgers`, absolute. */
@@ -33,4 +34,48 @@ function fileInside(dir: string, session: string): string {
     throw new InvalidSessionIdError(`session id ${JSON.stringify(session)} would leave ${dir}`);
   }
   return path;
+}
+
+/**
+ * Null when writing `target` stays under the real path of `root`; else a one-line reason. A
+ * cloned repository can carry `.loop` or `.loop/ledgers` as a symlink to a folder elsewhere,
+ * and a write through it (a ledger, its lock, `open --force`'s kept copy) would land outside
+ * the workspace. The folders that do not exist yet are created by us, as real folders.
+ */
+export function writeTargetOutsideRoot(root: string, target: string): string | null {
+  let realRoot: string;
+  try {
+    realRoot = realpathSync(resolve(root));
+  } catch {
+    return null; // no root yet: everything below it will be made by us
+  }
+  const missing: string[] = [];
+  let dir = dirname(resolve(target));
+  let real: string;
+  for (;;) {
+    try {
+      real = realpathSync(dir);
+      break;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') return null; // the write will say why
+      if (isSymlink(dir))
+        return `${dir} is a symbolic link to a missing folder; Loop Ledger writes only under the workspace root's real path ${realRoot}`;
+      missing.unshift(basename(dir));
+      const up = dirname(dir);
+      if (up === dir) return null;
+      dir = up;
+    }
+  }
+  const resolved = join(real, ...missing);
+  if (resolved === realRoot || resolved.startsWith(realRoot.endsWith(sep) ? realRoot : realRoot + sep))
+    return null;
+  return `the ledger folder ${dirname(target)} leads to ${resolved}, outside the workspace root's real path ${realRoot}; Loop Ledger writes only under the root (is .loop or .loop/ledgers a symbolic link?)`;
+}
+
+function isSymlink(path: string): boolean {
+  try {
+    return lstatSync(path).isSymbolicLink();
+  } catch {
+    return false;
+  }
 }

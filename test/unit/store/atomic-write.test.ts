@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { writeFileAtomicSync } from '../../../src/store/atomic-write';
+import { removeDeadWritersTemps, tempWriterPid, writeFileAtomicSync } from '../../../src/store/atomic-write';
 import { useTempDir } from './fixtures/temp-dir';
 
 // The bundled store calls fs functions through the shared `node:fs` module object, so a test
@@ -65,5 +65,46 @@ describe('store: atomic write', () => {
     assert.throws(() => writeFileAtomicSync(target, 'x'));
     assert.ok(existsSync(join(target, 'inner')));
     assert.deepEqual(readdirSync(tmp()), ['dir.json']);
+  });
+
+  it('keeps the permission bits of the file it replaces (issue 9, item 10)', () => {
+    const target = join(tmp(), 'x.json');
+    for (const mode of [0o600, 0o640, 0o444, 0o755]) {
+      writeFileSync(target, 'old');
+      fs.chmodSync(target, mode);
+      writeFileAtomicSync(target, 'new');
+      assert.equal(fs.statSync(target).mode & 0o7777, mode, mode.toString(8));
+      assert.equal(readFileSync(target, 'utf8'), 'new');
+      fs.chmodSync(target, 0o644);
+      fs.rmSync(target);
+    }
+  });
+
+  it("reads a temporary name as one target's only, whatever other ids share its prefix (item 8)", () => {
+    assert.equal(tempWriterPid('.a.json.123.4.k3j2.tmp', 'a.json'), 123);
+    assert.equal(tempWriterPid('.a.json.123.4..tmp', 'a.json'), 123);
+    // The temporary file of session "a.json.999999" is not one of "a"'s.
+    assert.equal(tempWriterPid('.a.json.999999.json.123.4.k3j2.tmp', 'a.json'), null);
+    assert.equal(tempWriterPid('.a.json.999999.json.123.4.k3j2.tmp', 'a.json.999999.json'), 123);
+    assert.equal(tempWriterPid('.a.json.1.2.json.3.4.x.tmp', 'a.json'), null);
+    for (const bad of [
+      '.a.json.0.1.x.tmp',
+      '.a.json.-1.1.x.tmp',
+      '.a.json.1.x.tmp',
+      '.a.json.1.1.X.tmp',
+      '.a.json.tmp',
+    ]) {
+      assert.equal(tempWriterPid(bad, 'a.json'), null, bad);
+    }
+  });
+
+  it("sweeps only its own target's temporary files of dead writers", () => {
+    const dead = 999_999_999; // above any pid_max: never alive
+    const mine = `.a.json.${dead}.1.abc.tmp`;
+    const othersDead = `.a.json.${dead}.json.${dead}.1.abc.tmp`;
+    const othersLive = `.a.json.999999.json.${process.pid}.1.abc.tmp`;
+    for (const name of [mine, othersDead, othersLive]) writeFileSync(join(tmp(), name), 'x');
+    assert.deepEqual(removeDeadWritersTemps(join(tmp(), 'a.json')), [mine]);
+    assert.deepEqual(readdirSync(tmp()).sort(), [othersDead, othersLive].sort());
   });
 });

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import type { IterationRecord, Ledger } from '../../../src/engine/types';
 import { parseLedgerText, serializeLedger } from '../../../src/store/ledger-file';
+import type { PreviousText } from '../../../src/store/ledger-layout';
 import { sampleRecord } from './fixtures/sample-ledger';
 
 /** A record as the engine builds it (sorted keys), with the note a case needs. */
@@ -12,7 +13,7 @@ function record(n: number, note: string | null = null): IterationRecord {
 function ledger(iterations: IterationRecord[]): Ledger {
   return {
     session: 's',
-    contract: { purpose: 'p' } as unknown as Ledger['contract'],
+    contract: { purpose: 'p', iteration_limit: 10, quality_rubric: [] } as unknown as Ledger['contract'],
     status: 'open',
     final_outcome: null,
     iterations,
@@ -25,6 +26,14 @@ function reread(text: string): Ledger {
   const read = parseLedgerText(text);
   assert.equal(read.kind, 'ok');
   return (read as { ledger: Ledger }).ledger;
+}
+
+/** What the store hands the writer after reading `text`: the records and where their text is. */
+function previousOf(text: string): PreviousText {
+  const read = parseLedgerText(text);
+  assert.equal(read.kind, 'ok', JSON.stringify(read));
+  if (read.kind !== 'ok') throw new Error('unreachable');
+  return { text, iterations: read.ledger.iterations, records: read.records };
 }
 
 describe('store: ledger layout', () => {
@@ -44,27 +53,25 @@ describe('store: ledger layout', () => {
 
   it('an append reuses the text of the records already on disk, and equals a full rewrite', () => {
     const first = serializeLedger(ledger([record(1), record(2, 'keep my "\\n  ]" text')]));
-    const onDisk = reread(first);
-    // Mark the old records' text so we can see it was copied, not re-serialised: the copy is
-    // byte-identical to what a full serialisation gives, so compare the two outputs instead.
+    const onDisk = previousOf(first);
+    // The copy is byte-identical to what a full serialisation gives, so compare the two outputs.
     const appended = ledger([...onDisk.iterations, record(3)]);
-    const spliced = serializeLedger(appended, { text: first, iterations: onDisk.iterations });
+    const spliced = serializeLedger(appended, onDisk);
     assert.equal(spliced, serializeLedger(appended));
-    const tampered = first.replace('"n":1,', '"n": 1,');
-    const fromTampered = serializeLedger(appended, { text: tampered, iterations: onDisk.iterations });
+    // Spacing that still parses to the same records shows the old text was copied, not rebuilt.
+    const tampered = previousOf(first.replace('"n":1,', '"n": 1,'));
+    const fromTampered = serializeLedger(ledger([...tampered.iterations, record(3)]), tampered);
     assert.ok(fromTampered.includes('"n": 1,'), 'the on-disk text of old records is what gets written');
   });
 
   it('falls back to a full rewrite when the previous text is another layout or other records', () => {
     const l = ledger([record(1), record(2)]);
-    const indented = JSON.stringify(l, null, 2);
-    const next = ledger([...l.iterations, record(3)]);
-    assert.equal(serializeLedger(next, { text: indented, iterations: l.iterations }), serializeLedger(next));
-    const other = ledger([record(1), record(9), record(3)]);
-    assert.equal(
-      serializeLedger(other, { text: serializeLedger(l), iterations: l.iterations }),
-      serializeLedger(other),
-    );
+    const indented = previousOf(JSON.stringify(l, null, 2));
+    const next = ledger([...indented.iterations, record(3)]);
+    assert.equal(serializeLedger(next, indented), serializeLedger(next));
+    const onDisk = previousOf(serializeLedger(l));
+    const other = ledger([onDisk.iterations[0] as IterationRecord, record(2, 'edited'), record(3)]);
+    assert.equal(serializeLedger(other, onDisk), serializeLedger(other));
   });
 
   it('property: any notes, appended one at a time with reuse, give the same file as one full write', () => {
@@ -72,11 +79,8 @@ describe('store: ledger layout', () => {
       fc.property(fc.array(fc.option(fc.string({ unit: 'binary' })), { maxLength: 12 }), (notes) => {
         let text = serializeLedger(ledger([]));
         for (let i = 0; i < notes.length; i++) {
-          const onDisk = reread(text);
-          text = serializeLedger(ledger([...onDisk.iterations, record(i + 1, notes[i] ?? null)]), {
-            text,
-            iterations: onDisk.iterations,
-          });
+          const onDisk = previousOf(text);
+          text = serializeLedger(ledger([...onDisk.iterations, record(i + 1, notes[i] ?? null)]), onDisk);
         }
         const all = notes.map((note, i) => record(i + 1, note ?? null));
         assert.equal(text, serializeLedger(ledger(all)));

@@ -1,6 +1,14 @@
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  lutimesSync,
+  readdirSync,
+  readFileSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { LockBusyError, withLock } from '../../../src/store/lock';
@@ -123,6 +131,27 @@ describe('store: lock', () => {
       'ran',
     );
     assert.deepEqual(readdirSync(tmp()), []);
+  });
+
+  it("clears a dangling symlink left as a break guard beside a dead holder's lock (issue 9, item 7)", async () => {
+    const ledger = join(tmp(), 's.json');
+    writeLock(ledger, { pid: await deadPid(), hostname: hostname(), acquired_at: new Date().toISOString() });
+    symlinkSync(join(tmp(), 'nowhere'), `${ledger}.lock.break`);
+    const old = new Date(Date.now() - 5_000);
+    lutimesSync(`${ledger}.lock.break`, old, old);
+    assert.equal(
+      withLock(ledger, () => 'ran', { waitMs: 500 }),
+      'ran',
+    );
+    assert.deepEqual(readdirSync(tmp()), []);
+  });
+
+  it('with waitMs 0 makes one attempt: a live holder means busy at once', () => {
+    const ledger = join(tmp(), 's.json');
+    writeLock(ledger, { pid: process.pid, hostname: hostname(), acquired_at: new Date().toISOString() });
+    const started = Date.now();
+    assert.throws(() => withLock(ledger, () => 'ran', { waitMs: 0 }), LockBusyError);
+    assert.ok(Date.now() - started < 1000);
   });
 
   it('does not delete a lock that is no longer its own', () => {
