@@ -90,6 +90,18 @@ function printedKeyOrder(record: object): string[] {
   return [...indexes.sort((a, b) => Number(a) - Number(b)), ...keys.filter((k) => !isIndexKey(k))];
 }
 
+/** Every item a string no longer than SLICE, a number, a boolean or null (no holes). */
+function isShortPrimitives(list: unknown[]): boolean {
+  for (let i = 0; i < list.length; i += 1) {
+    const item = list[i];
+    const type = typeof item;
+    if (type === 'string') {
+      if ((item as string).length > SLICE) return false;
+    } else if (type !== 'number' && type !== 'boolean' && item !== null) return false;
+  }
+  return true;
+}
+
 function writeValue(value: unknown, indent: string, out: ChunkedWriter): void {
   if (typeof value === 'string') {
     writeString(value, out);
@@ -102,6 +114,12 @@ function writeValue(value: unknown, indent: string, out: ChunkedWriter): void {
   }
   const inner = indent + '  ';
   if (Array.isArray(value)) {
+    if (isShortPrimitives(value)) {
+      // A list of short plain values (10,000 completed actions, a diff's paths): one native
+      // stringify is several times faster than visiting each item, and prints the same.
+      out.write(JSON.stringify(value, null, 2).replaceAll('\n', `\n${indent}`));
+      return;
+    }
     if (value.length === 0) {
       out.write('[]');
       return;
