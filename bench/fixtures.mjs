@@ -1,7 +1,7 @@
 // Fixtures shared by the benchmarks: a contract, a realistic git diff of any size, and ledgers
 // of any length in the CLI's own format (cloned from real records the CLI wrote).
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 export const CLI = new URL('../dist/cli.js', import.meta.url).pathname;
@@ -11,8 +11,24 @@ export const env = { ...process.env };
 delete env.NODE_OPTIONS;
 delete env.NODE_EXTRA_CA_CERTS;
 
-/** Runs `node …args`, timing spawn to exit; exits the benchmark when the command fails outright. */
+const HAS_PROC_STAT = existsSync('/proc/self/stat');
+
+/**
+ * CPU time (user + system, ms) of every child this process has waited for, from /proc/self/stat
+ * (cutime + cstime, in 10 ms ticks), or null off Linux. The difference around one spawnSync is
+ * that child's CPU: on a machine shared with other work it is far steadier than wall time, which
+ * counts every moment the child waited for a core. Averaged over rounds, the 10 ms tick washes out.
+ */
+export function childrenCpuMs() {
+  if (!HAS_PROC_STAT) return null;
+  const stat = readFileSync('/proc/self/stat', 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' '); // fields from the 3rd on
+  return (Number(fields[13]) + Number(fields[14])) * 10;
+}
+
+/** Runs `node …args`, timing spawn to exit (and its CPU time); exits the benchmark when the command fails outright. */
 export function run(args, expect = [0]) {
+  const cpuBefore = childrenCpuMs();
   const started = process.hrtime.bigint();
   // stdout stays bytes: decoding a 20 MiB packet here would be timed as the command's own work.
   const r = spawnSync(process.execPath, args, { env, maxBuffer: 1 << 30 });
@@ -22,7 +38,8 @@ export function run(args, expect = [0]) {
     console.error(String(r.stderr).slice(0, 2000));
     process.exit(1);
   }
-  return { ms, stdout: r.stdout };
+  const cpuAfter = childrenCpuMs();
+  return { ms, cpuMs: cpuBefore === null ? null : cpuAfter - cpuBefore, stdout: r.stdout };
 }
 export const cli = (args, expect) => run([CLI, ...args], expect);
 
@@ -167,6 +184,11 @@ export function prepared(base10, work, at, session, count) {
   const saved = join(work, `${session}.base.json`);
   writeFileSync(saved, text);
   return () => copyFileSync(saved, ledgerFile(at, session));
+}
+
+/** Mean of a list of numbers. */
+export function mean(values) {
+  return values.reduce((a, b) => a + b, 0) / values.length;
 }
 
 /** Median of a list of numbers. */

@@ -14,9 +14,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
   CLI,
+  childrenCpuMs,
   contract,
   env,
   makeBaseLedger,
+  mean,
   median,
   prepared,
   printTable,
@@ -36,9 +38,11 @@ function measured(args) {
   const rssFile = join(work, 'rss.txt');
   const command = hasTime ? GNU_TIME : process.execPath;
   const argv = hasTime ? ['-f', '%M', '-o', rssFile, process.execPath, ...args] : args;
+  const cpuBefore = childrenCpuMs();
   const started = process.hrtime.bigint();
   const r = spawnSync(command, argv, { env, stdio: ['ignore', 'ignore', 'pipe'] });
   const ms = Number(process.hrtime.bigint() - started) / 1e6;
+  const cpuMs = cpuBefore === null ? null : childrenCpuMs() - cpuBefore;
   if (r.status !== 0) {
     console.error(`bench: node ${args.join(' ').slice(0, 300)} exited ${r.status} ${r.signal ?? ''}`);
     console.error(String(r.stderr).slice(0, 2000));
@@ -49,7 +53,7 @@ function measured(args) {
     // GNU time writes "Command exited…" first when the child failed; the number is last.
     rssKiB = Number(readFileSync(rssFile, 'utf8').trim().split('\n').pop());
   }
-  return { ms, rssKiB };
+  return { ms, cpuMs, rssKiB };
 }
 
 const setupStarted = Date.now();
@@ -102,6 +106,7 @@ for (let round = 0; round < ROUNDS; round += 1) {
 
 for (const c of cases) {
   c.ms = median(c.runs.map((r) => r.ms));
+  c.cpu = c.runs[0].cpuMs === null ? null : mean(c.runs.map((r) => r.cpuMs));
   c.rss = hasTime ? Math.max(...c.runs.map((r) => r.rssKiB)) / 1024 : null;
 }
 const bare = cases[0];
@@ -111,14 +116,27 @@ console.log('');
 console.log(
   `Scaling, ${ROUNDS} interleaved rounds (median wall time; peak RSS is the largest of the rounds${hasTime ? '' : ' — n/a: no GNU time here'})`,
 );
-console.log(`bare node -e 0: ${bare.ms.toFixed(1)} ms, peak RSS ${mb(bare.rss)} MiB`);
+console.log(
+  `bare node -e 0: ${bare.ms.toFixed(1)} ms, CPU ${bare.cpu === null ? 'n/a' : bare.cpu.toFixed(1)} ms, peak RSS ${mb(bare.rss)} MiB`,
+);
 const tables = [
   { family: 'status', unit: 'iterations', per: 1000, perLabel: 'ms per 1,000 more' },
   { family: 'iterate', unit: 'iterations', per: 1000, perLabel: 'ms per 1,000 more' },
   { family: 'brief', unit: 'MiB diff', per: 1, perLabel: 'ms per MiB more' },
 ];
 for (const t of tables) {
-  const rows = [[`${t.family} --json`, 'median ms', '× node -e 0', t.perLabel, 'peak RSS MiB', 'RSS − bare']];
+  const rows = [
+    [
+      `${t.family} --json`,
+      'median ms',
+      '× node -e 0',
+      t.perLabel,
+      'CPU ms',
+      'CPU ×',
+      'peak RSS MiB',
+      'RSS − bare',
+    ],
+  ];
   if (t.family === 'brief') rows[0].push('÷ diff size');
   let previous = null;
   for (const c of cases.filter((x) => x.family === t.family)) {
@@ -129,6 +147,8 @@ for (const t of tables) {
       c.ms.toFixed(1),
       (c.ms / bare.ms).toFixed(2),
       marginal === null ? '' : marginal.toFixed(2),
+      c.cpu === null ? 'n/a' : c.cpu.toFixed(0),
+      c.cpu === null || !bare.cpu ? 'n/a' : (c.cpu / bare.cpu).toFixed(2),
       mb(c.rss),
       c.rss === null ? 'n/a' : (c.rss - bare.rss).toFixed(1),
     ];
