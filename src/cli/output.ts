@@ -4,9 +4,9 @@
 // builds Node's stream machinery (tty/net/stream modules), ~3 ms of a ~20 ms process start, for
 // what is one write before exit.
 import { writeSync } from 'node:fs';
-import { sortKeysDeep } from '../engine/ledger-view';
 import type { Finding } from '../engine/types';
 import { sleepSync } from '../store/sleep';
+import { writeJson } from './print-json';
 
 /** stdout or stderr refused a write (`> /dev/full`, a closed terminal): main reports it, exit 10. */
 export class OutputError extends Error {
@@ -19,9 +19,12 @@ export class OutputError extends Error {
   }
 }
 
-/** Writes all of `text` to `fd`, riding out a non-blocking pipe that is momentarily full. */
-function writeAll(fd: number, text: string): void {
-  const bytes = Buffer.from(text, 'utf8');
+/** Set once a reader went away: the rest of a chunked output has nowhere to go. */
+const closed = new Set<number>();
+
+/** Writes all of `bytes` to `fd`, riding out a non-blocking pipe that is momentarily full. */
+function writeBytes(fd: number, bytes: Buffer): void {
+  if (closed.has(fd)) return;
   let offset = 0;
   while (offset < bytes.length) {
     try {
@@ -29,16 +32,21 @@ function writeAll(fd: number, text: string): void {
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       if (code === 'EAGAIN') sleepSync(1);
-      else if (code === 'EPIPE')
-        return; // the reader went away (e.g. `| head`): nothing left to tell
-      else throw new OutputError(fd === 1 ? 'stdout' : 'stderr', error as NodeJS.ErrnoException);
+      else if (code === 'EPIPE') {
+        closed.add(fd); // the reader went away (e.g. `| head`): nothing left to tell
+        return;
+      } else throw new OutputError(fd === 1 ? 'stdout' : 'stderr', error as NodeJS.ErrnoException);
     }
   }
 }
 
-/** The payload as the original prints it: sorted keys, indent 2. */
+function writeAll(fd: number, text: string): void {
+  writeBytes(fd, Buffer.from(text, 'utf8'));
+}
+
+/** The payload as the original prints it: sorted keys, indent 2; written in chunks (print-json.ts). */
 export function printJson(payload: unknown): void {
-  writeAll(1, JSON.stringify(sortKeysDeep(payload), null, 2) + '\n');
+  writeJson(payload, (bytes) => writeBytes(1, bytes));
 }
 
 /**

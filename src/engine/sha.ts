@@ -1,15 +1,54 @@
-// SHA-256 for ids and fingerprints. node:crypto is loaded on first use: most CLI calls never
-// hash, and loading it costs about 4 ms of a ~20 ms process start.
+// SHA-256 for ids and fingerprints. Small inputs (an error signature, a state hash)
+// are hashed in plain JavaScript (sha256-small.ts): node:crypto costs about 4 ms to load on an
+// idle machine, far more on a busy one, and most calls never need it. Once an input outgrows
+// SMALL_INPUT bytes it is handed to node:crypto, loaded then, which is faster per byte.
 import type { Hash } from 'node:crypto';
+import { sha256HexOf } from './sha256-small';
 
 type Crypto = typeof import('node:crypto');
 let crypto: Crypto | undefined;
 
+/** Up to this many bytes are hashed in JavaScript (where, cold, it beats loading node:crypto). */
+export const SMALL_INPUT = 2 * 1024;
+
+/** The part of node:crypto's Hash the engine uses. */
+export interface Sha256 {
+  update(text: string, encoding: 'utf8' | 'latin1'): Sha256;
+  digest(encoding: 'hex'): string;
+}
+
+class AdaptiveSha256 implements Sha256 {
+  private pending: Buffer[] = [];
+  private size = 0;
+  private native: Hash | undefined;
+
+  update(text: string, encoding: 'utf8' | 'latin1'): Sha256 {
+    if (this.native) {
+      this.native.update(text, encoding);
+      return this;
+    }
+    const bytes = Buffer.from(text, encoding);
+    this.pending.push(bytes);
+    this.size += bytes.length;
+    if (this.size > SMALL_INPUT) {
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      crypto ??= require('node:crypto') as Crypto;
+      this.native = crypto.createHash('sha256');
+      for (const piece of this.pending) this.native.update(piece);
+      this.pending = [];
+    }
+    return this;
+  }
+
+  digest(encoding: 'hex'): string {
+    if (this.native) return this.native.digest(encoding);
+    return sha256HexOf(this.pending.length === 1 ? (this.pending[0] as Buffer) : Buffer.concat(this.pending));
+  }
+}
+
 /** A fresh incremental SHA-256. */
-export function sha256(): Hash {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  crypto ??= require('node:crypto') as Crypto;
-  return crypto.createHash('sha256');
+export function sha256(): Sha256 {
+  return new AdaptiveSha256();
 }
 
 /** The first 16 hex digits of SHA-256 over the UTF-8 bytes of `text`. */

@@ -45,13 +45,37 @@ function keyText(text: string, open: number, close: number): string {
   return raw.includes('\\') ? (JSON.parse(`"${raw}"`) as string) : raw;
 }
 
-/** Scans `text`, which JSON.parse accepted and turned into `parsed` (a ledger object). */
-export function scanLedgerJson(text: string, parsed: Record<string, unknown>): LedgerScan {
-  if (colonsAfterQuotes(text) !== countKeys(parsed)) {
+/**
+ * Scans `text`, which JSON.parse accepted and turned into `parsed` (a ledger object). `proven`
+ * is the records' span when their digest matched (records-digest.ts): those records were
+ * checked for repeated keys before they were written, so only the text around them is counted.
+ */
+export function scanLedgerJson(
+  text: string,
+  parsed: Record<string, unknown>,
+  proven: RecordsSpan | null = null,
+): LedgerScan {
+  const colons =
+    proven === null
+      ? colonsAfterQuotes(text, 0, text.length)
+      : colonsAfterQuotes(text, 0, proven.start) + colonsAfterQuotes(text, proven.end, text.length);
+  const keys = proven === null ? countKeys(parsed) : countKeysBesideRecords(parsed);
+  if (colons !== keys) {
     const duplicate = findDuplicate(text);
     if (duplicate !== null) return { duplicate, records: null };
   }
-  return { duplicate: null, records: locateRecords(text, parsed) };
+  return { duplicate: null, records: proven ?? locateRecords(text, parsed) };
+}
+
+/** countKeys of the ledger without the records' own keys (the `iterations` key itself counts). */
+function countKeysBesideRecords(parsed: Record<string, unknown>): number {
+  let count = 0;
+  for (const key in parsed) {
+    count += 1;
+    const item = parsed[key];
+    if (key !== 'iterations' && typeof item === 'object' && item !== null) count += countKeys(item);
+  }
+  return count;
 }
 
 function isSpace(code: number): boolean {
@@ -63,11 +87,11 @@ function isSpace(code: number): boolean {
  * previous non-blank character is an unescaped '"'. Each key's colon is such a colon; so is a
  * colon opening a string value (`": x"`), which only makes the bound loose. JSON.parse keeps at
  * most one key per member, so when this bound equals the keys it kept, no key repeats; when it
- * does not, the exact (slow) pass decides.
+ * does not, the exact (slow) pass decides. Only colons in [from, to) are counted.
  */
-function colonsAfterQuotes(text: string): number {
+function colonsAfterQuotes(text: string, from: number, to: number): number {
   let count = 0;
-  for (let at = text.indexOf(':'); at >= 0; at = text.indexOf(':', at + 1)) {
+  for (let at = text.indexOf(':', from); at >= 0 && at < to; at = text.indexOf(':', at + 1)) {
     let before = at - 1;
     while (isSpace(text.charCodeAt(before))) before -= 1;
     if (text.charCodeAt(before) !== QUOTE) continue;
@@ -107,7 +131,7 @@ const ITERATIONS_CLOSE = '\n  ]';
  * really inside a record (or past the list) leaves the brackets unbalanced or hides a top-level
  * key, which the key count catches. So the span is exactly the list's elements, as parsed.
  */
-function locateRecords(text: string, parsed: Record<string, unknown>): RecordsSpan | null {
+export function locateRecords(text: string, parsed: Record<string, unknown>): RecordsSpan | null {
   const records = parsed.iterations;
   if (!Array.isArray(records) || records.length === 0) return null;
   const open = text.indexOf(ITERATIONS_OPEN);

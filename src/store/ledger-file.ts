@@ -21,6 +21,7 @@ import { scanLedgerJson, type RecordsSpan } from './json-scan';
 import { ledgerShapeProblem } from './ledger-shape';
 import { layoutLedger, type PreviousText } from './ledger-layout';
 import { LEDGER_SIZE_LIMIT, MiB } from './limits';
+import { provenRecords } from './records-digest';
 
 /** The ledger layout this build writes. The original engine's files carry no version at all. */
 export const SCHEMA_VERSION = 1;
@@ -221,9 +222,11 @@ function checkParsed(text: string, value: unknown, session: string | undefined):
   }
   // JSON.parse keeps the last of two equal keys; the original engine (Python) did the same, and
   // a reused record text would keep the first: either way one of them is silently dropped.
-  const scan = scanLedgerJson(text, record);
+  // Records byte for byte as this store last wrote them are not checked again (records-digest.ts).
+  const proven = provenRecords(text, record);
+  const scan = scanLedgerJson(text, record, proven);
   if (scan.duplicate !== null) return { kind: 'corrupt', reason: scan.duplicate };
-  const problem = ledgerShapeProblem(record, session);
+  const problem = ledgerShapeProblem(record, session, proven !== null);
   if (problem !== null) return { kind: 'corrupt', reason: problem };
   return {
     kind: 'ok',

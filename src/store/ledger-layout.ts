@@ -5,6 +5,7 @@
 // re-serialising them (records never change once written). Any JSON reader — the original
 // engine's included — reads the file unchanged; grep and diff see one record per line.
 import type { IterationRecord, Ledger } from '../engine/types';
+import { DIGEST_MIN_CHARS, RECORDS_DIGEST_KEY, recordsDigest } from './records-digest';
 
 const RECORD_SEPARATOR = ',\n    ';
 
@@ -40,23 +41,31 @@ function reusableRecords(
   return previous.text.slice(previous.records.start, previous.records.end);
 }
 
-function iterationsText(iterations: readonly IterationRecord[], previous: PreviousText | undefined): string {
-  if (iterations.length === 0) return '[]';
+/** The records, one per line, without the list's brackets (what the records digest covers). */
+function recordsText(iterations: readonly IterationRecord[], previous: PreviousText | undefined): string {
   const reused = reusableRecords(previous, iterations);
   const fresh = iterations.slice(reused === null ? 0 : (previous as PreviousText).iterations.length);
   const parts = fresh.map((record) => JSON.stringify(record));
   if (reused !== null) parts.unshift(reused);
-  return `[\n    ${parts.join(RECORD_SEPARATOR)}\n  ]`;
+  return parts.join(RECORD_SEPARATOR);
 }
 
-/** The file text for `ledger` (keys sorted at the top level, trailing newline). */
+/**
+ * The file text for `ledger` (keys sorted at the top level, trailing newline). A long records
+ * list gets a fresh digest in the header (records-digest.ts); a digest the ledger carried from
+ * its last read is never written back as it was.
+ */
 export function layoutLedger(ledger: Ledger & Record<string, unknown>, previous?: PreviousText): string {
-  const keys = Object.keys(ledger).sort();
+  const records = ledger.iterations.length === 0 ? null : recordsText(ledger.iterations, previous);
+  const digest = records !== null && records.length >= DIGEST_MIN_CHARS ? recordsDigest(records) : undefined;
+  const withDigest: Record<string, unknown> = { ...ledger, [RECORDS_DIGEST_KEY]: digest };
+  const keys = Object.keys(withDigest).sort();
   const entries: string[] = [];
   for (const key of keys) {
-    const value = ledger[key];
+    const value = withDigest[key];
     if (value === undefined) continue;
-    const text = key === 'iterations' ? iterationsText(ledger.iterations, previous) : indentBlock(value);
+    const text =
+      key === 'iterations' ? (records === null ? '[]' : `[\n    ${records}\n  ]`) : indentBlock(value);
     entries.push(`  ${JSON.stringify(key)}: ${text}`);
   }
   return `{\n${entries.join(',\n')}\n}\n`;

@@ -33,6 +33,8 @@ const LIST = 6;
 const MAP = 7;
 const OBJECT = 8;
 const RECORDS = 9;
+/** Records whose digest matched (records-digest.ts): checked when written, only the list is checked. */
+const PROVEN_RECORDS = 10;
 
 interface Spec {
   readonly kind: number;
@@ -84,6 +86,9 @@ function check(spec: Spec, value: unknown): Problem | null {
     case RECORDS:
       if (Array.isArray(value))
         return spec.kind === LIST ? checkList(spec, value) : checkRecords(spec, value);
+      break;
+    case PROVEN_RECORDS:
+      if (Array.isArray(value)) return null;
       break;
     case MAP:
       if (isObject(value)) return checkMap(spec, value);
@@ -291,7 +296,7 @@ const epochEntry = objectOf({
   ...closeFields,
 });
 
-const ledger = objectOf({
+const ledgerFields: Fields = {
   session: [text, REQUIRED],
   contract: [contract, REQUIRED],
   status: [oneOf(['open', 'closed']), REQUIRED],
@@ -306,7 +311,10 @@ const ledger = objectOf({
   stall_threshold: [positive, OPTIONAL],
   pending_brief: [nullable(objectOf({ brief_id: [text, REQUIRED] })), OPTIONAL],
   ...closeFields,
-});
+};
+const ledger = objectOf(ledgerFields);
+const provenRecords: Spec = { kind: PROVEN_RECORDS, expected: 'a list', nullable: false };
+const ledgerWithProvenRecords = objectOf({ ...ledgerFields, iterations: [provenRecords, REQUIRED] });
 
 /** `iterations[3].evaluation.dimensions[0].score` */
 export function formatPath(path: readonly (string | number)[]): string {
@@ -318,9 +326,10 @@ export function formatPath(path: readonly (string | number)[]): string {
 /**
  * Null when `value` has the shape of a ledger, else why not, naming the JSON path of the first
  * bad field. `session`, when given, is the id in the file's name: the ledger must claim it.
+ * `recordsProven`: the records' digest matched (records-digest.ts), so they are not re-checked.
  */
-export function ledgerShapeProblem(value: unknown, session?: string): string | null {
-  const problem = check(ledger, value);
+export function ledgerShapeProblem(value: unknown, session?: string, recordsProven = false): string | null {
+  const problem = check(recordsProven ? ledgerWithProvenRecords : ledger, value);
   if (problem !== null) {
     const where = problem.path.length === 0 ? '' : ` at ${formatPath(problem.path)}`;
     return `is invalid${where}: ${problem.detail}`;

@@ -6,11 +6,13 @@ import { PY_LINE_BREAKS, PY_WHITESPACE, pyStrip, sortedUnique } from '../python-
 const GIT_HEADER = 'diff --git ';
 
 /**
- * The start of every line we read: the start of the text, or just after one of the line
- * breaks Python's `str.splitlines()` honours. One native regex pass over the text finds them
- * all, which is faster than visiting every line from JavaScript.
+ * Where one of the three prefixes occurs. A pattern of plain literals lets the regex engine
+ * skip ahead fast (twice the speed of one that begins with a line-break class); whether the
+ * match starts a line (the text's start, or just after a break `str.splitlines()` honours) is
+ * checked after. No prefix contains a break, so a match in mid-line cannot hide a real one.
  */
-const CANDIDATE = new RegExp(`(?:^|[${PY_LINE_BREAKS}])(?:diff --git |--- |\\+\\+\\+ )`, 'g');
+const CANDIDATE = /diff --git |--- |\+\+\+ /g;
+const LINE_BREAK = new RegExp(`[${PY_LINE_BREAKS}]`);
 /** The rest of a line: everything up to the next line break. */
 const LINE_BODY = new RegExp(`[^${PY_LINE_BREAKS}]*`, 'y');
 const PY_SPLIT = new RegExp(`[${PY_WHITESPACE}]+`);
@@ -22,8 +24,8 @@ function stripSide(side: string): string | null {
   return resolved || null;
 }
 
-function isPrefixStart(c: number): boolean {
-  return c === 0x64 /* d */ || c === 0x2d /* - */ || c === 0x2b; /* + */
+function startsLine(text: string, at: number): boolean {
+  return at === 0 || LINE_BREAK.test(text[at - 1] as string);
 }
 
 function readLine(line: string, found: Set<string>): void {
@@ -59,9 +61,8 @@ export function diffPaths(diff: string): string[] {
   const found = new Set<string>();
   CANDIDATE.lastIndex = 0;
   for (let m = CANDIDATE.exec(diff); m !== null; m = CANDIDATE.exec(diff)) {
-    // The match is the break before the line (none at the very start) plus its prefix.
-    const start = isPrefixStart(m[0].charCodeAt(0)) ? m.index : m.index + 1;
-    LINE_BODY.lastIndex = start;
+    if (!startsLine(diff, m.index)) continue;
+    LINE_BODY.lastIndex = m.index;
     const body = LINE_BODY.exec(diff);
     readLine(body ? body[0] : '', found);
   }

@@ -1,7 +1,6 @@
 import * as vscode from 'vscode';
 import { sessionOf } from '../sessions/nodes';
 import type { SessionsServices } from '../sessions/register';
-import { budgetWords, tightestBudget } from '../../shared/budget-words';
 import { ActiveSession } from './activeSession';
 import { statusBarView } from './statusBarText';
 

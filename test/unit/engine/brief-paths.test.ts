@@ -9,7 +9,12 @@ import {
   scopeCoverage,
   undeclaredPaths,
 } from '../../../src/engine/brief';
-import { PY_LINE_BREAKS } from '../../../src/engine/python-text';
+import { PY_LINE_BREAKS, PY_WHITESPACE, pySplitLines, pyStrip } from '../../../src/engine/python-text';
+
+function stripAB(side: string): string | null {
+  if (!side || side === '/dev/null') return null;
+  return (side.startsWith('a/') || side.startsWith('b/') ? side.slice(2) : side) || null;
+}
 
 const PY_LINE_BREAK_ANY = new RegExp(`[${PY_LINE_BREAKS}]`, 'g');
 
@@ -117,6 +122,56 @@ describe('brief: diffPaths', () => {
       fc.property(pathSet, (paths) => {
         assert.deepEqual(diffPaths(gitDiff(paths)), [...paths].sort());
       }),
+    );
+  });
+
+  it('agrees with a line-by-line reading on text mixing markers, mid-line markers and every line break', () => {
+    // The reference: split as Python's splitlines() does, then read each line on its own.
+    const reference = (text: string): string[] => {
+      const found = new Set<string>();
+      for (const line of pySplitLines(text)) {
+        if (line.startsWith('diff --git ')) {
+          const sides = pyStrip(line.slice(11)).split(new RegExp(`[${PY_WHITESPACE}]+`));
+          if (sides.length !== 2) continue;
+          const side = sides.map(stripAB).find((p) => p !== null);
+          if (side) found.add(side);
+        } else if (line.startsWith('--- ') || line.startsWith('+++ ')) {
+          const path = stripAB(pyStrip(line.slice(4).split('\t')[0] as string));
+          if (path) found.add(path);
+        }
+      }
+      return [...found].sort();
+    };
+    const piece = fc.constantFrom(
+      'diff --git ',
+      '--- ',
+      '+++ ',
+      'a/x.ts',
+      'b/y.ts',
+      ' ',
+      '\t',
+      '-',
+      '+',
+      'd',
+      'iff',
+      '/dev/null',
+      '\n',
+      '\r',
+      '\r\n',
+      '\v',
+      '\f',
+      '\x1c',
+      '\x85',
+      '\u2028',
+      'z',
+      'é',
+    );
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 40 }), (pieces) => {
+        const text = pieces.join('');
+        assert.deepEqual(diffPaths(text), reference(text));
+      }),
+      { numRuns: 2000 },
     );
   });
 

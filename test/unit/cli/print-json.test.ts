@@ -1,0 +1,67 @@
+// The chunked JSON printer must print exactly what `JSON.stringify(sortKeysDeep(payload), null, 2)`
+// printed before it: every CLI test that reads --json output, and every agent, depends on it.
+import assert from 'node:assert/strict';
+import fc from 'fast-check';
+import { jsonText, writeJson } from '../../../src/cli/print-json';
+import { sortKeysDeep } from '../../../src/engine/ledger-view';
+
+const reference = (payload: unknown): string => JSON.stringify(sortKeysDeep(payload), null, 2) + '\n';
+
+describe('print-json: chunked output equal to JSON.stringify(sortKeysDeep(…), null, 2)', () => {
+  it('matches on arbitrary JSON values, unicode and odd keys included', () => {
+    fc.assert(
+      fc.property(fc.jsonValue(), (value) => {
+        assert.equal(jsonText(value), reference(value));
+      }),
+      { numRuns: 400 },
+    );
+  });
+
+  it('matches on strings longer than one slice, with surrogate pairs and lone halves at every slice edge', () => {
+    const slice = 1 << 16;
+    const pair = '\ud83d\ude00';
+    for (const at of [slice - 2, slice - 1, slice, slice + 1]) {
+      const base = 'a'.repeat(at) + pair + 'b\n"\\\u0001\u007f\u2028é'.repeat(3) + 'z'.repeat(slice);
+      for (const text of [
+        base,
+        base + '\ud83d',
+        '\ude00' + base,
+        'x'.repeat(at) + '\ud800' + 'y'.repeat(slice),
+      ]) {
+        const payload = { diff: text, brief_id: 'id', nested: [{ text }, 1.5, null] };
+        assert.equal(jsonText(payload), reference(payload));
+      }
+    }
+  });
+
+  it('leaves out undefined, functions and symbols in objects and prints them as null in arrays', () => {
+    const payload = {
+      a: undefined,
+      b: () => 1,
+      c: Symbol('s'),
+      d: [undefined, () => 1, 2],
+      e: NaN,
+      f: -0,
+      g: {},
+    };
+    assert.equal(jsonText(payload), reference(payload));
+  });
+
+  it('prints a __proto__ key held as an own property, as sortKeysDeep keeps it', () => {
+    const payload = JSON.parse('{"z": 1, "__proto__": {"b": 2, "a": [3]}}') as unknown;
+    assert.equal(jsonText(payload), reference(payload));
+  });
+
+  it('writes a 5 MB payload in bounded chunks, never one buffer of the whole', () => {
+    const payload = { diff: 'line of a diff\n'.repeat(350_000), verification: 'ok' };
+    const sizes: number[] = [];
+    const chunks: Buffer[] = [];
+    writeJson(payload, (bytes) => {
+      sizes.push(bytes.length);
+      chunks.push(Buffer.from(bytes)); // the writer reuses its buffer
+    });
+    assert.equal(Buffer.concat(chunks).toString('utf8'), reference(payload));
+    assert.ok(sizes.length > 40, `${sizes.length} chunks`);
+    assert.ok(Math.max(...sizes) < 300_000, `largest chunk ${Math.max(...sizes)} bytes`);
+  });
+});
