@@ -43,6 +43,11 @@ describe('smoke: Loop Ledger in the workbench', function () {
     await workbench.pane('Sessions').getByRole('button', { name: 'Create a Contract' }).click();
     const input = workbench.page.locator('.quick-input-widget input');
     await input.waitFor({ state: 'visible' });
+    // New Contract first asks which kind: the work-loop JSON contract.
+    await workbench.page
+      .locator('.quick-input-widget .monaco-list-row', { hasText: 'Work-loop contract (JSON)' })
+      .click();
+    await workbench.page.locator('.quick-input-widget', { hasText: 'Name of the contract' }).waitFor();
     await input.fill('smoke-blank');
     await workbench.page.keyboard.press('Enter');
     await workbench.page.locator('.tabs-container .tab.active', { hasText: 'smoke-blank.json' }).waitFor();

@@ -23,7 +23,11 @@ describe('Activation in a workspace without .loop/', () => {
       [],
     );
     for (const event of events.filter((e) => e.startsWith('workspaceContains:')))
-      assert.match(event, /\.loop\/|\.claude\/\.runtime\/work-loop\/|\.loop-contract\.json$/, event);
+      assert.match(
+        event,
+        /\.loop\/|\.claude\/\.runtime\/work-loop\/|\.loop-contract\.json$|\.loop\.md$|work-orders\/wo-\*\.md$/,
+        event,
+      );
   });
 
   it('was not activated by the window, and once activated runs no poll and leaves no timers', async () => {

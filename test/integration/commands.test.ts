@@ -225,7 +225,7 @@ describe('Loop Ledger session commands, driven with scripted quick-input answers
         for (const command of ['loopLedger.recordIteration', 'loopLedger.close', 'loopLedger.showStatus']) {
           const { report } = await run(command, [], argument);
           assert.equal(report.status, 'refused', `${command}: ${report.message}`);
-          assert.match(report.message ?? '', /no session|not a session/);
+          assert.match(report.message ?? '', /no session|not a session/i);
         }
       }
       assert.deepEqual(readdirSync(outside), [], 'nothing written outside the workspace');

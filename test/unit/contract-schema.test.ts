@@ -76,8 +76,10 @@ describe('the editor schema (schemas/contract.editor.schema.json)', () => {
     const committed = readFileSync(join(repoRoot, 'schemas', 'contract.editor.schema.json'), 'utf8');
     assert.ok(committed === contractEditorSchemaText(), 'run `node scripts/generate-schema.mjs`');
     const manifest = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8'));
-    const urls = manifest.contributes.jsonValidation.map((v: { url: string }) => v.url);
-    assert.deepEqual(urls, ['./schemas/contract.editor.schema.json']);
+    const forContracts = manifest.contributes.jsonValidation
+      .filter((v: { fileMatch: string[] }) => v.fileMatch.includes('.loop/contracts/*.json'))
+      .map((v: { url: string }) => v.url);
+    assert.deepEqual(forContracts, ['./schemas/contract.editor.schema.json']);
   });
 
   it('validates nothing the engine reports itself, so each problem shows once', () => {

@@ -24,6 +24,11 @@ const SEPARATOR = ' · ';
 
 export function statusBarView(entry: ReadableSession): StatusBarView {
   const epoch = currentEpochView(entry.ledger);
+  // A loop-engineering ledger also shows its budget: the tightest cap here, every cap in the tooltip.
+  const tightest = tightestBudget(entry.status.budget);
+  const capText = tightest ? `${SEPARATOR}${tightest}` : '';
+  const budget = budgetWords(entry.status.budget).replace(/^; budget /, '');
+  const budgetText = budget ? `; budget ${budget}` : '';
   const { last_outcome: last, rubric_verdict: verdict, weighted_total: total } = entry.status;
   const rubric =
     verdict === null ? 'not scored' : total === null ? verdict : `${verdict} ${formatScore(total)}`;
@@ -32,22 +37,19 @@ export function statusBarView(entry: ReadableSession): StatusBarView {
     const ended = entry.ledger.final_outcome ?? last ?? 'closed';
     const icon = CLOSED_ICON[ended as Outcome] ?? '$(lock)';
     return {
-      text: `${icon} ${entry.session} closed: ${ended}${SEPARATOR}${count}${SEPARATOR}${rubric}`,
-      tooltip: `Loop Ledger — ${entry.session} is closed (${ended}) after ${count} this epoch; rubric ${rubric}. Nothing is running. Click for its status.`,
+      text: `${icon} ${entry.session} closed: ${ended}${SEPARATOR}${count}${SEPARATOR}${rubric}${capText}`,
+      tooltip: `Loop Ledger — ${entry.session} is closed (${ended}) after ${count} this epoch; rubric ${rubric}${budgetText}. Nothing is running. Click for its status.`,
     };
   }
   const lastText = last ?? 'no iterations';
   if (epoch.state === 'paused') {
     return {
-      text: `$(debug-pause) ${entry.session} paused${SEPARATOR}${progressText(epoch)}${SEPARATOR}${rubric}`,
-      tooltip: `Loop Ledger — ${entry.session} is paused at ${progressText(epoch)} iterations this epoch, last outcome ${lastText}, rubric ${rubric}. Resume to continue. Click for its status.`,
+      text: `$(debug-pause) ${entry.session} paused${SEPARATOR}${progressText(epoch)}${SEPARATOR}${rubric}${capText}`,
+      tooltip: `Loop Ledger — ${entry.session} is paused at ${progressText(epoch)} iterations this epoch, last outcome ${lastText}, rubric ${rubric}${budgetText}. Resume to continue. Click for its status.`,
     };
   }
-  // A loop-engineering ledger also shows its budget: the tightest cap here, every cap in the tooltip.
-  const tightest = tightestBudget(entry.status.budget);
-  const budget = budgetWords(entry.status.budget).replace(/^; budget /, '');
   return {
-    text: `$(sync) ${entry.session} ${progressText(epoch)}${SEPARATOR}${lastText}${SEPARATOR}${rubric}${tightest ? `${SEPARATOR}${tightest}` : ''}`,
-    tooltip: `Loop Ledger — ${entry.session} is open: ${progressText(epoch)} iterations this epoch, last outcome ${lastText}, rubric ${rubric}${budget ? `, budget ${budget}` : ''}. Click for its status.`,
+    text: `$(sync) ${entry.session} ${progressText(epoch)}${SEPARATOR}${lastText}${SEPARATOR}${rubric}${capText}`,
+    tooltip: `Loop Ledger — ${entry.session} is open: ${progressText(epoch)} iterations this epoch, last outcome ${lastText}, rubric ${rubric}${budgetText}. Click for its status.`,
   };
 }
