@@ -39,11 +39,16 @@ export function registerWorkOrders(
     if (timer) clearTimeout(timer);
     timer = setTimeout(() => provider.refresh(), REFRESH_DEBOUNCE_MS);
   };
-  const watcher = vscode.workspace.createFileSystemWatcher('**/work-orders/**');
-  const killWatcher = vscode.workspace.createFileSystemWatcher('**/.kill');
-  for (const w of [watcher, killWatcher])
-    context.subscriptions.push(w.onDidCreate(soon), w.onDidChange(soon), w.onDidDelete(soon));
-  context.subscriptions.push(provider, view, watcher, killWatcher, {
+  // One watcher per workspace folder and pattern (RelativePattern: a watcher of its own, scoped
+  // to the folder, rather than a glob over the window's shared recursive watcher).
+  const watchers = (vscode.workspace.workspaceFolders ?? []).flatMap((folder) =>
+    ['**/work-orders/**', '**/.kill'].map((glob) =>
+      vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(folder, glob)),
+    ),
+  );
+  for (const w of watchers)
+    context.subscriptions.push(w, w.onDidCreate(soon), w.onDidChange(soon), w.onDidDelete(soon));
+  context.subscriptions.push(provider, view, {
     dispose: () => timer && clearTimeout(timer),
   });
   const deps = { prompter, provider, trust };
