@@ -4,7 +4,7 @@
 // ledger as it finishes, so a crash or a cancel resumes at the first unrecorded step.
 import type { AgentConfig } from '../../engine/harness/agent-config';
 import { disallowedFiles } from '../../engine/harness/fnmatch';
-import { attemptDirName, type AttemptStep } from '../../engine/harness/ledger-mapping';
+import { attemptDirName, type AttemptFacts } from '../../engine/harness/ledger-mapping';
 import { buildReceipt, type CheckRecord, type FinalReceipt } from '../../engine/harness/receipt';
 import { publicCheckResults, rolePrompt, type RoleRequest } from '../../engine/harness/role-io';
 import {
@@ -44,20 +44,11 @@ export interface Progress {
   timeoutSeconds: number;
 }
 
-/** What a finished attempt hands the recorder. */
-export interface AttemptOutcome {
-  attempt: number;
-  withExplorer: boolean;
-  stepsRun: AttemptStep[];
-  changedFiles: string[];
-  checks: CheckRecord[];
-  evidencePaths: string[];
-  reviewer: ReviewerSummary | null;
-  /** The brief armed before the reviewer ran, or null. */
-  briefId: string | null;
-  terminal: Terminal | null;
-  receiptPath: string | null;
-}
+/**
+ * What a finished attempt hands the recorder: the engine's attempt facts less what only the
+ * recorder knows (the run's ledger place and the session's rubric), so the two cannot drift.
+ */
+export type AttemptOutcome = Omit<AttemptFacts, 'runId' | 'runDir' | 'measureFailingChecks'>;
 
 export interface BriefMaterial {
   diff: string;

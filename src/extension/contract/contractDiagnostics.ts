@@ -5,10 +5,9 @@ import {
   validateContractText,
   type ValidatePayload,
 } from '../../app/contract-operations';
+import { DebouncedDiagnostics, DIAGNOSTIC_SOURCE } from '../diagnostics/debouncedDiagnostics';
 import { contractLabel, contractRoot, isContractDocument } from './contractDocuments';
 import { locateFindings } from './findingSpan';
-
-export const DIAGNOSTIC_SOURCE = 'Loop Ledger';
 
 /** One engine finding, where it sits in the document it was found in. */
 export interface PlacedFinding {
@@ -32,67 +31,17 @@ export interface ContractCheck {
  * closes. It only reads: program resolution stats PATH and never runs anything, so it also runs
  * in an untrusted workspace.
  */
-export class ContractDiagnostics implements vscode.Disposable {
-  private readonly collection = vscode.languages.createDiagnosticCollection('loopLedger.contract');
-  private readonly pending = new Map<string, ReturnType<typeof setTimeout>>();
-  private readonly checks = new Map<string, ContractCheck>();
-  private readonly subscriptions: vscode.Disposable[] = [];
-
-  constructor(private readonly debounceMs = 300) {
-    this.subscriptions.push(
-      this.collection,
-      vscode.workspace.onDidOpenTextDocument((document) => this.validateNow(document)),
-      vscode.workspace.onDidChangeTextDocument((event) => this.schedule(event.document)),
-      vscode.workspace.onDidCloseTextDocument((document) => this.forget(document.uri)),
+export class ContractDiagnostics extends DebouncedDiagnostics<ContractCheck> {
+  constructor(debounceMs = 300) {
+    super(
+      {
+        collection: 'loopLedger.contract',
+        accepts: isContractDocument,
+        check: checkContract,
+        toDiagnostics: (_document, check) => check.findings.map(toDiagnostic),
+      },
+      debounceMs,
     );
-    for (const document of vscode.workspace.textDocuments) this.validateNow(document);
-  }
-
-  /** Validates at once (the Validate lens and command, and quick fixes that need fresh findings). */
-  validateNow(document: vscode.TextDocument): ContractCheck | undefined {
-    if (!isContractDocument(document)) return undefined;
-    this.cancel(document.uri);
-    const check = checkContract(document);
-    this.checks.set(document.uri.toString(), check);
-    this.collection.set(document.uri, check.findings.map(toDiagnostic));
-    return check;
-  }
-
-  /** The findings of the document's current version, validating first when they are stale. */
-  current(document: vscode.TextDocument): ContractCheck | undefined {
-    const known = this.checks.get(document.uri.toString());
-    return known?.version === document.version ? known : this.validateNow(document);
-  }
-
-  private schedule(document: vscode.TextDocument): void {
-    if (!isContractDocument(document)) return;
-    this.cancel(document.uri);
-    const key = document.uri.toString();
-    this.pending.set(
-      key,
-      setTimeout(() => {
-        this.pending.delete(key);
-        if (!document.isClosed) this.validateNow(document);
-      }, this.debounceMs),
-    );
-  }
-
-  private cancel(uri: vscode.Uri): void {
-    const key = uri.toString();
-    clearTimeout(this.pending.get(key));
-    this.pending.delete(key);
-  }
-
-  private forget(uri: vscode.Uri): void {
-    this.cancel(uri);
-    this.checks.delete(uri.toString());
-    this.collection.delete(uri);
-  }
-
-  dispose(): void {
-    for (const timer of this.pending.values()) clearTimeout(timer);
-    this.pending.clear();
-    for (const subscription of this.subscriptions) subscription.dispose();
   }
 }
 

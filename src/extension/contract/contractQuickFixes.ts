@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
-import { DIAGNOSTIC_SOURCE, type ContractDiagnostics } from './contractDiagnostics';
+import { DiagnosticQuickFixes, type Fixer } from '../diagnostics/diagnosticQuickFixes';
+import type { ContractCheck } from './contractDiagnostics';
 import { fixesFor } from './contractFixes';
 import { minimalReplacement } from './jsonTextEdits';
 
@@ -7,53 +8,37 @@ import { minimalReplacement } from './jsonTextEdits';
  * Quick fixes on Loop Ledger's contract diagnostics. A diagnostic is matched back to the finding
  * it came from by code and range, so each fix knows the finding's JSON path.
  */
-export class ContractQuickFixes implements vscode.CodeActionProvider {
-  static readonly providedCodeActionKinds = [vscode.CodeActionKind.QuickFix];
-
-  constructor(private readonly diagnostics: ContractDiagnostics) {}
-
-  provideCodeActions(
-    document: vscode.TextDocument,
-    _range: vscode.Range,
-    context: vscode.CodeActionContext,
-  ): vscode.CodeAction[] {
-    const check = this.diagnostics.current(document);
-    if (!check?.parsed) return [];
+export class ContractQuickFixes extends DiagnosticQuickFixes<ContractCheck> {
+  protected fixer(document: vscode.TextDocument, check: ContractCheck): Fixer | undefined {
+    if (!check.parsed) return undefined;
     const text = document.getText();
     const format = formattingOptions(document);
-    // Keyed by title and result: several findings on one spot (two missing fields are both
-    // marked on the object's brace) share one fix instead of listing it twice.
-    const actions = new Map<string, vscode.CodeAction>();
-    for (const diagnostic of context.diagnostics) {
-      if (diagnostic.source !== DIAGNOSTIC_SOURCE) continue;
+    return (diagnostic) => {
       const finding = check.findings.find(
         (f) => f.code === diagnostic.code && f.range.isEqual(diagnostic.range),
       );
-      if (!finding) continue;
-      for (const fix of fixesFor(text, finding, check.findings, format)) {
-        const key = `${fix.title}\n${fix.newText}`;
-        const same = actions.get(key);
-        if (same) {
-          same.diagnostics?.push(diagnostic);
-          continue;
-        }
-        const action = new vscode.CodeAction(fix.title, vscode.CodeActionKind.QuickFix);
-        const change = minimalReplacement(text, fix.newText);
-        action.edit = new vscode.WorkspaceEdit();
-        action.edit.replace(
-          document.uri,
-          new vscode.Range(
-            document.positionAt(change.offset),
-            document.positionAt(change.offset + change.length),
-          ),
-          change.text,
-        );
-        action.diagnostics = [diagnostic];
-        action.isPreferred = fix.preferred;
-        actions.set(key, action);
-      }
-    }
-    return [...actions.values()];
+      if (!finding) return [];
+      return fixesFor(text, finding, check.findings, format).map((fix) => ({
+        // Keyed by title and result: several findings on one spot (two missing fields are both
+        // marked on the object's brace) share one fix instead of listing it twice.
+        key: `${fix.title}\n${fix.newText}`,
+        title: fix.title,
+        preferred: fix.preferred,
+        edit: () => {
+          const change = minimalReplacement(text, fix.newText);
+          const edit = new vscode.WorkspaceEdit();
+          edit.replace(
+            document.uri,
+            new vscode.Range(
+              document.positionAt(change.offset),
+              document.positionAt(change.offset + change.length),
+            ),
+            change.text,
+          );
+          return edit;
+        },
+      }));
+    };
   }
 }
 

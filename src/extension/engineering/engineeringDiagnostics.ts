@@ -1,9 +1,8 @@
 import * as vscode from 'vscode';
 import { checkEngineeringMarkdown, type EngineeringCheck } from '../../engine/engineering/check';
 import type { EngineeringFinding } from '../../engine/engineering/validate';
+import { DebouncedDiagnostics, DIAGNOSTIC_SOURCE } from '../diagnostics/debouncedDiagnostics';
 import { isEngineeringDocument, strictByDefault } from './engineeringDocuments';
-
-export const DIAGNOSTIC_SOURCE = 'Loop Ledger';
 
 /** The last check of one document version (the quick fixes read its findings and spots). */
 export interface EngineeringDocumentCheck extends EngineeringCheck {
@@ -16,72 +15,21 @@ export interface EngineeringDocumentCheck extends EngineeringCheck {
  * `loopLedger.engineering.strict` setting). The same engine call as `loop-ledger validate
  * --strict`, so the two cannot disagree. It only reads, so it runs in untrusted workspaces too.
  */
-export class EngineeringDiagnostics implements vscode.Disposable {
-  private readonly collection = vscode.languages.createDiagnosticCollection('loopLedger.engineering');
-  private readonly pending = new Map<string, ReturnType<typeof setTimeout>>();
-  private readonly checks = new Map<string, EngineeringDocumentCheck>();
-  private readonly subscriptions: vscode.Disposable[] = [];
-
-  constructor(private readonly debounceMs = 300) {
-    this.subscriptions.push(
-      this.collection,
-      vscode.workspace.onDidOpenTextDocument((d) => this.validateNow(d)),
-      vscode.workspace.onDidChangeTextDocument((e) => this.schedule(e.document)),
-      vscode.workspace.onDidCloseTextDocument((d) => this.forget(d.uri)),
-      vscode.workspace.onDidChangeConfiguration((e) => {
-        if (!e.affectsConfiguration('loopLedger.engineering')) return;
-        for (const d of vscode.workspace.textDocuments) this.validateNow(d);
-      }),
+export class EngineeringDiagnostics extends DebouncedDiagnostics<EngineeringDocumentCheck> {
+  constructor(debounceMs = 300) {
+    super(
+      {
+        collection: 'loopLedger.engineering',
+        configurationSection: 'loopLedger.engineering',
+        accepts: isEngineeringDocument,
+        check: (document) => ({ ...checkDocument(document), version: document.version }),
+        toDiagnostics: (document, check) => {
+          const strictErrors = strictByDefault(document.uri);
+          return check.findings.map((f) => toDiagnostic(document, check, f, strictErrors));
+        },
+      },
+      debounceMs,
     );
-    for (const d of vscode.workspace.textDocuments) this.validateNow(d);
-  }
-
-  validateNow(document: vscode.TextDocument): EngineeringDocumentCheck | undefined {
-    if (!isEngineeringDocument(document)) return undefined;
-    this.cancel(document.uri);
-    const check = { ...checkDocument(document), version: document.version };
-    this.checks.set(document.uri.toString(), check);
-    const strictErrors = strictByDefault(document.uri);
-    this.collection.set(
-      document.uri,
-      check.findings.map((f) => toDiagnostic(document, check, f, strictErrors)),
-    );
-    return check;
-  }
-
-  current(document: vscode.TextDocument): EngineeringDocumentCheck | undefined {
-    const known = this.checks.get(document.uri.toString());
-    return known?.version === document.version ? known : this.validateNow(document);
-  }
-
-  private schedule(document: vscode.TextDocument): void {
-    if (!isEngineeringDocument(document)) return;
-    this.cancel(document.uri);
-    const key = document.uri.toString();
-    this.pending.set(
-      key,
-      setTimeout(() => {
-        this.pending.delete(key);
-        if (!document.isClosed) this.validateNow(document);
-      }, this.debounceMs),
-    );
-  }
-
-  private cancel(uri: vscode.Uri): void {
-    clearTimeout(this.pending.get(uri.toString()));
-    this.pending.delete(uri.toString());
-  }
-
-  private forget(uri: vscode.Uri): void {
-    this.cancel(uri);
-    this.checks.delete(uri.toString());
-    this.collection.delete(uri);
-  }
-
-  dispose(): void {
-    for (const timer of this.pending.values()) clearTimeout(timer);
-    this.pending.clear();
-    for (const s of this.subscriptions) s.dispose();
   }
 }
 
