@@ -1,6 +1,8 @@
 // The Work Orders view: task → work order (status icon, TERMINAL badge and HALT reason,
 // attempts n/cap, review and critique verdicts, the recovery row in words) → its dependencies,
 // and, for a blocked one, why it waits.
+import { stat } from 'node:fs/promises';
+import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { legalTargets } from '../../engine/workorders/status';
 import { loadTask, taskPathsOf, type Task, type WorkOrder } from './model';
@@ -24,6 +26,10 @@ export class WorkOrdersTreeProvider implements vscode.TreeDataProvider<WoNode>, 
   readonly onDidChangeTreeData = this.changed.event;
   private tasks: Task[] | undefined;
   private loading: Promise<Task[]> | undefined;
+  /** Bumped by every refresh: a read that started before one must not be kept after it. */
+  private generation = 0;
+  /** Each task folder's and work-orders folder's mtime when the tasks were read. */
+  private stamps = new Map<string, number>();
 
   constructor(
     private readonly cap: () => number,
@@ -32,6 +38,7 @@ export class WorkOrdersTreeProvider implements vscode.TreeDataProvider<WoNode>, 
 
   /** Re-reads everything (the watcher debounces calls). */
   refresh(): void {
+    this.generation += 1;
     this.tasks = undefined;
     this.loading = undefined;
     this.changed.fire(undefined);
@@ -39,14 +46,28 @@ export class WorkOrdersTreeProvider implements vscode.TreeDataProvider<WoNode>, 
 
   /** The tasks as loaded now (tests and commands read them). */
   async load(): Promise<Task[]> {
-    if (this.tasks) return this.tasks;
+    // File events can arrive late or be dropped (VS Code throttles its watcher under load): a
+    // folder whose mtime moved since the read (a marker or sidecar added or removed) means the
+    // cached tasks are stale.
+    if (this.tasks && (await this.unchangedSinceRead())) return this.tasks;
+    if (this.tasks) this.refresh();
+    const generation = this.generation;
     this.loading ??= (async () => {
       const paths = taskPathsOf(await this.findWoFiles());
+      const stamps = await folderStamps(paths.flatMap((path) => [path, join(path, 'work-orders')]));
       const tasks = await Promise.all(paths.map(loadTask));
+      // The files changed while they were being read: that read is stale, read them again.
+      if (generation !== this.generation) return this.load();
+      this.stamps = stamps;
       this.tasks = tasks;
       return tasks;
     })();
     return this.loading;
+  }
+
+  private async unchangedSinceRead(): Promise<boolean> {
+    const now = await folderStamps([...this.stamps.keys()]);
+    return [...this.stamps].every(([path, mtimeMs]) => now.get(path) === mtimeMs);
   }
 
   async getChildren(node?: WoNode): Promise<WoNode[]> {
@@ -135,4 +156,21 @@ function woItem(wo: WorkOrder, cap: number): vscode.TreeItem {
     .filter(Boolean)
     .join(' ');
   return item;
+}
+
+/** Each folder's mtime (-1 when it is gone), read asynchronously. */
+async function folderStamps(paths: string[]): Promise<Map<string, number>> {
+  const entries = await Promise.all(
+    paths.map(
+      async (path) =>
+        [
+          path,
+          await stat(path).then(
+            (st) => st.mtimeMs,
+            () => -1,
+          ),
+        ] as const,
+    ),
+  );
+  return new Map(entries);
 }
