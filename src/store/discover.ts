@@ -45,7 +45,7 @@ export function listSessions(root: string): SessionSummary[] {
 /**
  * Session ids with a `<id>.json` file in `dir`. Lock files (`.json.lock`), kept corrupt copies
  * (`.json.corrupt-…`) and temporary files (hidden, `.tmp`) do not end in `.json`; anything else
- * whose stem is not a valid session id cannot have been written by us and is skipped.
+ * whose stem is not a session id cannot have been written by us and is skipped.
  */
 function sessionFilesIn(dir: string): string[] {
   let entries;
@@ -54,13 +54,21 @@ function sessionFilesIn(dir: string): string[] {
   } catch {
     return []; // no such folder: no sessions there
   }
-  const sessions: string[] = [];
-  for (const entry of entries) {
-    if (!entry.name.endsWith('.json') || entry.isDirectory()) continue;
-    const session = entry.name.slice(0, -'.json'.length);
-    if (sessionIdProblem(session) === null || isWindowsDeviceId(session)) sessions.push(session);
-  }
-  return sessions;
+  return entries.flatMap((entry) => {
+    const session = entry.isDirectory() ? null : sessionOfLedgerFileName(entry.name);
+    return session === null ? [] : [session];
+  });
+}
+
+/**
+ * The session a ledger folder's entry named `name` belongs to, or null when it is no ledger:
+ * `<id>.json` with a valid id, or an id of the right characters that names a Windows device
+ * (listed as unreadable, never opened). The one filter `list` and the extension's tree share.
+ */
+export function sessionOfLedgerFileName(name: string): string | null {
+  if (!name.endsWith('.json')) return null;
+  const session = name.slice(0, -'.json'.length);
+  return sessionIdProblem(session) === null || isWindowsDeviceId(session) ? session : null;
 }
 
 /**
@@ -68,7 +76,12 @@ function sessionFilesIn(dir: string): string[] {
  * system) is listed, not hidden, and not opened: no command can address it by that id.
  */
 function deviceNamed(session: string, path: string, legacy: boolean): SessionSummary {
-  return { ...unknownSummary(session, path, legacy), error: sessionIdProblem(session) ?? '' };
+  return { ...unknownSummary(session, path, legacy), error: deviceNameProblem(session) };
+}
+
+/** Why a device-named ledger is not read (the session-id refusal, which names the device). */
+export function deviceNameProblem(session: string): string {
+  return sessionIdProblem(session) ?? '';
 }
 
 function unknownSummary(session: string, path: string, legacy: boolean): SessionSummary {

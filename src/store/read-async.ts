@@ -14,7 +14,7 @@ import {
 } from './ledger-file';
 import { LEDGER_SIZE_LIMIT } from './limits';
 import { ledgerDir, ledgerPath, legacyLedgerDir, legacyLedgerPath } from './paths';
-import { sessionIdProblem } from './session-id';
+import { sessionOfLedgerFileName } from './discover';
 
 /**
  * One ledger file, read through a single descriptor: the file checked (a regular file within
@@ -109,7 +109,7 @@ export async function readSessionLedgerAsync(
   return null;
 }
 
-/** Same filter as discover.ts: `<valid id>.json`, not a folder; lock, temp and kept copies never match. */
+/** The same filter as `list` (discover.ts): `<id>.json`, not a folder. */
 async function sessionFilesIn(dir: string): Promise<string[]> {
   let entries;
   try {
@@ -117,11 +117,8 @@ async function sessionFilesIn(dir: string): Promise<string[]> {
   } catch {
     return [];
   }
-  const sessions: string[] = [];
-  for (const entry of entries) {
-    if (!entry.name.endsWith('.json') || entry.isDirectory()) continue;
-    const session = entry.name.slice(0, -'.json'.length);
-    if (sessionIdProblem(session) === null) sessions.push(session);
-  }
-  return sessions;
+  return entries.flatMap((entry) => {
+    const session = entry.isDirectory() ? null : sessionOfLedgerFileName(entry.name);
+    return session === null ? [] : [session];
+  });
 }

@@ -3,6 +3,8 @@
 import { status, type StatusPayload } from '../../engine/status';
 import type { Ledger } from '../../engine/types';
 import { sessionIdProblem, type LedgerRead } from '../../store';
+import { deviceNameProblem } from '../../store/discover';
+import { isWindowsDeviceId } from '../../store/session-id';
 import {
   listLedgerFilesAsync,
   readLedgerFileTimedAsync,
@@ -49,6 +51,13 @@ export async function readSessionsAsync(root: string): Promise<TimedEntry[]> {
   const files = await listLedgerFilesAsync(root);
   const entries: TimedEntry[] = [];
   for (const file of files) {
+    if (isWindowsDeviceId(file.session)) {
+      // Listed as `list` lists it, never opened: no command can address it by that id.
+      const problem = deviceNameProblem(file.session);
+      const base = { root, session: file.session, path: file.path, legacy: file.legacy };
+      entries.push({ entry: { kind: 'broken', ...base, problem }, mtimeMs: 0 });
+      continue;
+    }
     const { read, mtimeMs } = await readLedgerFileTimedAsync(file.path);
     entries.push({ entry: entryOf(root, file, read), mtimeMs });
   }

@@ -2,7 +2,9 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { listSessions } from '../../../src/store/discover';
 import { readLedgerFile, serializeLedger } from '../../../src/store/ledger-file';
+import { readSessionsAsync } from '../../../src/extension/sessions/sessionEntry';
 import { sampleLedger } from './fixtures/sample-ledger';
 import { LEDGER_SIZE_LIMIT } from '../../../src/store/limits';
 import {
@@ -76,5 +78,19 @@ describe("store: asynchronous ledger reads (the extension host's reader)", () =>
     const located = await readSessionLedgerAsync(root, 'b');
     assert.equal(located?.ref.legacy, true);
     assert.equal(await readSessionLedgerAsync(root, 'zzz'), null);
+  });
+
+  it('lists a ledger named after a Windows device as list does, and the tree shows it unread, with the reason', async () => {
+    const root = tempRoot();
+    const original = join(root, '.claude', '.runtime', 'work-loop');
+    mkdirSync(original, { recursive: true });
+    writeFileSync(join(original, 'con.json'), ledger('con'));
+    assert.deepEqual(
+      (await listLedgerFilesAsync(root)).map((f) => f.session),
+      listSessions(root).map((s) => s.session),
+    );
+    const [only] = await readSessionsAsync(root);
+    assert.equal(only?.entry.kind, 'broken');
+    assert.match(only?.entry.kind === 'broken' ? only.entry.problem : '', /is a Windows device name/);
   });
 });
