@@ -1,7 +1,7 @@
 // `loop-ledger validate FILE` over a harness receipt: a JSON object whose `schema` is
 // `loop.final_receipt.v1` gets the receipt rules (the original validate_loop_receipt.py's, with
 // booleans refused as integers); anything else is left to the contract validator.
-import { readFileSync } from 'node:fs';
+import { readTextFile } from '../../app/read-input';
 import { FINAL_RECEIPT_SCHEMA, validateFinalReceipt, validSummary } from '../../engine/harness/receipt';
 import type { CommandOutcome } from '../outcome';
 
@@ -9,11 +9,12 @@ const RECEIPT_LIMIT = 64 * 1024 * 1024;
 
 /** The receipt's validation, or null when FILE is not a receipt (unreadable, not JSON, other schema). */
 export function receiptValidation(path: string): CommandOutcome | null {
+  // The project's capped reader: a huge file is refused by its size, never read whole first.
+  const read = readTextFile(path, RECEIPT_LIMIT, { keepByteOrderMark: true });
+  if ('error' in read || !read.text.includes(FINAL_RECEIPT_SCHEMA)) return null;
   let data: unknown;
   try {
-    const text = readFileSync(path, 'utf8');
-    if (text.length > RECEIPT_LIMIT || !text.includes(FINAL_RECEIPT_SCHEMA)) return null;
-    data = JSON.parse(text) as unknown;
+    data = JSON.parse(read.text) as unknown;
   } catch {
     return null;
   }
