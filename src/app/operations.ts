@@ -2,7 +2,8 @@
 // engine, and returns an Outcome. The CLI maps argv onto these; the extension maps quick-input
 // answers and webview messages onto the same calls, so no rule is implemented twice.
 import { brief, type BriefInput, type BriefPacket } from '../engine/brief';
-import { close, type CloseInput } from '../engine/close';
+import type { CloseInput } from '../engine/close';
+import { closeEngineering } from '../engine/engineering/close';
 import { withReviewedDiff } from '../engine/engineering/budget';
 import { iterateEngineering, type EngineeringIterateInput } from '../engine/engineering/iterate';
 import { isRefusal } from '../engine/refusal';
@@ -120,7 +121,7 @@ export function closeOp(
       root,
       session,
       (read, location) => {
-        const result = close(requireLedger(read, location, session), input);
+        const result = closeEngineering(requireLedger(read, location, session), input);
         if (isRefusal(result)) return { result: fromRefusal<ClosePayload>(result) };
         return { write: result.ledger, result: { exitCode: 0, payload: result.payload, findings: [] } };
       },

@@ -5,7 +5,9 @@ import { sortKeysDeep } from '../ledger-view';
 import { EXIT, refuse, type Refusal } from '../refusal';
 import type { Contract, Finding, Ledger } from '../types';
 import type { EngineeringCheck } from './check';
-import { engineeringState, type EngineeringState } from './state';
+import { uncountableCaps } from './caps';
+import { snakeKey } from './fields';
+import { capValues, engineeringState, type EngineeringState } from './state';
 
 /** The ledger key for an admissible contract, or the refusal that says why it is not. */
 export function admitEngineering(label: string, check: EngineeringCheck): EngineeringState | Refusal {
@@ -25,6 +27,24 @@ export function admitEngineering(label: string, check: EngineeringCheck): Engine
   const state = engineeringState(label, check.form, check.fields);
   if ('problem' in state)
     return refuse(EXIT.malformed, [{ message: `${label}: ${state.problem}`, code: 'bad-no-op-limit' }]);
+  // A cap the ledger cannot count would be stored as null and never fire: refuse it instead.
+  const uncounted = uncountableCaps(capValues(check.fields), state.caps);
+  if (uncounted.length > 0) {
+    return refuse(EXIT.malformed, [
+      {
+        message: `${label}: NEEDS_INPUT — ${uncounted.length} cap(s) the ledger cannot enforce`,
+        code: 'needs-input',
+      },
+      ...uncounted.map(({ field, problem }) => {
+        const line = check.spots.get(field)?.line;
+        const key = snakeKey(field);
+        return {
+          message: `${label}${line !== undefined ? `:${line + 1}` : ''}: ${field} ${JSON.stringify(check.fields.get(field) ?? '')} ${problem} [cap-not-countable:${key}]`,
+          code: `cap-not-countable:${key}`,
+        };
+      }),
+    ]);
+  }
   return state;
 }
 

@@ -2,7 +2,7 @@
 // at all, which numbers count, and — for `open --engineering` — what each cap is in units the
 // ledger can add up. Matching is on the normalised (lower-cased, whitespace-collapsed) value.
 import { PY_WHITESPACE } from '../python-text';
-import type { CapField } from './fields';
+import { CAP_FIELDS, type CapField } from './fields';
 import { pyFloat, textPattern, type Classes } from './unicode';
 
 const S = `[${PY_WHITESPACE}]`;
@@ -165,4 +165,56 @@ function wholeLineCaps(value: string): number | null {
     pyFloat((m[1] as string).replace(/,/g, '')),
   );
   return found.length > 0 ? Math.min(...found) : null;
+}
+
+/** Units a cap may name that no ledger count stands for (`--spent` has no such kind; a brief is one diff). */
+const UNCOUNTABLE_UNIT: Partial<Record<CapField, (unit: string) => boolean>> = {
+  budget: (unit) => unit === 'credit',
+  'review budget': (unit) => unit === 'diff' || unit === 'review',
+};
+
+/** What each countable cap field needs to be enforced, for the finding that refuses it. */
+const COUNTABLE_WORDS: Partial<Record<CapField, string>> = {
+  'time limit': 'milliseconds, seconds, minutes, hours or days',
+  budget: 'tool calls, tokens, usd or $',
+  'review budget': 'changed lines or files',
+};
+
+/**
+ * The caps `open --engineering` could not enforce, each with why: a field whose numbers name no
+ * unit the ledger counts (`Time limit: 45`, `Budget: 10 credits`), or that counts something in
+ * such a unit beside a countable one (`18 calls and 10 credits`). Admission refuses these rather
+ * than store a null cap that never fires. The max-iterations cap always counts (a bare number is
+ * iterations), and the validator itself keeps the original's verdicts (`Time limit: 45` passes).
+ */
+export function uncountableCaps(
+  values: Record<CapField, string>,
+  caps: ParsedCaps,
+): { field: CapField; problem: string }[] {
+  const counted: Record<CapField, boolean> = {
+    'max iterations': true,
+    'time limit': caps.ms !== null,
+    budget: caps.calls !== null || caps.tokens !== null || caps.usd !== null,
+    'review budget': caps.changed_lines !== null || caps.files !== null,
+  };
+  const out: { field: CapField; problem: string }[] = [];
+  for (const field of CAP_FIELDS) {
+    const words = COUNTABLE_WORDS[field];
+    if (words === undefined || values[field] === '') continue;
+    const uncountable = UNCOUNTABLE_UNIT[field];
+    const stray = uncountable
+      ? [...values[field].matchAll(withUnit(field, values[field]))].find((m) =>
+          uncountable(unitKey(m[2] as string)),
+        )
+      : undefined;
+    if (!counted[field]) {
+      out.push({ field, problem: `names no unit the ledger can count; state it in ${words}` });
+    } else if (stray) {
+      out.push({
+        field,
+        problem: `"${stray[0]}" is in a unit the ledger cannot count; state it in ${words}, or drop it`,
+      });
+    }
+  }
+  return out;
 }

@@ -7,6 +7,7 @@ import { epochRecords, isBlank, sortKeysDeep } from '../ledger-view';
 import { EXIT, isRefusal, refuse, type Refusal } from '../refusal';
 import type { Finding, IterationRecord, Ledger } from '../types';
 import { addSpent, elapsedMs, parseSpent, reachedCaps } from './budget';
+import { completionFindings } from './completion';
 import { loopStatusOf } from './loop-status';
 import { checkNoOp, type NoOpRecord } from './no-op';
 import { readEngineeringState, type EngineeringState } from './state';
@@ -38,11 +39,6 @@ function usesEngineering(input: EngineeringIterateInput): boolean {
     input.noOp === true ||
     [input.eligibleCount, input.outputCount, input.sideEffects].some((v) => v !== null && v !== undefined)
   );
-}
-
-/** A passing verifier on this iteration: the rubric scored pass, or the critic said PASS. */
-function verified(record: IterationRecord): boolean {
-  return record.evaluation?.verdict === 'pass' || record.critic_verdict === 'PASS';
 }
 
 export function iterateEngineering(ledger: Ledger, input: EngineeringIterateInput): IterateResult | Refusal {
@@ -125,15 +121,8 @@ export function iterateEngineering(ledger: Ledger, input: EngineeringIterateInpu
     ...result.record,
     reported_outcome: input.outcome,
   };
-  if (termination === 'complete' && record.outcome === 'complete' && !verified(record)) {
-    return refuse(EXIT.malformed, [
-      {
-        message:
-          '--termination complete with --outcome complete needs a passing verifier on this iteration (--measure scoring pass, or --critic-verdict PASS)',
-        code: 'complete-unverified',
-      },
-    ]);
-  }
+  const unproven = completionFindings(record, state, { noOp: noOp !== null, termination });
+  if (unproven.length > 0) return refuse(EXIT.malformed, unproven);
   if (termination !== null) {
     record.termination_reason = termination;
     record.termination_signal = rawTermination;

@@ -43,6 +43,14 @@ function outputLimit(text: string | undefined): number | null {
   return /^\d+$/.test(t) ? Number(t) : null;
 }
 
+/** The four cap fields' values, normalised as the cap rules read them. */
+export function capValues(fields: Map<string, string>): Record<CapField, string> {
+  return Object.fromEntries(CAP_FIELDS.map((f) => [f, normalise(fields.get(f) ?? '')])) as Record<
+    CapField,
+    string
+  >;
+}
+
 /** Builds the ledger key from admitted fields; returns a problem instead when the NO_OP limit is unreadable. */
 export function engineeringState(
   contractPath: string,
@@ -54,10 +62,7 @@ export function engineeringState(
     return { problem: `${NO_OP_OUTPUT_LIMIT_FIELD} must be a whole number of outputs (0 or more)` };
   }
   const query = fields.get(NO_OP_FIELD);
-  const values = Object.fromEntries(CAP_FIELDS.map((f) => [f, normalise(fields.get(f) ?? '')])) as Record<
-    CapField,
-    string
-  >;
+  const values = capValues(fields);
   return {
     contract_path: contractPath,
     form,

@@ -1,6 +1,6 @@
 // Caps read from the contract, spent budgets, reached caps, termination classes, loop statuses.
 import assert from 'node:assert/strict';
-import { parseCaps } from '../../../src/engine/engineering/caps';
+import { parseCaps, uncountableCaps } from '../../../src/engine/engineering/caps';
 import { parseSpent, reachedCaps } from '../../../src/engine/engineering/budget';
 import { loopStatusOf } from '../../../src/engine/engineering/loop-status';
 import { forcedOutcome, normaliseTermination } from '../../../src/engine/engineering/termination';
@@ -28,6 +28,31 @@ describe('engineering: caps, budgets, termination, loop status', () => {
     assert.equal(c.calls, null);
     assert.equal(c.usd, null);
     assert.equal(c.changed_lines, null);
+  });
+
+  it('names each cap it cannot count, in field order, and only those', () => {
+    const values = (v: Partial<Record<'time limit' | 'budget' | 'review budget', string>>) => ({
+      'max iterations': '4',
+      'time limit': '35 minutes',
+      budget: '18 calls',
+      'review budget': '800 changed lines',
+      ...v,
+    });
+    const uncounted = (v: Parameters<typeof values>[0]) =>
+      uncountableCaps(values(v), parseCaps(values(v))).map((u) => u.field);
+    assert.deepEqual(uncounted({}), []);
+    assert.deepEqual(uncounted({ budget: '$20' }), []);
+    assert.deepEqual(uncounted({ budget: '5 usd', 'review budget': '3 files' }), []);
+    assert.deepEqual(uncounted({ 'time limit': '45' }), ['time limit']);
+    assert.deepEqual(uncounted({ budget: '10 credits' }), ['budget']);
+    assert.deepEqual(uncounted({ budget: '18 calls, 10 credits' }), ['budget']);
+    assert.deepEqual(uncounted({ 'review budget': '1 diff, 400 lines' }), ['review budget']);
+    assert.deepEqual(uncounted({ 'time limit': '45', 'review budget': '3 reviews' }), [
+      'time limit',
+      'review budget',
+    ]);
+    // An empty cap is the validator's finding (missing field), not this one.
+    assert.deepEqual(uncounted({ budget: '' }), []);
   });
 
   it('reads 1,500 changed lines as fifteen hundred, and unicode digits', () => {

@@ -101,14 +101,6 @@ describe('CLI: a loop under a loop-engineering contract', () => {
     );
   });
 
-  it('a reported complete is not turned into stop by a budget (budgets only stop a continue)', () => {
-    const { path, cli } = workspace({ budget: '1 call' });
-    cli('open', '--session', 's', '--engineering', path);
-    const r = cli('iterate', '--session', 's', '--outcome', 'complete', '--spent', 'calls=1', '--json');
-    assert.equal(r.json.outcome, 'complete');
-    assert.equal(r.json.loop_status, 'success');
-  });
-
   it('refuses bad --spent values, and --spent on a loop opened without --engineering (exit 1, nothing written)', () => {
     const { root, path, cli } = workspace();
     cli('open', '--session', 's', '--engineering', path);
