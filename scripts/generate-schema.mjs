@@ -2,7 +2,8 @@
 // schemas/contract.schema.json and the editor's schemas/contract.editor.schema.json from the
 // work-loop contract's (src/engine/contract/json-schema.ts), and
 // schemas/loop-engineering.schema.json from the loop-engineering contract's
-// (src/engine/engineering/json-schema.ts). Each module is bundled in memory by esbuild (Node
+// (src/engine/engineering/json-schema.ts), and schemas/contract-file.editor.schema.json, the
+// editor's schema for JSON contract files of either kind (src/engine/engineering/editor-schema.ts). Each module is bundled in memory by esbuild (Node
 // cannot import the TypeScript source directly). scripts/build.mjs runs it, so every build ships
 // fresh schemas.
 //   node scripts/generate-schema.mjs          write each file that differs
@@ -17,6 +18,7 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 export const schemaPath = join(root, 'schemas', 'contract.schema.json');
 export const editorSchemaPath = join(root, 'schemas', 'contract.editor.schema.json');
 export const engineeringSchemaPath = join(root, 'schemas', 'loop-engineering.schema.json');
+export const contractFileEditorSchemaPath = join(root, 'schemas', 'contract-file.editor.schema.json');
 
 /** Every generated schema: its file, the module that generates it and the function it calls. */
 const SCHEMAS = [
@@ -26,6 +28,11 @@ const SCHEMAS = [
     path: engineeringSchemaPath,
     entry: 'src/engine/engineering/json-schema.ts',
     fn: 'engineeringJsonSchemaText',
+  },
+  {
+    path: contractFileEditorSchemaPath,
+    entry: 'src/engine/engineering/editor-schema.ts',
+    fn: 'contractFileEditorSchemaText',
   },
 ];
 

@@ -7,6 +7,7 @@ import {
   isEngineeringMarkdownName,
   type EngineeringCheck,
 } from '../engine/engineering/check';
+import { isEngineeringJson } from '../engine/engineering/json-form';
 import { passSummary } from '../engine/engineering/validate';
 import { EXIT } from '../engine/refusal';
 import type { Finding } from '../engine/types';
@@ -54,6 +55,25 @@ export function checkEngineeringText(text: string, name: string, strict: boolean
     return null; // not JSON at all: the work-loop validator reports that
   }
   return checkEngineeringJson(value, text, strict);
+}
+
+/**
+ * The check of a JSON contract file's text when it is a loop-engineering contract, else null
+ * (a work-loop contract, text that is not JSON, or text over the contract size limit, which the
+ * work-loop validator reports). The editor calls this to tell the two kinds apart as `validate` does.
+ */
+export function checkEngineeringJsonText(text: string, strict: boolean): EngineeringCheck | null {
+  return isEngineeringJsonText(text) ? checkEngineeringText(text, 'contract.json', strict) : null;
+}
+
+/** Whether JSON contract text declares `"kind": "loop-engineering"` (no rule runs). */
+export function isEngineeringJsonText(text: string): boolean {
+  if (text.length > CONTRACT_LIMIT) return false;
+  try {
+    return isEngineeringJson(JSON.parse(text));
+  } catch {
+    return false;
+  }
 }
 
 /**

@@ -1,5 +1,5 @@
 import { iterateOp } from '../../app/operations';
-import type { IterateInput } from '../../engine/iterate';
+import type { EngineeringIterateInput } from '../../engine/engineering/iterate';
 import type { IterationRecord } from '../../engine/types';
 import { runSteps } from '../input';
 import { promotionText } from '../sessions/labels';
@@ -44,12 +44,12 @@ export class RecordIterationCommand implements Command {
     if (!given && open().length === 0)
       return nothingToDo('there is no open session to record an iteration in. Open a loop first.');
 
-    const answers: RecordAnswers = { actions: [], measures: [], details: [], evidencePaths: [] };
+    const answers: RecordAnswers = { actions: [], measures: [], details: [], evidencePaths: [], spent: [] };
     const steps = recordSteps(() => deps.prompter.current, open, given);
     if (!(await runSteps(answers, steps))) return CANCELLED;
 
     const target = answers.target!;
-    const input: IterateInput = {
+    const input: EngineeringIterateInput = {
       outcome: answers.outcome!,
       actions: answers.actions,
       measures: answers.measures,
@@ -61,6 +61,13 @@ export class RecordIterationCommand implements Command {
       blocker: answers.blocker,
       evidence: answers.evidence,
       recommendedNext: answers.recommendedNext,
+      // Loop-engineering facts (asked only for a session opened with --engineering).
+      spent: answers.spent,
+      termination: answers.termination,
+      noOp: answers.noOp,
+      eligibleCount: answers.eligibleCount,
+      outputCount: answers.outputCount,
+      sideEffects: answers.sideEffects,
       now: deps.now(),
     };
     const cli = iterateCli(target.root, target.session, input);
@@ -87,7 +94,7 @@ export class RecordIterationCommand implements Command {
   }
 }
 
-export function iterateCli(root: string, session: string, input: IterateInput): string {
+export function iterateCli(root: string, session: string, input: EngineeringIterateInput): string {
   return cliLine('iterate', [
     ['root', root],
     ['session', session],
@@ -102,5 +109,11 @@ export function iterateCli(root: string, session: string, input: IterateInput): 
     ['evidence', input.evidence],
     ['recommended-next', input.recommendedNext],
     ['note', input.note],
+    ['spent', input.spent],
+    ['termination', input.termination],
+    ['no-op', input.noOp],
+    ['eligible-count', input.eligibleCount],
+    ['output-count', input.outputCount],
+    ['side-effects', input.sideEffects],
   ]);
 }

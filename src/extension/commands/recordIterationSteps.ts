@@ -1,13 +1,15 @@
-// The questions of "Record Iteration", one step each, with Back. They only gather answers; the
+// The questions of "Record Iteration", one step each, with Back (a loop-engineering session
+// also gets recordEngineeringStep's). They only gather answers; the
 // engine decides (through iterateOp) and refuses what is wrong, so no rule is repeated here.
 import { deriveBaseline } from '../../engine/baseline';
 import { OUTCOMES, type Outcome } from '../../engine/types';
 import { askEach, BACK, settle, type Prompter, type Step } from '../input';
 import type { ReadableSession } from '../sessions/sessionEntry';
 import { askEscalateFields } from './escalateStep';
+import { askEngineeringFacts, type EngineeringAnswers } from './recordEngineeringStep';
 import { pickSession } from './target';
 
-export interface RecordAnswers {
+export interface RecordAnswers extends EngineeringAnswers {
   target?: ReadableSession;
   outcome?: Outcome;
   actions: string[];
@@ -155,6 +157,7 @@ export function recordSteps(
       if (values === BACK) return BACK;
       return settle(values, () => undefined);
     },
+    async (s, at) => askEngineeringFacts(prompter, TITLE, s, at),
     async (s, at) =>
       s.outcome === 'escalate' ? askEscalateFields(prompter, 'record', TITLE, s, at) : 'skip',
   ];

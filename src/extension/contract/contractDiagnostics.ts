@@ -5,6 +5,7 @@ import {
   validateContractText,
   type ValidatePayload,
 } from '../../app/contract-operations';
+import { isEngineeringJsonText } from '../../app/engineering-validate';
 import { DebouncedDiagnostics, DIAGNOSTIC_SOURCE } from '../diagnostics/debouncedDiagnostics';
 import { contractLabel, contractRoot, isContractDocument } from './contractDocuments';
 import { locateFindings } from './findingSpan';
@@ -23,6 +24,8 @@ export interface ContractCheck {
   readonly parsed: boolean;
   readonly payload?: ValidatePayload;
   readonly findings: readonly PlacedFinding[];
+  /** Set when the file declares the other kind (EngineeringDiagnostics judges it, not this). */
+  readonly kind?: 'loop-engineering';
 }
 
 /**
@@ -53,6 +56,9 @@ export const MAX_SHOWN_FINDINGS = 200;
 
 function checkContract(document: vscode.TextDocument): ContractCheck {
   const text = document.getText();
+  // `"kind": "loop-engineering"` makes it the other kind: EngineeringDiagnostics judges it.
+  if (isEngineeringJsonText(text))
+    return { version: document.version, parsed: true, kind: 'loop-engineering', findings: [] };
   const outcome = validateContractText(contractRoot(document.uri), text, contractLabel(document.uri));
   const payload = outcome.payload;
   const tooLarge = outcome.findings.find((f) => f.code === CONTRACT_TOO_LARGE);

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { checkEngineeringJsonText } from '../../app/engineering-validate';
 import type { Command } from '../commandManager';
 import type { ContractDiagnostics } from './contractDiagnostics';
 import { contractLabel, isContractPath } from './contractDocuments';
@@ -35,6 +36,7 @@ export class ValidateContractCommand implements Command {
       void vscode.window.showErrorMessage(`Loop Ledger: ${label} is not valid JSON; fix the syntax first.`);
       return { file: label, valid: false, findings: 0 };
     }
+    if (check.kind === 'loop-engineering') return reportEngineering(label, document.getText());
     const count = check.findings.length;
     if (count === 0) {
       const dimensions = check.payload?.dimensions ?? 0;
@@ -53,4 +55,28 @@ export class ValidateContractCommand implements Command {
     }
     return { file: label, valid: count === 0, findings: count };
   }
+}
+
+/** A JSON contract of the loop-engineering kind: its findings under --strict, as `open --engineering` judges it. */
+function reportEngineering(label: string, text: string): ValidateContractResult {
+  const count = checkEngineeringJsonText(text, true)?.findings.length ?? 0;
+  if (count === 0) {
+    void vscode.window.showInformationMessage(
+      vscode.l10n.t('Loop Ledger: {0} is a valid loop-engineering contract.', label),
+    );
+  } else {
+    void vscode.window
+      .showWarningMessage(
+        vscode.l10n.t(
+          'Loop Ledger: {0} is a loop-engineering contract with {1} finding(s) under --strict; a loop cannot open with it.',
+          label,
+          count,
+        ),
+        vscode.l10n.t('Show Problems'),
+      )
+      .then((choice) => {
+        if (choice) void vscode.commands.executeCommand('workbench.actions.view.problems');
+      });
+  }
+  return { file: label, valid: count === 0, findings: count };
 }

@@ -1,8 +1,9 @@
 import * as vscode from 'vscode';
+import { checkEngineeringJsonText } from '../../app/engineering-validate';
 import { checkEngineeringMarkdown, type EngineeringCheck } from '../../engine/engineering/check';
 import type { EngineeringFinding } from '../../engine/engineering/validate';
 import { DebouncedDiagnostics, DIAGNOSTIC_SOURCE } from '../diagnostics/debouncedDiagnostics';
-import { isEngineeringDocument, strictByDefault } from './engineeringDocuments';
+import { isEngineeringDocument, mayHoldEngineeringJson, strictByDefault } from './engineeringDocuments';
 
 /** The last check of one document version (the quick fixes read its findings and spots). */
 export interface EngineeringDocumentCheck extends EngineeringCheck {
@@ -10,8 +11,8 @@ export interface EngineeringDocumentCheck extends EngineeringCheck {
 }
 
 /**
- * The engine's loop-engineering findings on `.loop.md` files, on the exact field: rules the
- * original always applies are errors, `--strict`-only rules warnings (errors with the
+ * The engine's loop-engineering findings on `.loop.md` files and on JSON contracts whose `kind`
+ * is loop-engineering, on the exact field: rules the original always applies are errors, `--strict`-only rules warnings (errors with the
  * `loopLedger.engineering.strict` setting). The same engine call as `loop-ledger validate
  * --strict`, so the two cannot disagree. It only reads, so it runs in untrusted workspaces too.
  */
@@ -21,7 +22,7 @@ export class EngineeringDiagnostics extends DebouncedDiagnostics<EngineeringDocu
       {
         collection: 'loopLedger.engineering',
         configurationSection: 'loopLedger.engineering',
-        accepts: isEngineeringDocument,
+        accepts: (document) => isEngineeringDocument(document) || mayHoldEngineeringJson(document),
         check: (document) => ({ ...checkDocument(document), version: document.version }),
         toDiagnostics: (document, check) => {
           const strictErrors = strictByDefault(document.uri);
@@ -39,6 +40,11 @@ export class EngineeringDiagnostics extends DebouncedDiagnostics<EngineeringDocu
  * columns back to the editor's.
  */
 function checkDocument(document: vscode.TextDocument): EngineeringCheck {
+  if (!isEngineeringDocument(document)) {
+    // A JSON file: judged only while its `kind` says loop-engineering (editing the kind switches).
+    const check = checkEngineeringJsonText(document.getText(), true);
+    return check ?? { form: 'json', fields: new Map(), spots: new Map(), findings: [] };
+  }
   const bom = document.encoding === 'utf8bom';
   const check = checkEngineeringMarkdown(`${bom ? '\ufeff' : ''}${document.getText()}`, true);
   if (!bom) return check;

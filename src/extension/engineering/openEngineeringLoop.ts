@@ -26,7 +26,9 @@ export class OpenEngineeringLoopCommand implements Command {
     const { deps } = this;
     if (!deps.trust.isTrusted) return reportUntrusted(deps, TITLE);
     const uri = argument instanceof vscode.Uri ? argument : vscode.window.activeTextEditor?.document.uri;
-    if (!uri || !uri.path.endsWith('.loop.md')) return nothingToDo('open a *.loop.md contract first.');
+    // A JSON file is judged by the engine like any other: not of the loop-engineering kind → refused.
+    if (!uri || !/\.(?:loop\.md|json)$/.test(uri.path))
+      return nothingToDo(vscode.l10n.t('open a *.loop.md or loop-engineering JSON contract first.'));
     const roots = workspaceRoots();
     const root =
       roots
