@@ -52,6 +52,20 @@ const builds = [
     banner: { js: '#!/usr/bin/env node' },
     minify: true,
   },
+  // `loop-ledger run` and `repeat` load these on demand (src/cli/commands/run.ts, repeat.ts): the
+  // harness and the repeat loop stay out of the file every other command compiles at start-up.
+  {
+    ...common,
+    entryPoints: ['src/cli/commands/run-main.ts'],
+    outfile: 'dist/cli-run.js',
+    minify: true,
+  },
+  {
+    ...common,
+    entryPoints: ['src/cli/commands/repeat-main.ts'],
+    outfile: 'dist/cli-repeat.js',
+    minify: true,
+  },
   // `loop-ledger wo` (work orders) loads these on demand (src/cli/commands/wo.ts): ES modules
   // split into chunks, so a kernel loads only its own code (reconcile never parses the YAML library).
   {

@@ -8,14 +8,27 @@ import type { Finding } from '../engine/types';
 import { sleepSync } from '../store/sleep';
 import { writeJson } from './print-json';
 
+const OUTPUT_ERROR = Symbol.for('loop-ledger.OutputError');
+
 /** stdout or stderr refused a write (`> /dev/full`, a closed terminal): main reports it, exit 10. */
 export class OutputError extends Error {
+  readonly [OUTPUT_ERROR] = true;
+
   constructor(
     readonly stream: 'stdout' | 'stderr',
     readonly error: NodeJS.ErrnoException,
   ) {
     super(`cannot write to ${stream}`);
     this.name = 'OutputError';
+  }
+
+  /** By brand, as UsageError: `run` and `repeat` throw it from bundles of their own (usage-error.ts). */
+  static [Symbol.hasInstance](value: unknown): boolean {
+    return (
+      typeof value === 'object' &&
+      value !== null &&
+      (value as { [OUTPUT_ERROR]?: unknown })[OUTPUT_ERROR] === true
+    );
   }
 }
 
