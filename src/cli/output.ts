@@ -23,7 +23,7 @@ export class OutputError extends Error {
   }
 
   /** By brand, as UsageError: `run` and `repeat` throw it from bundles of their own (usage-error.ts). */
-  static [Symbol.hasInstance](value: unknown): boolean {
+  static override [Symbol.hasInstance](value: unknown): boolean {
     return (
       typeof value === 'object' &&
       value !== null &&

@@ -14,7 +14,7 @@ export class UsageError extends Error {
    * with its own copy of this class; main.ts must still know their usage errors (exit 2), so
    * `instanceof` answers by a brand every copy shares.
    */
-  static [Symbol.hasInstance](value: unknown): boolean {
+  static override [Symbol.hasInstance](value: unknown): boolean {
     return typeof value === 'object' && value !== null && (value as { [BRAND]?: unknown })[BRAND] === true;
   }
 }
