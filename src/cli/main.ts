@@ -87,17 +87,10 @@ function emit(outcome: CommandOutcome, json: boolean): void {
 
 async function main(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;
-  if (name === undefined) {
-    printLine(USAGE);
-    return 2;
-  }
-  if (name === '--help' || name === '-h' || name === 'help') {
-    printLine(USAGE);
-    return 0;
-  }
+  if (name === undefined) return printTopLevel('loop-ledger', USAGE, 2);
+  if (name === '--help' || name === '-h' || name === 'help') return printTopLevel(name, USAGE, 0);
   if (name === '--version') {
-    printLine(process.env.LOOP_LEDGER_VERSION ?? '0.1.0');
-    return 0;
+    return printTopLevel(name, process.env.LOOP_LEDGER_VERSION ?? '0.1.0', 0);
   }
   const own = (table: object): boolean => Object.prototype.hasOwnProperty.call(table, name);
   const rawCommand = own(RAW_COMMANDS) ? RAW_COMMANDS[name] : undefined;
@@ -125,6 +118,16 @@ async function main(argv: string[]): Promise<number> {
       printFindings([`loop-ledger ${name}: ${error.message}`]);
       return 2;
     }
+    return unexpected(name, error);
+  }
+}
+
+/** Usage and version text, printed outside any command: a closed stdout is still one line and 74. */
+function printTopLevel(name: string, text: string, code: number): number {
+  try {
+    printLine(text);
+    return code;
+  } catch (error) {
     return unexpected(name, error);
   }
 }

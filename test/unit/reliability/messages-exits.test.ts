@@ -148,6 +148,26 @@ describe('reliability: messages and exit codes (issue 9, item 12)', function () 
       }
     });
 
+    for (const args of [['--version'], ['--help'], []]) {
+      it(`\`loop-ledger ${args.join(' ')}\` with stdout on a full disk is one line and exit 74, no stack`, () => {
+        const full = openSync('/dev/full', 'w');
+        try {
+          const r = spawnSync(process.execPath, [CLI, ...args], {
+            env: childEnv(),
+            encoding: 'utf8',
+            stdio: ['ignore', full, 'pipe'],
+          });
+          assert.equal(r.status, 74, r.stderr);
+          assert.match(
+            oneLine(r.stderr),
+            /^loop-ledger .*cannot write to stdout: no space left on the device \(ENOSPC\)/,
+          );
+        } finally {
+          closeSync(full);
+        }
+      });
+    }
+
     it('a ledger write on a full file system is exit 74 naming the ledger; the old ledger stays whole', function () {
       const probe = spawnSync('unshare', ['-rm', 'true']);
       if (probe.status !== 0) this.skip(); // no private mount namespace here: the injected cases below still run
