@@ -61,7 +61,9 @@ const builds = [
     ...common,
     entryPoints: ['src/cli/main.ts'],
     outfile: 'dist/cli-main.js',
-    banner: { js: `/*build:${randomBytes(16).toString('hex')}*/` },
+    // No id under --watch: a rebuild keeps the banner but gets no new cache, and a stale cache
+    // for a bundle of the same length would run old bytecode. Without an id no cache is used.
+    ...(watch ? {} : { banner: { js: `/*build:${randomBytes(16).toString('hex')}*/` } }),
     minify: true,
   },
   // `loop-ledger wo` (work orders) loads these on demand (src/cli/commands/wo.ts): ES modules
@@ -143,8 +145,6 @@ if (!watch) {
   writeFileSync(join(root, 'out', 'bundle-metafiles.json'), JSON.stringify(shipped));
 }
 if (existsSync(join(root, 'dist/cli.js'))) chmodSync(join(root, 'dist/cli.js'), 0o755);
-if (!watch) {
-  // A cache from an earlier build would be refused (another build id); remove it before training.
-  rmSync(join(root, 'dist', 'cli-main.cache'), { force: true });
-  writeCliCodeCache(join(root, 'dist', 'cli.js'));
-}
+// A cache from an earlier build would be refused (another build id): remove it, then train one.
+rmSync(join(root, 'dist', 'cli-main.cache'), { force: true });
+if (!watch) writeCliCodeCache(join(root, 'dist', 'cli.js'));
