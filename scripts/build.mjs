@@ -5,6 +5,8 @@ import { readdirSync, statSync, existsSync, chmodSync, mkdirSync, rmSync, writeF
 import { join } from 'node:path';
 import { writeContractSchema } from './generate-schema.mjs';
 import { writeNotices } from './third-party-notices.mjs';
+import { writeCliCodeCache } from './cli-code-cache.mjs';
+import { randomBytes } from 'node:crypto';
 
 const root = new URL('..', import.meta.url).pathname;
 const watch = process.argv.includes('--watch');
@@ -45,11 +47,23 @@ await writeContractSchema();
 rmSync(join(root, 'dist', 'wo'), { recursive: true, force: true });
 
 const builds = [
+  // The CLI: a small launcher (dist/cli.js, the `bin`) that starts the bundle (dist/cli-main.js)
+  // from the V8 code cache written below (src/cli/launch.ts). The bundle's first line is this
+  // build's id, which the cache must carry to be used.
+  {
+    ...common,
+    entryPoints: ['src/cli/launch.ts'],
+    outfile: 'dist/cli.js',
+    banner: { js: '#!/usr/bin/env node' },
+    minify: true,
+  },
   {
     ...common,
     entryPoints: ['src/cli/main.ts'],
-    outfile: 'dist/cli.js',
-    banner: { js: '#!/usr/bin/env node' },
+    outfile: 'dist/cli-main.js',
+    // No id under --watch: a rebuild keeps the banner but gets no new cache, and a stale cache
+    // for a bundle of the same length would run old bytecode. Without an id no cache is used.
+    ...(watch ? {} : { banner: { js: `/*build:${randomBytes(16).toString('hex')}*/` } }),
     minify: true,
   },
   // `loop-ledger run` and `repeat` load these on demand (src/cli/commands/run.ts, repeat.ts): the
@@ -145,3 +159,6 @@ if (!watch) {
   writeFileSync(join(root, 'out', 'bundle-metafiles.json'), JSON.stringify(shipped));
 }
 if (existsSync(join(root, 'dist/cli.js'))) chmodSync(join(root, 'dist/cli.js'), 0o755);
+// A cache from an earlier build would be refused (another build id): remove it, then train one.
+rmSync(join(root, 'dist', 'cli-main.cache'), { force: true });
+if (!watch) writeCliCodeCache(join(root, 'dist', 'cli.js'));

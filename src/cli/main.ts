@@ -3,19 +3,7 @@
 // small file, and the contract validator reads its shape from the generated JSON schema rather
 // than loading the schema library (see src/engine/contract/shape.ts).
 import { helpText, parseCommand, type CommandSpec, type ParsedFlags } from './args';
-import * as briefCommand from './commands/brief';
-import * as closeCommand from './commands/close';
 import { contextFrom, type CommandContext } from './commands/context';
-import * as iterateCommand from './commands/iterate';
-import * as listCommand from './commands/list';
-import * as openCommand from './commands/open';
-import * as repeatCommand from './commands/repeat';
-import * as resumeCommand from './commands/resume';
-import * as runCommand from './commands/run';
-import * as scoreCommand from './commands/score';
-import * as statusCommand from './commands/status';
-import * as validateCommand from './commands/validate';
-import * as woCommand from './commands/wo';
 import type { CommandOutcome } from './outcome';
 import { OutputError, printFindings, printJson, printLine } from './output';
 import { internalErrorMessage, isSystemError, systemFailureMessage, systemReason } from '../app/system-error';
@@ -38,23 +26,28 @@ export interface RawCommandModule {
   main(argv: string[]): number | Promise<number>;
 }
 
+// Each command is loaded when it runs, not at start: esbuild turns these imports into lazy
+// initialisers inside the one bundle, so `status` never runs the set-up code (tables, Unicode
+// regular expressions) of `repeat`, `run` or the contract validator. A process runs one command.
+type Load<T> = () => Promise<T>;
+
 /** Drop-in commands with argv conventions of their own; each adds one line here. */
-const RAW_COMMANDS: Record<string, RawCommandModule> = {
-  repeat: repeatCommand,
-  run: runCommand,
-  wo: woCommand,
+const RAW_COMMANDS: Record<string, Load<RawCommandModule>> = {
+  repeat: () => import('./commands/repeat'),
+  run: () => import('./commands/run'),
+  wo: () => import('./commands/wo'),
 };
 
-const COMMANDS: Record<string, CommandModule> = {
-  open: openCommand,
-  iterate: iterateCommand,
-  brief: briefCommand,
-  score: scoreCommand,
-  status: statusCommand,
-  resume: resumeCommand,
-  close: closeCommand,
-  validate: validateCommand,
-  list: listCommand,
+const COMMANDS: Record<string, Load<CommandModule>> = {
+  open: () => import('./commands/open'),
+  iterate: () => import('./commands/iterate'),
+  brief: () => import('./commands/brief'),
+  score: () => import('./commands/score'),
+  status: () => import('./commands/status'),
+  resume: () => import('./commands/resume'),
+  close: () => import('./commands/close'),
+  validate: () => import('./commands/validate'),
+  list: () => import('./commands/list'),
 };
 
 const USAGE = `usage: loop-ledger <command> [flags]
@@ -93,10 +86,10 @@ async function main(argv: string[]): Promise<number> {
     return printTopLevel(name, process.env.LOOP_LEDGER_VERSION ?? '0.1.0', 0);
   }
   const own = (table: object): boolean => Object.prototype.hasOwnProperty.call(table, name);
-  const rawCommand = own(RAW_COMMANDS) ? RAW_COMMANDS[name] : undefined;
-  if (rawCommand) return runRaw(name, rawCommand, rest);
-  const command = own(COMMANDS) ? COMMANDS[name] : undefined;
-  if (!command) {
+  const loadRaw = own(RAW_COMMANDS) ? RAW_COMMANDS[name] : undefined;
+  if (loadRaw) return runRaw(name, loadRaw, rest);
+  const load = own(COMMANDS) ? COMMANDS[name] : undefined;
+  if (!load) {
     const names = [...Object.keys(COMMANDS), ...Object.keys(RAW_COMMANDS)];
     printFindings([
       `loop-ledger: unknown command ${JSON.stringify(name.slice(0, 80))} (choose from ${names.join(', ')})`,
@@ -104,6 +97,7 @@ async function main(argv: string[]): Promise<number> {
     return 2;
   }
   try {
+    const command = await load();
     const parsed = parseCommand(command.spec, rest);
     if (parsed.help) {
       printLine(helpText(command.spec));
@@ -132,9 +126,9 @@ function printTopLevel(name: string, text: string, code: number): number {
   }
 }
 
-async function runRaw(name: string, command: RawCommandModule, argv: string[]): Promise<number> {
+async function runRaw(name: string, load: Load<RawCommandModule>, argv: string[]): Promise<number> {
   try {
-    return await command.main(argv);
+    return await (await load()).main(argv);
   } catch (error) {
     if (error instanceof UsageError) {
       printFindings([`loop-ledger ${name}: ${error.message}`]);

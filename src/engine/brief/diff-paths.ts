@@ -66,5 +66,8 @@ export function diffPaths(diff: string): string[] {
     const body = LINE_BODY.exec(diff);
     readLine(body ? body[0] : '', found);
   }
-  return sortedUnique(found);
+  // Each path is a slice of the diff, i.e. a view into a 20 MiB string: sorting 17,000 of them
+  // compares bytes scattered over the whole diff, ~4× slower than sorting compact copies. One
+  // JSON round trip makes every path its own small string (lone surrogates included, exactly).
+  return sortedUnique(JSON.parse(JSON.stringify([...found])) as string[]);
 }

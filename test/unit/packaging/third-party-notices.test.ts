@@ -34,6 +34,7 @@ describe('third-party notices', () => {
 
   it('were generated from every shipped bundle', () => {
     assert.deepEqual(shipped.map((b) => b.name).sort(), [
+      'dist/cli-main.js',
       'dist/cli-repeat.js',
       'dist/cli-run.js',
       'dist/cli.js',
