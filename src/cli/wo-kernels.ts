@@ -33,7 +33,8 @@ const KERNELS: Record<string, () => Promise<Kernel>> = {
 const USAGE = `usage: loop-ledger wo <kernel> [args]
 
 The work-order queue. Kernels (drop-in for the original wo-*.sh scripts):
-  compile <sub> …            set-status | assert-dispatchable | frontmatter | collect-handle | build-graph | emit-frontmatter
+  compile <sub> …            set-status | assert-dispatchable | frontmatter | collect-handle | build-graph |
+                             coverage-slice | drift-guard | lockfile-sha | emit-frontmatter
   run-state <mode> <run-json> dispatch | collect | read | halt (the retry-cap sidecar)
   reconcile-table <dir>      one read-only row per work order
   obs-append <dir> <wo> --disposition D      obs-report <dir> [--format json|text]
