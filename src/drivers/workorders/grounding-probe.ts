@@ -23,8 +23,9 @@ export function resolveUnder(codePath: string, rel: string): string | undefined 
   // An absolute citation is taken as is (as a path join would), then judged by containment.
   const full = realOrUndefined(rel.startsWith('/') ? rel : `${codePath}/${rel}`);
   if (root === undefined || full === undefined) return undefined;
-  const prefix = root.endsWith(sep) ? root : root + sep;
-  return full === root || full.startsWith(prefix) ? full : undefined;
+  // As the original: inside means the root itself or below `root + sep` — so a code path of `/`
+  // contains nothing but itself (fail-closed; a checkout is never the whole file system).
+  return full === root || full.startsWith(root + sep) ? full : undefined;
 }
 
 function isRegularFile(path: string): boolean {

@@ -274,6 +274,8 @@ describe('wo compile drift-guard (the original spec, ported)', () => {
       requirements: req,
     });
     assert.equal(inTree.json.drift_guard.symbols_resolved, true);
+    const wholeDisk = compile('drift-guard', { code_path: '/', cited_paths: ['tmp'], requirements: req });
+    assert.deepEqual(wholeDisk.json.missing_paths, ['tmp'], 'a code path of / contains nothing but itself');
   });
 
   it('L-2: citing nothing resolves vacuously but warns no_citations', () => {
