@@ -93,8 +93,12 @@ function time(args) {
   return ms;
 }
 
+// An empty folder separates the fixed cost (loading the CLI and the kernel) from the per-file one.
+const empty = join(work, 'empty');
+mkdirSync(empty);
 const cases = {
   'node -e 0': ['-e', '0'],
+  'wo reconcile-table (empty folder)': [CLI, 'wo', 'reconcile-table', empty],
   'wo reconcile-table (1,000 WOs)': [CLI, 'wo', 'reconcile-table', dir],
   'wo obs-report (10,000 records)': [CLI, 'wo', 'obs-report', dir],
 };
@@ -113,6 +117,6 @@ console.log(
 for (const name of Object.keys(cases).slice(1)) {
   const m = median(samples[name]);
   console.log(
-    `  ${name.padEnd(34)} median ${m.toFixed(1).padStart(7)} ms = ${(m / base).toFixed(2)}x node -e 0   aim < ${AIM_MS} ms: ${m < AIM_MS ? 'met' : 'NOT met'}`,
+    `  ${name.padEnd(34)} median ${m.toFixed(1).padStart(7)} ms = ${(m / base).toFixed(2)}x node -e 0${name.includes('empty') ? '' : `   aim < ${AIM_MS} ms: ${m < AIM_MS ? 'met' : 'NOT met'}`}`,
   );
 }

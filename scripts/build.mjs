@@ -2,7 +2,7 @@
 // `vscode` external) and each test file (so mocha runs plain JS without a TypeScript loader).
 import * as esbuild from 'esbuild';
 import { readdirSync, statSync, existsSync, chmodSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { writeContractSchema } from './generate-schema.mjs';
 import { writeNotices } from './third-party-notices.mjs';
 import { writeCliCodeCache } from './cli-code-cache.mjs';
@@ -43,7 +43,7 @@ const common = {
 // before anything is bundled: the contract validator reads its shape from it (shape.ts).
 await writeContractSchema();
 
-// Split chunks have hashed names: clear the old ones so no stale chunk ships.
+// The kernel bundles are rebuilt from scratch, so no stale file (an old split chunk) ships.
 rmSync(join(root, 'dist', 'wo'), { recursive: true, force: true });
 
 const builds = [
@@ -80,21 +80,20 @@ const builds = [
     outfile: 'dist/cli-repeat.js',
     minify: true,
   },
-  // `loop-ledger wo` (work orders) loads these on demand (src/cli/commands/wo.ts): ES modules
-  // split into chunks, so a kernel loads only its own code (reconcile never parses the YAML library).
+  // `loop-ledger wo` (work orders) requires these on demand (src/cli/commands/wo.ts): the small
+  // dispatcher, and one self-contained CommonJS bundle per kernel group (src/cli/commands/wo/*),
+  // so a kernel loads only its own code (reconcile never parses the YAML library). CommonJS, not
+  // split ES modules: under load the ES module loader cost more than the kernels (bench/wo.mjs).
   {
     ...common,
-    entryPoints: ['src/cli/wo-kernels.ts'],
+    entryPoints: Object.fromEntries([
+      ['wo-kernels', 'src/cli/wo-kernels.ts'],
+      ...tsFilesUnder('src/cli/commands/wo')
+        .filter((file) => !file.slice('src/cli/commands/wo/'.length).includes('/'))
+        .map((file) => [basename(file, '.ts'), file]),
+    ]),
     outdir: 'dist/wo',
-    format: 'esm',
-    splitting: true,
-    outExtension: { '.js': '.mjs' },
-    chunkNames: 'chunk-[hash]',
     minify: true,
-    // CommonJS dependencies inside an ES module bundle need a `require` for node built-ins.
-    banner: {
-      js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);",
-    },
   },
 ];
 

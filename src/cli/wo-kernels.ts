@@ -1,39 +1,52 @@
 // `loop-ledger wo <kernel> …`: the work-order queue. Every generic kernel of the original
 // (`wo-X.sh ARGS…`) is `loop-ledger wo X ARGS…` with the same arguments, stdout JSON, stderr
 // status line, files and exit codes; plus `run` (the loop) and the human verbs.
+import { join } from 'node:path';
 import { printFindings, printLine } from './output';
 
 type Kernel = (argv: string[]) => number | Promise<number>;
 
-// Built as its own bundle (dist/wo-kernels.js) that `loop-ledger wo` loads on demand, so the
-// YAML parser and the work-order code never cost the other commands' start-up; inside it, each
-// kernel group is evaluated only when called.
-const KERNELS: Record<string, () => Promise<Kernel>> = {
-  compile: async () => (await import('./commands/wo/compile')).main,
-  'run-state': async () => (await import('./commands/wo/run-state')).main,
-  'reconcile-table': async () => (await import('./commands/wo/reconcile')).main,
-  'obs-append': async () => (await import('./commands/wo/obs')).appendMain,
-  'obs-report': async () => (await import('./commands/wo/obs')).reportMain,
-  'ship-gate': async () => (await import('./commands/wo/gates')).shipMain,
-  'merge-gate': async () => (await import('./commands/wo/gates')).mergeMain,
-  'mode-gate': async () => (await import('./commands/wo/gates')).modeMain,
-  'critique-aggregate': async () => (await import('./commands/wo/critique')).main,
-  'risk-classify': async () => (await import('./commands/wo/risk')).main,
-  'parallel-batch': async () => (await import('./commands/wo/parallel')).batchMain,
-  'merge-back': async () => (await import('./commands/wo/parallel')).mergeBackMain,
-  'review-snapshot': async () => (await import('./commands/wo/parallel')).reviewSnapshotMain,
-  'oracle-check': async () => (await import('./commands/wo/oracle')).main,
-  halt: async () => (await import('./commands/wo/admin')).haltMain,
-  clear: async () => (await import('./commands/wo/admin')).clearMain,
-  kill: async () => (argv) => import('./commands/wo/admin').then((m) => m.killMain(argv, true)),
-  unkill: async () => (argv) => import('./commands/wo/admin').then((m) => m.killMain(argv, false)),
-  run: async () => (await import('./commands/wo/run')).main,
+/**
+ * One kernel group's bundle (dist/wo/<group>.js, from src/cli/commands/wo/<group>.ts), required
+ * only when one of its kernels runs: the YAML parser and the loop never cost the other kernels'
+ * start-up. The path is computed at run time on purpose, so esbuild leaves the require alone.
+ */
+function group(name: string): Record<string, unknown> {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return require(join(__dirname, `${name}.js`)) as Record<string, unknown>;
+}
+const kernel =
+  (name: string, exported = 'main'): (() => Kernel) =>
+  () =>
+    group(name)[exported] as Kernel;
+
+const KERNELS: Record<string, () => Kernel> = {
+  compile: kernel('compile'),
+  'run-state': kernel('run-state'),
+  'reconcile-table': kernel('reconcile'),
+  'obs-append': kernel('obs', 'appendMain'),
+  'obs-report': kernel('obs', 'reportMain'),
+  'ship-gate': kernel('gates', 'shipMain'),
+  'merge-gate': kernel('gates', 'mergeMain'),
+  'mode-gate': kernel('gates', 'modeMain'),
+  'critique-aggregate': kernel('critique'),
+  'risk-classify': kernel('risk'),
+  'parallel-batch': kernel('parallel', 'batchMain'),
+  'merge-back': kernel('parallel', 'mergeBackMain'),
+  'review-snapshot': kernel('parallel', 'reviewSnapshotMain'),
+  'oracle-check': kernel('oracle'),
+  halt: kernel('admin', 'haltMain'),
+  clear: kernel('admin', 'clearMain'),
+  kill: () => (argv) => (group('admin').killMain as (argv: string[], on: boolean) => number)(argv, true),
+  unkill: () => (argv) => (group('admin').killMain as (argv: string[], on: boolean) => number)(argv, false),
+  run: kernel('run'),
 };
 
 const USAGE = `usage: loop-ledger wo <kernel> [args]
 
 The work-order queue. Kernels (drop-in for the original wo-*.sh scripts):
-  compile <sub> …            set-status | assert-dispatchable | frontmatter | collect-handle | build-graph | emit-frontmatter
+  compile <sub> …            set-status | assert-dispatchable | frontmatter | collect-handle | build-graph |
+                             coverage-slice | drift-guard | lockfile-sha | emit-frontmatter
   run-state <mode> <run-json> dispatch | collect | read | halt (the retry-cap sidecar)
   reconcile-table <dir>      one read-only row per work order
   obs-append <dir> <wo> --disposition D      obs-report <dir> [--format json|text]
@@ -57,6 +70,5 @@ export async function main(argv: string[]): Promise<number> {
     printFindings([`loop-ledger wo: unknown kernel ${JSON.stringify(name.slice(0, 80))}`]);
     return 2;
   }
-  const kernel = await load();
-  return kernel(rest);
+  return load()(rest);
 }

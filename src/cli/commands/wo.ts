@@ -1,9 +1,9 @@
 // `loop-ledger wo …` — the work-order queue, a drop-in surface with argv conventions of its own.
-// Its code lives in separate, split ES module bundles (dist/wo/, from src/cli/wo-kernels.ts)
-// loaded only when `wo` runs: the YAML parser and the loop would otherwise more than triple the
-// single-file CLI every other command starts with (the CLI starts once per agent step).
+// Its code lives in separate CommonJS bundles (dist/wo/, from src/cli/wo-kernels.ts and
+// src/cli/commands/wo/*) required only when `wo` runs: the YAML parser and the loop would
+// otherwise more than triple the single-file CLI every other command starts with (the CLI starts
+// once per agent step).
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 
 export const raw = true;
 
@@ -13,7 +13,7 @@ interface WoKernels {
 
 export async function main(argv: string[]): Promise<number> {
   // A runtime path on purpose: esbuild must not inline the kernels into dist/cli.js.
-  const url = pathToFileURL(join(__dirname, 'wo', 'wo-kernels.mjs')).href;
-  const kernels = (await import(url)) as WoKernels;
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const kernels = require(join(__dirname, 'wo', 'wo-kernels.js')) as WoKernels;
   return kernels.main(argv);
 }

@@ -2,7 +2,8 @@
 // Writes are atomic (temp + fsync + rename, the store's helper); the obs log is an append.
 import { appendFileSync, existsSync, readdirSync, readFileSync, statSync, type Dirent } from 'node:fs';
 import { basename, join } from 'node:path';
-import { writeFileAtomicSync } from '../../store';
+// The atomic-write module alone: the store's index would load the ledger code into every kernel.
+import { writeFileAtomicSync } from '../../store/atomic-write';
 import { frontmatterScalar } from '../../engine/workorders/frontmatter';
 import { shortId, sidecars } from '../../engine/workorders/ids';
 import type { WoFacts } from '../../engine/workorders/reconcile';
@@ -42,18 +43,29 @@ export function listNames(dir: string): string[] {
 
 /** `wo-*.md` regular files in `dir` (the kernels' discovery glob), sorted. */
 export function woFileNames(dir: string): string[] {
+  return woListing(dir).woFiles;
+}
+
+/**
+ * One read of the folder: every name in it, and the `wo-*.md` regular files among them, sorted
+ * (the reconcile table needs both; a folder of thousands is listed once, not twice).
+ */
+export function woListing(dir: string): { names: Set<string>; woFiles: string[] } {
   let entries: Dirent[];
   try {
     entries = readdirSync(dir, { withFileTypes: true });
   } catch {
-    return [];
+    return { names: new Set(), woFiles: [] };
   }
   // The entry type saves a stat per file; a symlink is followed to see if it is a file.
   const file = (e: Dirent): boolean => e.isFile() || (e.isSymbolicLink() && isFile(join(dir, e.name)));
-  return entries
-    .filter((e) => e.name.startsWith('wo-') && e.name.endsWith('.md') && file(e))
-    .map((e) => e.name)
-    .sort();
+  return {
+    names: new Set(entries.map((e) => e.name)),
+    woFiles: entries
+      .filter((e) => e.name.startsWith('wo-') && e.name.endsWith('.md') && file(e))
+      .map((e) => e.name)
+      .sort(),
+  };
 }
 
 /** The files `<fragment>-*.md` beside a work order (dependency resolution). */

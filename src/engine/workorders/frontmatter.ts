@@ -36,19 +36,43 @@ export function frontmatterText(text: string): string {
  * frontmatter line starting `key:`, trimmed, one layer of surrounding quotes removed.
  */
 export function frontmatterScalar(text: string, key: string): string {
-  const region = frontmatterRegion(text);
-  if (region.start < 0) return '';
-  const prefix = `${key}:`;
-  for (const line of region.lines.slice(region.start, region.end)) {
-    if (!line.startsWith(prefix)) continue;
-    let value = line.slice(prefix.length).trim();
-    if (value.startsWith('"')) value = value.slice(1);
-    if (value.endsWith('"')) value = value.slice(0, -1);
-    if (value.startsWith("'")) value = value.slice(1);
-    if (value.endsWith("'")) value = value.slice(0, -1);
-    return value;
+  return frontmatterScalars(text, [key])[0] ?? '';
+}
+
+function unquote(raw: string): string {
+  let value = raw.trim();
+  if (value.startsWith('"')) value = value.slice(1);
+  if (value.endsWith('"')) value = value.slice(0, -1);
+  if (value.startsWith("'")) value = value.slice(1);
+  if (value.endsWith("'")) value = value.slice(0, -1);
+  return value;
+}
+
+/**
+ * Several scalar keys in one pass over the frontmatter (the reconcile table reads `id` and
+ * `status` of a thousand files): each as frontmatterScalar reads it, '' when absent. Only the
+ * frontmatter lines are visited, so a long body costs nothing but the fence search.
+ */
+export function frontmatterScalars(text: string, keys: readonly string[]): string[] {
+  const found: (string | undefined)[] = keys.map(() => undefined);
+  const fence = /^---\s*$/;
+  let start = text.indexOf('\n');
+  if (!fence.test(start < 0 ? text : text.slice(0, start))) return keys.map(() => '');
+  let left = keys.length;
+  while (start >= 0 && left > 0) {
+    const from = start + 1;
+    const next = text.indexOf('\n', from);
+    const line = next < 0 ? text.slice(from) : text.slice(from, next);
+    if (fence.test(line)) break;
+    for (let k = 0; k < keys.length; k += 1) {
+      if (found[k] === undefined && line.startsWith(`${keys[k]}:`)) {
+        found[k] = unquote(line.slice((keys[k] as string).length + 1));
+        left -= 1;
+      }
+    }
+    start = next;
   }
-  return '';
+  return found.map((value) => value ?? '');
 }
 
 /** How many frontmatter lines start with `status:` (a write needs exactly one). */

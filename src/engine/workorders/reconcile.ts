@@ -1,7 +1,7 @@
 // The reconcile table (`reconcile-table`): one read-only row per work order carrying every fact
 // the recovery branches key on, and the disposition table (§7) that routes each row. TERMINAL
 // (a HALT marker, or a sidecar with `halted: true`) is checked before status, everywhere.
-import { frontmatterScalar } from './frontmatter';
+import { frontmatterScalars } from './frontmatter';
 import { compareBytes, shortId } from './ids';
 import { alt, objectOrEmpty, path } from './jq';
 
@@ -32,8 +32,9 @@ export interface ReconcileRow {
 }
 
 export function reconcileRow(facts: WoFacts): ReconcileRow {
-  const id = shortId(facts.fileName, frontmatterScalar(facts.text, 'id'));
-  const status = frontmatterScalar(facts.text, 'status') || 'unknown';
+  const [fmId = '', fmStatus = ''] = frontmatterScalars(facts.text, ['id', 'status']);
+  const id = shortId(facts.fileName, fmId);
+  const status = fmStatus || 'unknown';
   const run = objectOrEmpty(facts.run);
   const review = objectOrEmpty(facts.review);
   const critique = objectOrEmpty(facts.critique);

@@ -1,14 +1,19 @@
 // `loop-ledger wo compile <subcommand> …` — drop-in for the original's wo-compile.sh kernels:
-// set-status, assert-dispatchable, frontmatter, collect-handle, build-graph, emit-frontmatter.
+// set-status, assert-dispatchable, frontmatter, collect-handle, build-graph, coverage-slice,
+// drift-guard, lockfile-sha, emit-frontmatter.
 import { readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { stringify } from 'yaml';
+import { coverageSlice } from '../../../engine/workorders/coverage-slice';
 import { assertDispatchable } from '../../../engine/workorders/dispatch-gate';
+import { driftGuard } from '../../../engine/workorders/drift-guard';
 import { readFrontmatter } from '../../../engine/workorders/frontmatter-yaml';
 import { buildGraph } from '../../../engine/workorders/graph';
 import { isObject } from '../../../engine/workorders/jq';
+import { lockfileSha } from '../../../engine/workorders/lockfile-sha';
 import { setStatus } from '../../../engine/workorders/status';
 import { readText, siblingsOf, writeTextAtomic } from '../../../drivers/workorders/files';
+import { driftProbe, lockfileIo } from '../../../drivers/workorders/grounding-probe';
 import { collectHandle } from '../../../drivers/workorders/handle';
 import { printLine } from '../../output';
 import { err, out, parseFlags } from './io';
@@ -20,6 +25,9 @@ const USAGE = `usage: loop-ledger wo compile <subcommand> [args]
   collect-handle <worktree> <wo-file> [--checkpoint-before SHA] [--dispatched B] [--override-used B]
                  [--halt-reason R] [--build-returned B]   the git-derived 10-key build handle
   build-graph                            stdin {units:[{id, ac, blocked_by, blocks}]} → SCC-collapsed units
+  coverage-slice                         stdin {coverage_map, aspects} → the WO's slice + fail-closed verified
+  drift-guard                            stdin {code_path, cited_paths, cited_symbols, requirements} → drift_guard
+  lockfile-sha                           stdin {cache_file, refs, compiled_from} → lockfile + compiled_from SHAs
   emit-frontmatter                       stdin JSON object → a YAML frontmatter block`;
 
 function readStdin(): string {
@@ -27,6 +35,15 @@ function readStdin(): string {
     return readFileSync(0, 'utf8');
   } catch {
     return '';
+  }
+}
+
+/** Text parsed as JSON: undefined when it is not JSON (empty included). */
+function jsonOrUndefined(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
   }
 }
 
@@ -137,6 +154,19 @@ export function main(argv: string[]): number {
       const result = buildGraph(input);
       out(result);
       return result.ok ? 0 : 1;
+    }
+    // The grounding computations always yield a verdict object and exit 0 (fail-closed inside).
+    case 'coverage-slice':
+      out(coverageSlice(jsonOrUndefined(readStdin())));
+      return 0;
+    case 'drift-guard':
+      out(driftGuard(jsonOrUndefined(readStdin()), driftProbe));
+      return 0;
+    case 'lockfile-sha': {
+      // An empty stdin reads as {} (the original's `read() or "{}"`).
+      const text = readStdin();
+      out(lockfileSha(text === '' ? {} : jsonOrUndefined(text), lockfileIo));
+      return 0;
     }
     case 'emit-frontmatter': {
       const text = readStdin();

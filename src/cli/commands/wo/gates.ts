@@ -1,14 +1,15 @@
 // `loop-ledger wo ship-gate|merge-gate|mode-gate <task-folder> …` — the exit gates. Exit 0 iff
 // allowed, 1 refused, 2 usage. Hooks: $WO_SHIP_GATE_CMD and $WO_RUN_STATE_CMD (merge gate),
 // $WO_PROJECT_STATE_CMD, $WO_FM_READ_CMD and $WO_CONFIRM_ARTIFACT (mode gate).
-import { existsSync, realpathSync, statSync } from 'node:fs';
+import { realpathSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { readFrontmatter } from '../../../engine/workorders/frontmatter-yaml';
 import { modeGate, mergeGate, shipGate, type MergeWoFacts } from '../../../engine/workorders/gates';
 import { shortIdFromFileName, sidecars } from '../../../engine/workorders/ids';
 import { isObject } from '../../../engine/workorders/jq';
+import { runModeLine } from '../../../engine/workorders/project-state';
 import { read as readRunState } from '../../../engine/workorders/run-state';
-import { isDirectory, listNames, readText, woFileNames } from '../../../drivers/workorders/files';
+import { isDirectory, isFile, listNames, readText, woFileNames } from '../../../drivers/workorders/files';
 import { hookFrom, runHook } from '../../../drivers/workorders/hooks';
 import { err, out, parseFlags } from './io';
 
@@ -101,18 +102,23 @@ function findProjectRoot(task: string): string | undefined {
     return undefined;
   }
   while (dir !== dirname(dir)) {
-    if (existsSync(join(dir, 'project_state.md'))) return dir;
+    if (isFile(join(dir, 'project_state.md'))) return dir;
     dir = dirname(dir);
   }
   return undefined;
 }
 
-/** A hook's JSON stdout key, or a frontmatter key of a file (the default readers). */
+/**
+ * A hook's JSON stdout key, or the default reader: for the project file (`projectFile`) the
+ * original's `**Run Mode:**` line, else a frontmatter key, else interactive (as the original's
+ * reader defaults); for the task file its frontmatter `run_mode` only.
+ */
 function modeFrom(
   hook: string | undefined,
   hookArg: string,
   file: string,
   keys: string[],
+  projectFile: boolean,
 ): string | undefined {
   if (hook) {
     const r = runHook(hook, [hookArg]);
@@ -125,10 +131,12 @@ function modeFrom(
     }
   }
   const text = readText(file);
-  const fm = text === undefined ? undefined : readFrontmatter(text);
-  if (!fm?.ok) return undefined;
-  for (const key of keys) if (typeof fm.data[key] === 'string') return fm.data[key] as string;
-  return undefined;
+  if (text === undefined) return undefined;
+  const fromLine = projectFile ? runModeLine(text) : undefined;
+  if (fromLine !== undefined) return fromLine;
+  const fm = readFrontmatter(text);
+  if (fm.ok) for (const key of keys) if (typeof fm.data[key] === 'string') return fm.data[key] as string;
+  return projectFile ? 'interactive' : undefined;
 }
 
 export function modeMain(argv: string[]): number {
@@ -148,7 +156,8 @@ export function modeMain(argv: string[]): number {
       allowed: false,
       reason,
       halt_reason: null,
-      confirm_artifact: !task || !isDirectory(task) ? '' : confirmPath,
+      // The original resolves the confirm path only after its arguments parse.
+      confirm_artifact: '',
     });
     err(`mode_gate allowed=false mode=unknown reason=${reason}`);
     return 2;
@@ -157,7 +166,7 @@ export function modeMain(argv: string[]): number {
   const projectFound = projectRoot !== undefined && isDirectory(projectRoot);
   const operatorUid = flags.values.get('--operator-uid');
   let ownerMatches: boolean | undefined;
-  if (operatorUid && existsSync(confirmPath)) {
+  if (operatorUid && isFile(confirmPath)) {
     try {
       ownerMatches = String(statSync(confirmPath).uid) === operatorUid;
     } catch {
@@ -169,16 +178,19 @@ export function modeMain(argv: string[]): number {
     modeOverride: flags.values.get('--mode'),
     projectFound,
     projectMode: projectFound
-      ? modeFrom(hookFrom('WO_PROJECT_STATE_CMD'), projectRoot, join(projectRoot, 'project_state.md'), [
-          'runMode',
-          'run_mode',
-        ])
+      ? modeFrom(
+          hookFrom('WO_PROJECT_STATE_CMD'),
+          projectRoot,
+          join(projectRoot, 'project_state.md'),
+          ['runMode', 'run_mode'],
+          true,
+        )
       : undefined,
     taskMode: projectFound
-      ? modeFrom(hookFrom('WO_FM_READ_CMD'), task, join(task, 'task.md'), ['run_mode'])
+      ? modeFrom(hookFrom('WO_FM_READ_CMD'), task, join(task, 'task.md'), ['run_mode'], false)
       : undefined,
     confirmPath,
-    confirmExists: existsSync(confirmPath),
+    confirmExists: isFile(confirmPath),
     confirmOwnerMatches: ownerMatches,
   });
   out(result.payload);

@@ -1,6 +1,6 @@
 // `loop-ledger wo reconcile-table <work-orders-dir>` — the read-only consolidated reconcile read.
 import { reconcileTable } from '../../../engine/workorders/reconcile';
-import { isDirectory, listNames, woFacts, woFileNames } from '../../../drivers/workorders/files';
+import { isDirectory, woFacts, woListing } from '../../../drivers/workorders/files';
 import { err, out } from './io';
 
 export function main(argv: string[]): number {
@@ -11,8 +11,8 @@ export function main(argv: string[]): number {
     err(`wo-reconcile-table error=${usage}`);
     return 2;
   }
-  const names = new Set(listNames(dir));
-  const table = reconcileTable(woFileNames(dir).map((name) => woFacts(dir, name, names)));
+  const { names, woFiles } = woListing(dir);
+  const table = reconcileTable(woFiles.map((name) => woFacts(dir, name, names)));
   out(table.rows);
   err(table.stderr);
   return 0;
