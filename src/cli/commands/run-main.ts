@@ -145,6 +145,7 @@ export async function main(argv: string[]): Promise<number> {
       return CANCELLED_EXIT;
     }
     const receipt = result.receipt;
+    if (result.warnings.length > 0) printFindings(result.warnings.map((message) => ({ message })));
     printLine(
       json(
         args.printJson
