@@ -34,8 +34,18 @@ function holdLedgerLock(repo: string): () => void {
   return () => rmSync(lock, { force: true });
 }
 
-/** Runs `repair` (attempt 1 repairs, attempt 2 passes) and kills the harness after attempt 2's receipt. */
-async function crashAfterReceipt(repo: string): Promise<string> {
+/**
+ * Runs the harness and kills it after the receipt, before the ledger write: by default `repair`
+ * (attempt 1 repairs, attempt 2 passes), held at attempt 2's reviewer while the lock is taken.
+ */
+async function crashAfterReceipt(
+  repo: string,
+  gated: { mode: string; role: string; attempt: string } = {
+    mode: 'repair',
+    role: 'code-reviewer',
+    attempt: '2',
+  },
+): Promise<string> {
   const scratch = tempRoot('gate-');
   const pidFile = join(scratch, 'reviewer.pid');
   const gate = join(scratch, 'gate');
@@ -53,13 +63,14 @@ async function crashAfterReceipt(repo: string): Promise<string> {
       SESSION,
     ],
     {
-      LOOP_FIXTURE_MODE: 'repair',
+      LOOP_FIXTURE_MODE: gated.mode,
       FIXTURE_PID_FILE: pidFile,
       FIXTURE_REVIEWER_GATE: gate,
-      FIXTURE_GATE_ATTEMPT: '2',
+      FIXTURE_GATE_ROLE: gated.role,
+      FIXTURE_GATE_ATTEMPT: gated.attempt,
     },
   );
-  // Attempt 2's reviewer is running: attempt 1 is on the ledger, nothing else will be until the end.
+  // The gated agent is running: nothing more reaches the ledger until the run's end.
   await waitFor(() => existsSync(pidFile) && readText(pidFile) !== '', 30_000);
   const release = holdLedgerLock(repo);
   try {
@@ -146,5 +157,27 @@ describe('run: a crash between the receipt and the ledger write', function () {
     assert.equal(ledger.status, 'closed');
     assert.equal(ledger.final_outcome, 'complete');
     assert.equal(ledger.iterations.length, 2);
+  });
+
+  it('a crash after an explorer failure’s receipt: the escalate record is recovered, not lost to a reused epoch', async () => {
+    const repo = sampleRepo();
+    const dir = await crashAfterReceipt(repo, { mode: 'explorer-fail', role: 'explorer', attempt: '0' });
+    const receipt = readJson(join(dir, 'final-receipt.json'));
+    assert.equal(receipt.stop_reason, 'AGENT_FAILED');
+    assert.equal(receipt.attempts_used, 0);
+    const crashed = readLedger(repo, SESSION);
+    assert.equal(crashed.status, 'open');
+    assert.equal(crashed.iterations.length, 0);
+
+    const next = runSample(repo, 'pass', ['--session', SESSION]);
+    assert.equal(next.code, 0, next.stderr);
+    assert.match(next.stderr, /recorded the explorer’s failure from its saved ending/);
+    const ledger = readLedger(repo, SESSION);
+    assert.equal(ledger.epoch, 2, 'the crashed run kept its own epoch');
+    const [first] = ledger.iterations;
+    assert.equal(first.outcome, 'escalate');
+    assert.equal(first.blocker, 'AGENT_FAILED: explorer failed');
+    assert.equal(first.evidence, `${receipt.artifacts.run_dir}/final-receipt.json`);
+    assert.equal(ledger.final_outcome, 'complete', 'the new run passed in epoch 2');
   });
 });
