@@ -54,7 +54,13 @@ export interface RunOpInput {
 }
 
 export type RunOpResult =
-  | { kind: 'refused'; exitCode: number; findings: string[] }
+  | {
+      kind: 'refused';
+      exitCode: number;
+      findings: string[];
+      /** Done before the refusal: the session's previous run's ending, recovered (see run-recover.ts). */
+      notes: string[];
+    }
   | {
       kind: 'receipt';
       receipt: FinalReceipt;
@@ -196,7 +202,8 @@ export async function runOp(input: RunOpInput): Promise<RunOpResult> {
       return {
         kind: 'refused',
         exitCode: error.exitCode,
-        findings: [...notes, ...error.findings.map((f) => f.message)],
+        findings: error.findings.map((f) => f.message),
+        notes,
       };
     throw error;
   }

@@ -124,7 +124,7 @@ export async function main(argv: string[]): Promise<number> {
       signal: cancel.signal,
     });
     if (result.kind === 'refused') {
-      printFindings(result.findings.map((message) => ({ message })));
+      printFindings([...result.notes, ...result.findings].map((message) => ({ message })));
       return result.exitCode;
     }
     if (result.kind === 'cancelled') {
