@@ -34,13 +34,56 @@ function readText(path: string): string | undefined {
   }
 }
 
-/** The ending the run saved before its receipt, when it is one of ours. */
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  v !== null && typeof v === 'object' && !Array.isArray(v);
+const isStrings = (v: unknown): v is string[] => Array.isArray(v) && v.every((x) => typeof x === 'string');
+
+/** A terminal state as the harness saved it (a hand-edited file is not trusted to be one). */
+function isTerminal(v: unknown): boolean {
+  if (!isObject(v) || typeof v.final_verdict !== 'string' || typeof v.stop_reason !== 'string') return false;
+  const r = v.reviewer;
+  return (
+    isObject(r) &&
+    typeof r.verdict === 'string' &&
+    typeof r.edited_files === 'boolean' &&
+    isStrings(r.findings)
+  );
+}
+
+function isAttemptOutcome(v: unknown): boolean {
+  if (!isObject(v) || !Number.isInteger(v.attempt) || (v.attempt as number) < 1) return false;
+  const reviewerOk = v.reviewer === null || (isObject(v.reviewer) && isStrings(v.reviewer.findings));
+  return (
+    typeof v.withExplorer === 'boolean' &&
+    isStrings(v.stepsRun) &&
+    isStrings(v.changedFiles) &&
+    Array.isArray(v.checks) &&
+    v.checks.every((c) => isObject(c) && typeof c.command === 'string' && Number.isInteger(c.returncode)) &&
+    isStrings(v.evidencePaths) &&
+    reviewerOk &&
+    (v.briefId === null || typeof v.briefId === 'string') &&
+    isTerminal(v.terminal) &&
+    typeof v.receiptPath === 'string'
+  );
+}
+
+/** The ending the run saved before its receipt, when it is one of ours and whole. */
 function savedEnding(run: LinkedRun): RunEnding | null {
-  const saved = readJson(join(run.runDir, RUN_ENDING_FILE)) as
-    { run_id?: unknown; ending?: RunEnding } | undefined;
-  if (!saved || saved.run_id !== run.runId || !saved.ending) return null;
-  const kind = saved.ending.kind;
-  return kind === 'attempt' || kind === 'explorer-failure' || kind === 'close' ? saved.ending : null;
+  const saved = readJson(join(run.runDir, RUN_ENDING_FILE));
+  if (!isObject(saved) || saved.run_id !== run.runId || !isObject(saved.ending)) return null;
+  const e = saved.ending;
+  switch (e.kind) {
+    case 'attempt':
+      return isAttemptOutcome(e.outcome) ? (e as unknown as RunEnding) : null;
+    case 'explorer-failure':
+      return isTerminal(e.terminal) && typeof e.receiptPath === 'string' && isStrings(e.evidencePaths)
+        ? (e as unknown as RunEnding)
+        : null;
+    case 'close':
+      return isTerminal(e.terminal) && typeof e.receiptPath === 'string' ? (e as unknown as RunEnding) : null;
+    default:
+      return null;
+  }
 }
 
 /** Still missing: the run's epoch is open, and (for an attempt) its coder step is not recorded. */

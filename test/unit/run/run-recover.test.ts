@@ -180,4 +180,19 @@ describe('run: a crash between the receipt and the ledger write', function () {
     assert.equal(first.evidence, `${receipt.artifacts.run_dir}/final-receipt.json`);
     assert.equal(ledger.final_outcome, 'complete', 'the new run passed in epoch 2');
   });
+
+  it('a saved ending that is not whole (hand-edited) is not trusted: the old refusal stands, no stack trace', async () => {
+    const repo = sampleRepo();
+    const dir = await crashAfterReceipt(repo);
+    const runId = readJson(join(dir, 'final-receipt.json')).run_id;
+    writeFileSync(
+      join(dir, 'ledger-ending.json'),
+      JSON.stringify({ run_id: runId, ending: { kind: 'attempt', outcome: { attempt: 2 } } }),
+    );
+    const next = runSample(repo, 'pass', ['--session', SESSION, '--no-require-clean']);
+    assert.equal(next.code, 2);
+    assert.match(next.stderr, /open with 1 iteration\(s\) not from an unfinished run; close it first/);
+    assert.doesNotMatch(next.stderr, /\n\s+at /);
+    assert.equal(readLedger(repo, SESSION).iterations.length, 1, 'nothing recorded from it');
+  });
 });
