@@ -9,7 +9,20 @@
 import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import { sleepSync } from '../store/sleep';
 
-export type ReadResult = { path: string; text: string } | { path: string; error: string };
+export type ReadResult =
+  | {
+      path: string;
+      text: string;
+      /** The size read, in bytes, and whether it was a regular file (for a caller's own, smaller cap). */
+      bytes: number;
+      regular: boolean;
+    }
+  | {
+      path: string;
+      error: string;
+      /** Set when the file is over the limit: its size when known (a regular file), else null. */
+      tooLarge?: { size: number | null };
+    };
 
 const MiB = 1024 * 1024;
 /** Bigger than any real contract; a 10 MB "contract" is refused before it is parsed. */
@@ -32,6 +45,20 @@ const utf8KeepingBom = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }
 
 /** A refusal carried out of the read loop as a value-bearing exception. */
 class Unreadable extends Error {}
+
+class TooLarge extends Unreadable {
+  constructor(
+    limit: number,
+    readonly size: number | null,
+  ) {
+    super(overLimitReason(limit, size));
+  }
+}
+
+/** How a file over `limit` is refused: with its size when it is known (a regular file). */
+export function overLimitReason(limit: number, size: number | null): string {
+  return size === null ? `is over the ${limit}-byte limit` : `is ${size} bytes, over the ${limit}-byte limit`;
+}
 
 function errnoReason(error: unknown): string {
   const code = (error as NodeJS.ErrnoException).code;
@@ -65,7 +92,7 @@ export function fifoWaitMs(env: NodeJS.ProcessEnv = process.env): number {
 }
 
 function overLimit(limit: number): Unreadable {
-  return new Unreadable(`is over the ${limit}-byte limit`);
+  return new TooLarge(limit, null);
 }
 
 /**
@@ -123,7 +150,7 @@ function readToEnd(fd: number, limit: number, fifo: boolean, head?: Buffer): Buf
  * being read, or be a /proc file that states size 0); only then is it read on to its end.
  */
 function readRegular(fd: number, size: number, limit: number): Buffer {
-  if (size > limit) throw new Unreadable(`is ${size} bytes, over the ${limit}-byte limit`);
+  if (size > limit) throw new TooLarge(limit, size);
   const buffer = Buffer.allocUnsafe(size);
   let offset = 0;
   while (offset < size) {
@@ -156,15 +183,15 @@ function inheritedStream(path: string): number | null {
   }
 }
 
-function readBytes(path: string, limit: number): Buffer {
+function readBytes(path: string, limit: number): { bytes: Buffer; regular: boolean } {
   const inherited = inheritedStream(path);
-  if (inherited !== null) return readToEnd(inherited, limit, false);
+  if (inherited !== null) return { bytes: readToEnd(inherited, limit, false), regular: false };
   const fd = openSync(path, OPEN_FLAGS);
   try {
     const stat = fstatSync(fd);
     if (stat.isDirectory()) throw new Unreadable('is a directory');
-    if (stat.isFile()) return readRegular(fd, stat.size, limit);
-    return readToEnd(fd, limit, stat.isFIFO());
+    if (stat.isFile()) return { bytes: readRegular(fd, stat.size, limit), regular: true };
+    return { bytes: readToEnd(fd, limit, stat.isFIFO()), regular: false };
   } finally {
     closeSync(fd);
   }
@@ -176,15 +203,16 @@ export function readTextFile(
   limit: number,
   options: { keepByteOrderMark?: boolean } = {},
 ): ReadResult {
-  let bytes: Buffer;
+  let read: { bytes: Buffer; regular: boolean };
   try {
-    bytes = readBytes(path, limit);
+    read = readBytes(path, limit);
   } catch (error) {
+    if (error instanceof TooLarge) return { path, error: error.message, tooLarge: { size: error.size } };
     return { path, error: error instanceof Unreadable ? error.message : errnoReason(error) };
   }
   try {
     const decoder = options.keepByteOrderMark ? utf8KeepingBom : utf8;
-    return { path, text: decoder.decode(bytes) };
+    return { path, text: decoder.decode(read.bytes), bytes: read.bytes.length, regular: read.regular };
   } catch {
     return { path, error: 'is not valid UTF-8 text' };
   }

@@ -8,14 +8,14 @@ import { close } from '../engine/close';
 import {
   attemptIteration,
   cancelledClose,
+  endedWithoutRecordClose,
   explorerFailureIteration,
   FAILING_CHECKS,
 } from '../engine/harness/ledger-mapping';
-import type { Terminal } from '../engine/harness/stop-rules';
 import { iterate, type IterateInput } from '../engine/iterate';
 import { isRefusal } from '../engine/refusal';
 import type { Ledger } from '../engine/types';
-import type { AttemptOutcome, BriefMaterial, HarnessRecorder } from '../drivers/harness/harness';
+import type { AttemptOutcome, BriefMaterial, HarnessRecorder, RunEnding } from '../drivers/harness/harness';
 import { locateLedger } from '../store';
 import { loadLedger, requireLedger, updateLedger } from './ledger-access';
 import { Refused } from './outcome';
@@ -65,39 +65,75 @@ export class LedgerRecorder implements HarnessRecorder {
     return { briefId: result.payload.brief_id, packet: result.payload };
   }
 
-  async recordAttempt(outcome: AttemptOutcome): Promise<void> {
-    this.write((ledger) => {
-      let armed = ledger;
-      let briefId = outcome.briefId;
-      const material = briefId ? this.briefMaterial.get(briefId) : undefined;
-      if (briefId && material) {
-        const armedResult = brief(ledger, briefInputs(material, this.runDirRel));
-        if (isRefusal(armedResult) || armedResult.payload.brief_id !== briefId) briefId = null;
-        else armed = armedResult.ledger;
-      }
-      const measure = (ledger.contract.quality_rubric ?? []).some((d) => d.dimension === FAILING_CHECKS);
-      const input = attemptIteration({
-        ...outcome,
-        briefId,
-        runId: this.runId,
-        runDir: this.runDirRel,
-        measureFailingChecks: measure,
-      });
-      return this.iterateOrFallback(armed, input);
-    });
+  /** The brief material of an attempt whose reviewer ran in an earlier process (a recovered ending). */
+  rememberBrief(briefId: string, material: BriefMaterial): void {
+    this.briefMaterial.set(briefId, material);
   }
 
-  async recordExplorerFailure(
-    terminal: Terminal,
-    receiptPath: string,
-    evidencePaths: string[],
-  ): Promise<void> {
-    this.write((ledger) =>
-      this.iterateOrFallback(
-        ledger,
-        explorerFailureIteration(this.runId, terminal, receiptPath, evidencePaths),
-      ),
-    );
+  async recordAttempt(outcome: AttemptOutcome): Promise<void> {
+    this.write((ledger) => this.attemptLedger(ledger, outcome));
+  }
+
+  async recordEnding(ending: RunEnding): Promise<string[]> {
+    if (ending.kind !== 'close') {
+      this.write((ledger) => this.endingLedger(ledger, ending));
+      return [];
+    }
+    // The ledger was edited by an agent (or the run's files failed): it may no longer be open or
+    // even readable. Closing it is best effort; the receipt stands either way.
+    try {
+      this.write((ledger) => this.endingLedger(ledger, ending));
+      return [];
+    } catch (error) {
+      if (!(error instanceof Refused)) throw error;
+      const why = error.findings.map((f) => f.message).join('; ');
+      return [
+        `${this.session}: the run's epoch was not closed (${why}); close it yourself once the ledger is checked`,
+      ];
+    }
+  }
+
+  /** The ledger with the run's ending recorded (pure over `ledger`; the caller writes it). */
+  endingLedger(ledger: Ledger, ending: RunEnding): Ledger {
+    switch (ending.kind) {
+      case 'attempt':
+        return this.attemptLedger(ledger, ending.outcome);
+      case 'explorer-failure':
+        return this.iterateOrFallback(
+          ledger,
+          explorerFailureIteration(this.runId, ending.terminal, ending.receiptPath, ending.evidencePaths),
+        );
+      case 'close': {
+        const result = close(
+          ledger,
+          endedWithoutRecordClose(this.runId, ending.terminal, ending.receiptPath),
+        );
+        if (isRefusal(result)) throw new Refused(result.exitCode, result.findings);
+        return result.ledger;
+      }
+    }
+  }
+
+  private attemptLedger(ledger: Ledger, outcome: AttemptOutcome): Ledger {
+    let armed = ledger;
+    let briefId = outcome.briefId;
+    const material = briefId ? this.briefMaterial.get(briefId) : undefined;
+    if (briefId && material) {
+      const armedResult = brief(ledger, briefInputs(material, this.runDirRel));
+      if (isRefusal(armedResult) || armedResult.payload.brief_id !== briefId) briefId = null;
+      else armed = armedResult.ledger;
+    } else {
+      briefId = null; // nothing to arm it from: the verdict goes in the note
+    }
+    const measure = (ledger.contract.quality_rubric ?? []).some((d) => d.dimension === FAILING_CHECKS);
+    const input = attemptIteration({
+      ...outcome,
+      briefId,
+      runId: this.runId,
+      runDir: this.runDirRel,
+      measureFailingChecks: measure,
+    });
+    return this.iterateOrFallback(armed, input);
   }
 
   async recordCancel(attempt: number, phase: string, markerPath: string): Promise<void> {

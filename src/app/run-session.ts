@@ -44,8 +44,18 @@ function readJson(path: string): unknown {
   }
 }
 
-/** The newest run under `runRootRel` linked to `session` that has no receipt. */
-export function findUnfinishedRun(root: string, runRootRel: string, session: string): UnfinishedRun | null {
+/** The newest run directory under `runRootRel` linked to `session`, or null. */
+export interface LinkedRun {
+  runId: string;
+  /** Repo-relative. */
+  runDirRel: string;
+  /** Absolute. */
+  runDir: string;
+  link: RunLedgerLink;
+  finished: boolean;
+}
+
+export function newestLinkedRun(root: string, runRootRel: string, session: string): LinkedRun | null {
   const dir = join(root, runRootRel);
   let names: string[];
   try {
@@ -56,12 +66,24 @@ export function findUnfinishedRun(root: string, runRootRel: string, session: str
   for (const name of names) {
     const link = readJson(join(dir, name, RUN_LEDGER_FILE)) as RunLedgerLink | undefined;
     if (!link || link.session !== session) continue;
-    if (existsSync(join(dir, name, 'final-receipt.json'))) return null; // the newest run finished
-    const request = readJson(join(dir, name, 'request.json')) as UnfinishedRun['request'] | undefined;
-    if (!request) return null;
-    return { runId: name, runDirRel: `${runRootRel.replace(/\/+$/, '')}/${name}`, request };
+    return {
+      runId: name,
+      runDirRel: `${runRootRel.replace(/\/+$/, '')}/${name}`,
+      runDir: join(dir, name),
+      link,
+      finished: existsSync(join(dir, name, 'final-receipt.json')),
+    };
   }
   return null;
+}
+
+/** The newest run under `runRootRel` linked to `session`, when it has no receipt. */
+export function findUnfinishedRun(root: string, runRootRel: string, session: string): UnfinishedRun | null {
+  const newest = newestLinkedRun(root, runRootRel, session);
+  if (!newest || newest.finished) return null;
+  const request = readJson(join(newest.runDir, 'request.json')) as UnfinishedRun['request'] | undefined;
+  if (!request) return null;
+  return { runId: newest.runId, runDirRel: newest.runDirRel, request };
 }
 
 /**

@@ -21,6 +21,7 @@ import { EXIT } from '../engine/refusal';
 import { sessionIdProblem } from '../store';
 import { Refused } from './outcome';
 import { LedgerRecorder } from './run-ledger';
+import { recoverRunEnding } from './run-recover';
 import {
   findUnfinishedRun,
   openRunEpoch,
@@ -53,7 +54,13 @@ export interface RunOpInput {
 }
 
 export type RunOpResult =
-  | { kind: 'refused'; exitCode: number; findings: string[] }
+  | {
+      kind: 'refused';
+      exitCode: number;
+      findings: string[];
+      /** Done before the refusal: the session's previous run's ending, recovered (see run-recover.ts). */
+      notes: string[];
+    }
   | {
       kind: 'receipt';
       receipt: FinalReceipt;
@@ -62,6 +69,8 @@ export type RunOpResult =
       runDir: string;
       session: string;
       resumed: boolean;
+      /** Lines for stderr: a recovered earlier ending, what the ledger could not take. */
+      warnings: string[];
     }
   | {
       kind: 'cancelled';
@@ -185,16 +194,22 @@ function resumePoint(run: RunDirectory, recorded: number[], stamp: string): Star
 }
 
 export async function runOp(input: RunOpInput): Promise<RunOpResult> {
+  const notes: string[] = [];
   try {
-    return await runChecked(input);
+    return await runChecked(input, notes);
   } catch (error) {
     if (error instanceof Refused)
-      return { kind: 'refused', exitCode: error.exitCode, findings: error.findings.map((f) => f.message) };
+      return {
+        kind: 'refused',
+        exitCode: error.exitCode,
+        findings: error.findings.map((f) => f.message),
+        notes,
+      };
     throw error;
   }
 }
 
-async function runChecked(input: RunOpInput): Promise<RunOpResult> {
+async function runChecked(input: RunOpInput, notes: string[]): Promise<RunOpResult> {
   const root = resolve(input.root);
   if (input.objective.trim() === '') throw new Refused(EXIT.usage, ['ERROR: objective must not be empty']);
   if (input.maxAttempts < 1) throw new Refused(EXIT.usage, ['ERROR: --max-attempts must be >= 1']);
@@ -214,6 +229,12 @@ async function runChecked(input: RunOpInput): Promise<RunOpResult> {
     if (problem) throw new Refused(EXIT.usage, [problem]);
   }
   const agents = loadAgentConfig(root, input.agentConfig, input.python, input.env);
+  // The session's previous run may have written its receipt and died before the ledger write:
+  // that is the previous run's last step, so it is done first, even if this run is then refused.
+  if (input.session !== undefined) {
+    const recovered = recoverRunEnding(root, input.runRoot, input.session, input.now);
+    if (recovered) notes.push(recovered);
+  }
 
   const unfinished =
     input.session !== undefined ? findUnfinishedRun(root, input.runRoot, input.session) : null;
@@ -309,5 +330,6 @@ async function runChecked(input: RunOpInput): Promise<RunOpResult> {
     runDir: run.relPath,
     session,
     resumed: unfinished !== null,
+    warnings: [...notes, ...result.warnings],
   };
 }

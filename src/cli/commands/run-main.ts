@@ -124,7 +124,7 @@ export async function main(argv: string[]): Promise<number> {
       signal: cancel.signal,
     });
     if (result.kind === 'refused') {
-      printFindings(result.findings.map((message) => ({ message })));
+      printFindings([...result.notes, ...result.findings].map((message) => ({ message })));
       return result.exitCode;
     }
     if (result.kind === 'cancelled') {
@@ -145,6 +145,7 @@ export async function main(argv: string[]): Promise<number> {
       return CANCELLED_EXIT;
     }
     const receipt = result.receipt;
+    if (result.warnings.length > 0) printFindings(result.warnings.map((message) => ({ message })));
     printLine(
       json(
         args.printJson

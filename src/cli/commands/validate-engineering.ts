@@ -2,8 +2,8 @@
 // stays as it was: stdout carries the original validator's report (`PASS loop contract` + its
 // summary, or `FAIL loop contract` + `- <finding>` lines), or with --json its payload
 // `{contract, valid, errors, findings}`; stderr one located line per finding.
-import { validateEngineeringFile } from '../../app/engineering-validate';
-import type { FlagSpec, ParsedFlags } from '../args';
+import type { EngineeringValidateOutcome } from '../../app/engineering-validate';
+import type { FlagSpec } from '../args';
 import type { CommandOutcome } from '../outcome';
 
 export const STRICT_FLAG: FlagSpec = {
@@ -11,10 +11,8 @@ export const STRICT_FLAG: FlagSpec = {
   help: 'loop-engineering contracts: also apply the strict rules (review ceiling, integration gate, automation trigger)',
 };
 
-/** The outcome for a loop-engineering contract, or null when `path` is not one. */
-export function validateEngineering(flags: ParsedFlags, path: string): CommandOutcome | null {
-  const outcome = validateEngineeringFile(path, flags.strict === true);
-  if (!outcome) return null;
+/** The command's outcome for a loop-engineering contract's validation. */
+export function engineeringCommandOutcome(outcome: EngineeringValidateOutcome): CommandOutcome {
   const { report, ...rest } = outcome;
   return report === undefined ? rest : { ...rest, human: report };
 }

@@ -61,10 +61,29 @@ export interface HarnessRecorder {
   ledgerEdited(): Promise<string | null>;
   /** The critic packet for the reviewer's exact diff (written beside the attempt), or null when it cannot be built. */
   prepareBrief(material: BriefMaterial): Promise<{ briefId: string; packet: unknown } | null>;
+  /** A repair attempt (the run goes on). */
   recordAttempt(outcome: AttemptOutcome): Promise<void>;
-  recordExplorerFailure(terminal: Terminal, receiptPath: string, evidencePaths: string[]): Promise<void>;
+  /** The run's end, after its receipt; returns what could not be recorded, in words (nothing = all done). */
+  recordEnding(ending: RunEnding): Promise<string[]>;
   recordCancel(attempt: number, phase: string, markerPath: string): Promise<void>;
 }
+
+/**
+ * What the ledger gets when a run ends: the terminal attempt as an iteration, the explorer's
+ * failure as one `escalate` record, or — when the ledger is no longer the harness's to record
+ * into (an agent edited it) or the run's own files could not be written — a `close` of the epoch
+ * consistent with the receipt's stop reason.
+ */
+export type RunEnding =
+  | { kind: 'attempt'; outcome: AttemptOutcome }
+  | { kind: 'explorer-failure'; terminal: Terminal; receiptPath: string; evidencePaths: string[] }
+  | { kind: 'close'; terminal: Terminal; receiptPath: string };
+
+/**
+ * The run's ending, written just before the receipt: a crash between the receipt and the ledger
+ * write is recovered from it by the next run of the session (src/app/run-recover.ts).
+ */
+export const RUN_ENDING_FILE = 'ledger-ending.json';
 
 /** Where to start: a fresh run starts at attempt 1 with the explorer. */
 export interface StartPoint {
@@ -96,7 +115,14 @@ export interface HarnessOptions extends SpawnContext {
 }
 
 export type HarnessResult =
-  | { kind: 'receipt'; receipt: FinalReceipt; exitCode: 0 | 1; ledgerEdited: boolean }
+  | {
+      kind: 'receipt';
+      receipt: FinalReceipt;
+      exitCode: 0 | 1;
+      ledgerEdited: boolean;
+      /** What the ledger could not take (one line each); the receipt stands regardless. */
+      warnings: string[];
+    }
   | { kind: 'cancelled'; marker: string; attempt: number; phase: string };
 
 class Cancelled extends Error {
@@ -140,10 +166,12 @@ export async function runHarness(o: HarnessOptions): Promise<HarnessResult> {
 
   let attemptsUsed = 0;
   let ledgerWasEdited = false;
+  /** Receipt, then ledger: the ending is saved first so a crash in between loses nothing. */
   const finish = async (
     terminal: Terminal,
     checks: CheckRecord[],
     diffInside: string | null,
+    endingOf: (receipt: FinalReceipt, receiptPath: string) => RunEnding,
   ): Promise<HarnessResult> => {
     enter({ kind: 'finishing' }, 0);
     const state = await treeState(repo, { diff: diffInside !== null });
@@ -162,14 +190,28 @@ export async function runHarness(o: HarnessOptions): Promise<HarnessResult> {
       runDir: run.relPath,
       finalDiff: diffInside === null ? '' : run.repoRelative(diffInside),
     });
+    const ending = endingOf(receipt, run.repoRelative('final-receipt.json'));
+    await run.writeJson(RUN_ENDING_FILE, { ending, run_id: o.runId }, true);
     await run.write('final-receipt.json', JSON.stringify(receipt, null, 2) + '\n', true);
+    const warnings = await recorder.recordEnding(ending);
     return {
       kind: 'receipt',
       receipt,
       exitCode: final.final_verdict === 'PASS' ? 0 : 1,
       ledgerEdited: ledgerWasEdited,
+      warnings,
     };
   };
+  const terminalOf = ({ final_verdict, stop_reason, reviewer }: FinalReceipt): Terminal => ({
+    final_verdict,
+    stop_reason,
+    reviewer,
+  });
+  const closeEnding = (receipt: FinalReceipt, receiptPath: string): RunEnding => ({
+    kind: 'close',
+    terminal: terminalOf(receipt),
+    receiptPath,
+  });
 
   let pendingRecord: AttemptOutcome | null = null;
   try {
@@ -183,12 +225,15 @@ export async function runHarness(o: HarnessOptions): Promise<HarnessResult> {
       const edited = before !== (await worktreeSnapshot(repo));
       const stop = explorerTerminal(r.code, edited);
       if (stop) {
-        const result = await finish(stop, [], null);
-        const evidence = ['explorer-stdout.txt', 'explorer-stderr.txt'].map((f) =>
+        const evidencePaths = ['explorer-stdout.txt', 'explorer-stderr.txt'].map((f) =>
           run.repoRelative(`explorer/${f}`),
         );
-        await recorder.recordExplorerFailure(stop, run.repoRelative('final-receipt.json'), evidence);
-        return result;
+        return await finish(stop, [], null, (receipt, receiptPath) => ({
+          kind: 'explorer-failure',
+          terminal: terminalOf(receipt),
+          receiptPath,
+          evidencePaths,
+        }));
       }
       explorerResult = r.result ?? null;
     }
@@ -326,9 +371,10 @@ export async function runHarness(o: HarnessOptions): Promise<HarnessResult> {
       return { kind: 'cancelled', marker, attempt: error.attempt, phase: error.phase };
     }
     if (error instanceof LedgerEdited) {
-      // The ledger is no longer ours to write: the receipt says why, nothing more is recorded.
+      // The ledger is no longer ours to record iterations into: the receipt says why, and the
+      // epoch is closed as the receipt's BLOCKED/AGENT_FAILED maps (escalate), naming the edit.
       ledgerWasEdited = true;
-      return await finish(error.terminal, pendingRecord?.checks ?? [], null);
+      return await finish(error.terminal, pendingRecord?.checks ?? [], null, closeEnding);
     }
     if (error instanceof ArtifactWriteError) {
       const terminal: Terminal = {
@@ -340,7 +386,7 @@ export async function runHarness(o: HarnessOptions): Promise<HarnessResult> {
           findings: [`artifact write failed: ${error.message}`],
         },
       };
-      return await finish(terminal, pendingRecord?.checks ?? [], null);
+      return await finish(terminal, pendingRecord?.checks ?? [], null, closeEnding);
     }
     throw error;
   }
@@ -350,15 +396,10 @@ export async function runHarness(o: HarnessOptions): Promise<HarnessResult> {
     checks: CheckRecord[],
     diffInside: string | null,
   ): Promise<HarnessResult> {
-    const result = await finish(terminal, checks, diffInside);
     const record = pendingRecord;
-    if (record && result.kind === 'receipt') {
-      pendingRecord = null;
-      const { final_verdict, stop_reason, reviewer } = result.receipt;
-      record.terminal = { final_verdict, stop_reason, reviewer };
-      record.receiptPath = run.repoRelative('final-receipt.json');
-      await recorder.recordAttempt(record);
-    }
-    return result;
+    return finish(terminal, checks, diffInside, (receipt, receiptPath) => {
+      if (!record) return closeEnding(receipt, receiptPath);
+      return { kind: 'attempt', outcome: { ...record, terminal: terminalOf(receipt), receiptPath } };
+    });
   }
 }

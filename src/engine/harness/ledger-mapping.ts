@@ -237,3 +237,15 @@ export function cancelledClose(
     note: `run ${runId} cancelled during ${phase}${attempt > 0 ? ` of attempt ${attempt}` : ''} (marker ${markerPath}); re-run with the same --session to continue`,
   };
 }
+
+/**
+ * A run that ends without an iteration to record (an agent edited the ledger, or the run's own
+ * files could not be written) closes its epoch with the outcome its receipt maps to — for those
+ * stops BLOCKED/AGENT_FAILED, so `escalate` with the receipt's reason and findings as the blocker.
+ */
+export function endedWithoutRecordClose(runId: string, terminal: Terminal, receiptPath: string): CloseInput {
+  const note = `run ${runId}: ${terminal.final_verdict}/${terminal.stop_reason}; no iteration recorded for its last attempt`;
+  if (terminal.final_verdict === 'PASS') return { outcome: 'complete', note };
+  if (terminal.stop_reason === 'MAX_ATTEMPTS') return { outcome: 'stop', note };
+  return { outcome: 'escalate', note, ...escalateFacts(terminal, receiptPath) };
+}

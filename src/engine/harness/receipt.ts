@@ -213,7 +213,7 @@ export function validateFinalReceipt(data: Record<string, unknown>): string[] {
 }
 
 /** Python truthiness for the JSON values an artifacts entry can hold. */
-function isTruthy(value: unknown): boolean {
+export function isTruthy(value: unknown): boolean {
   if (value === null || value === undefined || value === false || value === 0 || value === '') return false;
   if (Array.isArray(value)) return value.length > 0;
   if (typeof value === 'object') return Object.keys(value as object).length > 0;

@@ -204,6 +204,9 @@ export class RunLoopCommand implements Command {
 
   private report(root: string, result: RunOpResult): RunReport {
     const { deps } = this;
+    // The previous run's ending recovered first, or what the ledger could not take: said as is.
+    const notes = result.kind === 'refused' ? result.notes : result.kind === 'receipt' ? result.warnings : [];
+    for (const note of notes) deps.output.appendLine(note);
     if (result.kind === 'refused') {
       const message = `Loop Ledger: ${TITLE} refused (exit ${result.exitCode}). ${result.findings.join(' ')} Nothing was written.`;
       deps.output.appendLine(message);

@@ -143,7 +143,27 @@ describe('run: the ledger, resume and cancel', function () {
     assert.equal(r.code, 1);
     assert.equal(r.json.stop_reason, 'AGENT_FAILED');
     assert.match(r.json.reviewer.findings[0], /^coder edited the ledger: .*harness-1\.json changed/);
-    assert.equal(readLedger(repo, SESSION).iterations.length, 0, 'nothing recorded into an edited ledger');
+    const ledger = readLedger(repo, SESSION);
+    assert.equal(ledger.iterations.length, 0, 'no iteration recorded into an edited ledger');
+    // The epoch is closed as the receipt's BLOCKED/AGENT_FAILED maps: escalate, naming the edit.
+    assert.equal(ledger.status, 'closed');
+    assert.equal(ledger.final_outcome, 'escalate');
+    assert.match(ledger.close_blocker, /^AGENT_FAILED: coder edited the ledger: /);
+    assert.equal(ledger.close_evidence, `${r.json.artifacts.run_dir}/final-receipt.json`);
+    assert.match(ledger.close_note, /no iteration recorded for its last attempt/);
+    // So the session's next run is its next epoch, not "close it first".
+    const next = runSample(repo, 'pass', ['--session', SESSION, '--no-require-clean']);
+    assert.equal(next.code, 0, next.stderr);
+    assert.equal(readLedger(repo, SESSION).epoch, 2);
+  });
+
+  it('an agent that breaks the ledger: the receipt stands, the epoch cannot be closed and stderr says so', () => {
+    const repo = sampleRepo();
+    const r = runSample(repo, 'coder-breaks-ledger', ['--session', SESSION], { FIXTURE_SESSION: SESSION });
+    assert.equal(r.code, 1, r.stderr);
+    assert.equal(r.json.stop_reason, 'AGENT_FAILED');
+    assert.match(r.stderr, /harness-1: the run's epoch was not closed \(.*ledger.*\); close it yourself/);
+    assert.doesNotMatch(r.stderr, /\n\s+at /, 'no stack trace');
   });
 
   it('resume after SIGKILL mid-attempt: continues at the first unrecorded step, repeats none', async () => {
