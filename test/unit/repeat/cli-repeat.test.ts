@@ -239,6 +239,22 @@ for (const kind of ['fs', 'git'] as const) {
 }
 
 describe('repeat CLI: races and cancels', () => {
+  it('a step that leaves a background helper holding its stdout ends when the shell exits; the helper goes with its group', () => {
+    const ws = workspace('fs');
+    ws.setPlan([edit('a', '1'), { summary: NONE }]);
+    const bg = join(ws.root, '..', 'bg');
+    // Held until the 3 s timeout, each run would be recorded as killed (exit code null).
+    const r = ws.repeat('--json', '--timeout', '3', '--spec', `sleep 600 & echo $! > ../bg; ${ws.step}`);
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.json.exit_reason, 'settled');
+    assert.deepEqual(
+      ws.ledger().iterations.map((i: { repeat: { exit_code: number | null } }) => i.repeat.exit_code),
+      [0, 0],
+      'each run ended with its shell, not at the timeout',
+    );
+    assert.ok(!running(Number(readFileSync(bg, 'utf8'))), 'the helper was ended with the step');
+  });
+
   it('a second repeat on a session while one runs is refused (exit 3), and does not touch its step', async () => {
     const ws = workspace('fs');
     const marker = join(ws.root, '..', 'started');
