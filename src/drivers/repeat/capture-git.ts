@@ -37,23 +37,37 @@ function statusEntries(bytes: Buffer): { code: string; path: string }[] {
   return out;
 }
 
+/**
+ * Two git processes at a time, three in all: `status` runs beside `rev-parse HEAD`, and `diff` starts
+ * once HEAD is known. The untracked files are status's `??` entries (the same set as `ls-files
+ * --others --exclude-standard`, which an earlier version ran as a fourth process), so each
+ * untracked file is hashed once.
+ */
 export async function captureGit(options: CaptureOptions): Promise<Capture> {
   const { root } = options;
   const specs = ['--', ...gitPathspecs(options.scope, options.exclude, ALWAYS_EXCLUDED)];
+  const statusRun = gitBytes(root, [
+    'status',
+    '--porcelain=v1',
+    '-z',
+    '--untracked-files=all',
+    ...specs,
+  ]) as Promise<Buffer>;
+  // Settled before anything can throw, so a failing rev-parse never leaves it unhandled.
+  statusRun.catch(() => undefined);
   const head = ((await gitText(root, ['rev-parse', '--verify', '-q', 'HEAD'], true)) ?? '').trim();
-  const [status, diff, untrackedList] = await Promise.all([
-    gitBytes(root, ['status', '--porcelain=v1', '-z', '--untracked-files=all', ...specs]) as Promise<Buffer>,
+  const [status, diff] = await Promise.all([
+    statusRun,
     gitHash(root, ['diff', '--no-ext-diff', '--no-textconv', '--binary', head || EMPTY_TREE, ...specs]),
-    gitText(root, ['ls-files', '--others', '--exclude-standard', '-z', ...specs]) as Promise<string>,
   ]);
-  const untracked = untrackedList
-    .split('\0')
-    .filter((p) => p !== '')
-    .sort();
   const dirty = statusEntries(status);
   const files = new Map<string, string>();
   const hashes = await Promise.all(dirty.map((e) => contentHash(root, e.path)));
   dirty.forEach((e, i) => files.set(e.path, `${e.code}:${hashes[i]}`));
+  const untracked = dirty
+    .filter((e) => e.code === '??')
+    .map((e) => e.path)
+    .sort();
   const untrackedDigest = createHash('sha256');
   for (const rel of untracked)
     untrackedDigest.update(`${rel}\0${(files.get(rel) ?? '').replace(/^..:/, '')}\n`);
