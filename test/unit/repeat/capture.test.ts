@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { captureFs } from '../../../src/drivers/repeat/capture-fs';
-import { captureGit } from '../../../src/drivers/repeat/capture-git';
+import { captureGit, EMPTY_TREE } from '../../../src/drivers/repeat/capture-git';
 import { ALWAYS_EXCLUDED } from '../../../src/drivers/repeat/exclusions';
 import { gitPathspecs } from '../../../src/drivers/repeat/glob';
 import { tempRoot } from '../helpers/cli';
@@ -120,39 +120,76 @@ describe('repeat: state capture (drivers)', () => {
     assert.equal(warm.words.get('b/z.md'), 2);
   });
 
-  it("git: the key is (HEAD, sha256 of status v1 -z, sha256 of diff HEAD, the untracked files' contents)", async () => {
+  it('git: the key is (HEAD, sha256 of status v1 -z, sha256 of diff HEAD, untracked contents) in every state', async () => {
     const root = tempRoot();
     const git = (...args: string[]) =>
-      execFileSync('git', ['-C', root, '-c', 'user.name=t', '-c', 'user.email=t@e', ...args]);
+      execFileSync('git', [
+        '-C',
+        root,
+        '-c',
+        'user.name=t',
+        '-c',
+        'user.email=t@e',
+        '-c',
+        'core.quotepath=off',
+        ...args,
+      ]);
+    /** The key by the formula, with the whole-scope diff and ls-files the capture no longer runs. */
+    const expected = (scope: string[] = []) => {
+      const specs = ['--', ...gitPathspecs(scope, [], ALWAYS_EXCLUDED)];
+      let head = '';
+      try {
+        head = git('rev-parse', '--verify', '-q', 'HEAD').toString().trim();
+      } catch {
+        // no commit yet
+      }
+      const status = git('status', '--porcelain=v1', '-z', '--untracked-files=all', ...specs);
+      const diff = git('diff', '--no-ext-diff', '--no-textconv', '--binary', head || EMPTY_TREE, ...specs);
+      const untracked = git('ls-files', '--others', '--exclude-standard', '-z', ...specs)
+        .toString()
+        .split('\0')
+        .filter((p) => p !== '')
+        .sort();
+      const digest = sha(untracked.map((p) => `${p}\0${sha(readFileSync(join(root, p)))}\n`).join(''));
+      return {
+        key: `git:${head || '-'}:${sha(status)}:${sha(diff)}:${digest}`,
+        diff: diff.length,
+        untracked,
+      };
+    };
+    const check = async (what: string, scope: string[] = []) => {
+      const want = expected(scope);
+      assert.equal((await captureGit({ root, scope, exclude: [] })).key, want.key, what);
+      return want;
+    };
     git('init', '-q');
+    await check('no commit, nothing');
     write(root, 'a.txt', 'one');
+    write(root, 'odd name ü.txt', 'spaces and unicode');
+    git('add', 'a.txt');
+    assert.ok((await check('no commit, one staged, one untracked')).diff > 0);
     git('add', '-A');
     git('commit', '-q', '-m', 'one');
+    assert.equal((await check('clean')).diff, 0);
     write(root, 'a.txt', 'two');
     write(root, 'new/b.txt', 'bee');
-    write(root, 'c.txt', 'sea');
     write(root, '.gitignore', 'ignored.txt\n');
     write(root, 'ignored.txt', 'not part of it');
-    const specs = ['--', ...gitPathspecs([], [], ALWAYS_EXCLUDED)];
-    const head = git('rev-parse', 'HEAD').toString().trim();
-    const status = git(
-      '-c',
-      'core.quotepath=off',
-      'status',
-      '--porcelain=v1',
-      '-z',
-      '--untracked-files=all',
-      ...specs,
-    );
-    const diff = git('diff', '--no-ext-diff', '--no-textconv', '--binary', head, ...specs);
-    const untracked = git('ls-files', '--others', '--exclude-standard', '-z', ...specs)
-      .toString()
-      .split('\0')
-      .filter((p) => p !== '')
-      .sort();
-    assert.deepEqual(untracked, ['.gitignore', 'c.txt', 'new/b.txt']);
-    const digest = sha(untracked.map((p) => `${p}\0${sha(readFileSync(join(root, p)))}\n`).join(''));
-    const captured = await captureGit({ root, scope: [], exclude: [] });
-    assert.equal(captured.key, `git:${head}:${sha(status)}:${sha(diff)}:${digest}`);
+    const mixed = await check('edited, untracked, ignored');
+    assert.deepEqual(mixed.untracked, ['.gitignore', 'new/b.txt']);
+    git('mv', 'odd name ü.txt', 'renamed ü.txt');
+    await check('a staged rename');
+    git('add', 'a.txt');
+    write(root, 'a.txt', 'one'); // staged, then put back in the work tree
+    await check('staged then reverted');
+    git('rm', '-q', '--cached', 'renamed ü.txt');
+    rmSync(join(root, 'renamed ü.txt'));
+    await check('deleted');
+    await check('a scope', ['new']);
+    // Changed paths too long for one command line: the whole-scope diff, the same key.
+    const long = 'x'.repeat(180);
+    for (let i = 0; i < 400; i++) write(root, `many/${long}-${i}.txt`, `${i}`);
+    git('add', '-A');
+    assert.ok((await check('400 long staged paths')).diff > 64 * 1024);
   });
 });
