@@ -7,7 +7,7 @@
 // Children run without NODE_OPTIONS and NODE_EXTRA_CA_CERTS (see DESIGN.md). A benchmark, not a
 // test: it prints what it measured and whether the aim was met, and exits 0 either way.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -25,10 +25,28 @@ delete env.CI;
 const work = mkdtempSync(join(tmpdir(), 'loop-ledger-bench-repeat-'));
 process.on('exit', () => rmSync(work, { recursive: true, force: true }));
 
+/**
+ * CPU time of the children this process has waited for (the CLI and the git processes it waited
+ * for), in ms, from /proc (Linux; null elsewhere). Less sensitive than wall time to a machine
+ * shared with other work: another process's load delays a capture but does not add CPU to it.
+ */
+function childCpuMs() {
+  try {
+    const fields = readFileSync('/proc/self/stat', 'utf8').split(') ')[1].split(' ');
+    return ((Number(fields[13]) + Number(fields[14])) * 1000) / 100; // cutime + cstime, USER_HZ 100
+  } catch {
+    return null;
+  }
+}
+const cpuSamples = {};
+let lastCpu = null;
+
 function run(args, expect) {
+  const cpuBefore = childCpuMs();
   const started = process.hrtime.bigint();
   const r = spawnSync(process.execPath, args, { env, encoding: 'utf8', maxBuffer: 1 << 26 });
   const ms = Number(process.hrtime.bigint() - started) / 1e6;
+  lastCpu = cpuBefore === null ? null : childCpuMs() - cpuBefore;
   if (!expect.includes(r.status)) {
     console.error(
       `bench: node ${args.join(' ').slice(0, 200)} exited ${r.status}\n${String(r.stderr).slice(0, 2000)}`,
@@ -129,7 +147,10 @@ const samples = Object.fromEntries(Object.keys(cases).map((k) => [k, []]));
 for (let round = 0; round < WARMUP_ROUNDS + ROUNDS; round++) {
   for (const [name, fn] of Object.entries(cases)) {
     const ms = fn();
-    if (round >= WARMUP_ROUNDS) samples[name].push(ms);
+    if (round >= WARMUP_ROUNDS) {
+      samples[name].push(ms);
+      if (lastCpu !== null) (cpuSamples[name] ??= []).push(lastCpu);
+    }
   }
 }
 const median = (xs) => {
@@ -152,4 +173,18 @@ for (const recipe of ['fs', 'git']) {
   console.log(
     `  ${recipe} capture of 10,000 files: ${perCapture.toFixed(1)} ms per capture (${(perCapture / base).toFixed(2)}× node -e 0; aim < ${AIM_MS} ms: ${verdict})`,
   );
+}
+if (Object.keys(cpuSamples).length === Object.keys(cases).length) {
+  const cpu = Object.fromEntries(Object.entries(cpuSamples).map(([k, v]) => [k, median(v)]));
+  const cpuBase = cpu['node -e 0'];
+  const cpuFloor = cpu['repeat, empty folder (floor)'];
+  console.log(
+    `bench repeat: CPU time (the CLI and its git children; 10 ms ticks), ratios to node -e 0 (${cpuBase.toFixed(0)} ms)`,
+  );
+  for (const recipe of ['fs', 'git']) {
+    const perCapture = (cpu[`repeat, ${recipe} recipe, 10,000 files`] - cpuFloor) / 3;
+    console.log(
+      `  ${recipe} capture of 10,000 files: ${perCapture.toFixed(0)} ms CPU per capture (${(perCapture / cpuBase).toFixed(2)}× node -e 0's CPU)`,
+    );
+  }
 }

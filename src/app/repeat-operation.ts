@@ -21,7 +21,7 @@ import {
 import { resume } from '../engine/resume';
 import { interpretAnswer } from '../engine/repeat/answer';
 import { summaryTag } from '../engine/repeat/summary';
-import type { RepeatState } from '../engine/repeat/state';
+import { repeatUnfinished, type FollowUpResult, type RepeatState } from '../engine/repeat/state';
 import type { Ledger } from '../engine/types';
 import { capture, describeChange, pickRecipe, type CaptureOptions } from '../drivers/repeat/capture';
 import { runStep } from '../drivers/repeat/run-step';
@@ -181,9 +181,11 @@ async function repeatBody(request: RepeatRequest): Promise<RepeatOutcome> {
       return markIndeterminate(l, current);
     }));
   }
-  const followUp = state.status === 'finished' ? await runFollowUp(request, state) : null;
+  let followUp: FollowUpResult | null = null;
+  if (state.status === 'finished') ({ result: followUp, state } = await runFollowUp(request, state));
   const report = await buildReport(request, ledger, state, followUp, notes);
-  // The summary (and what became of the follow-up) is saved with the loop's state.
+  // The summary, what became of the follow-up and any question still open are saved with the
+  // loop's state, so a later --answer (or resume) and the VS Code pick see them.
   const saved: RepeatState = {
     ...state,
     convergence: report.summary,
@@ -226,12 +228,12 @@ async function begin(
       }),
     );
   }
-  if (existing === null || existing.status === 'finished') {
+  if (existing === null || !repeatUnfinished(existing)) {
     throw new Refused(EXIT.wrongState, [
       `${session}: no repeat to continue${existing ? ` (the last one ended: ${existing.exit_reason ?? 'finished'})` : ''}; start one with --spec or an inner command after --`,
     ]);
   }
-  if (request.answer !== undefined && existing.status !== 'paused') {
+  if (request.answer !== undefined && existing.pending === null) {
     throw new Refused(EXIT.wrongState, [
       `${session}: the repeat is not waiting for an answer (it is ${existing.status})`,
     ]);

@@ -1,29 +1,50 @@
 // The end of a `repeat` call: the follow-up (reference §8), the convergence summary (§9), the
 // state file `.loop/repeat/<session>.md`, and the exit code.
 import { convergenceSummary, renderConvergence } from '../engine/repeat/convergence';
-import { EXIT_REASONS, repeatRecords, type FollowUpResult, type RepeatState } from '../engine/repeat/state';
+import { interpretAnswer } from '../engine/repeat/answer';
+import {
+  FOLLOW_UP_DECLINED,
+  FOLLOW_UP_WAITING,
+  followUpAnswered,
+  followUpPlan,
+  keepFollowUpQuestion,
+} from '../engine/repeat/follow-up';
+import {
+  EXIT_REASONS,
+  repeatRecords,
+  type FollowUpResult,
+  type PendingQuestion,
+  type RepeatState,
+} from '../engine/repeat/state';
+import { EXIT } from '../engine/refusal';
 import type { IterationRecord, Ledger } from '../engine/types';
 import { netChange } from '../drivers/repeat/capture';
 import { runStep } from '../drivers/repeat/run-step';
 import { writeStateFile } from '../drivers/repeat/sidecar';
-import { REPEAT_EXIT, type RepeatReport, type RepeatRequest } from './repeat-types';
+import { Refused } from './outcome';
+import { REPEAT_EXIT, type RepeatExitCode, type RepeatReport, type RepeatRequest } from './repeat-types';
 
+/**
+ * The follow-up, as the engine plans it (followUpPlan). A confirmation is answered by --answer,
+ * else asked through the Asker (an unclear answer is read back); unanswered, the question is kept
+ * on the returned state and the result says it is waiting.
+ */
 export async function runFollowUp(
   request: RepeatRequest,
   state: RepeatState,
-): Promise<FollowUpResult | null> {
-  const command = state.follow_up;
-  if (command === null || state.exit_reason === null) return null;
-  const skip = (reason: string): FollowUpResult => ({ command, ran: false, exit_code: null, reason });
-  if (!EXIT_REASONS[state.exit_reason].clean) return skip('partial convergence: the follow-up is not run');
-  if (state.exit_reason === 'settled-via-cycle') {
-    const ok = request.asker
-      ? await request.asker.confirm(
-          `The loop settled by staying at a cycle's fixed point. Run the follow-up "${command}" now?`,
-        )
-      : undefined;
-    if (ok !== true)
-      return skip('settled via a cycle (Stay): check the state, then run the follow-up yourself');
+): Promise<{ result: FollowUpResult | null; state: RepeatState }> {
+  const plan = followUpPlan(state);
+  const command = state.follow_up ?? '';
+  const notRun = (reason: string): FollowUpResult => ({ command, ran: false, exit_code: null, reason });
+  if (plan.kind === 'none') return { result: null, state };
+  if (plan.kind === 'skip') return { result: notRun(plan.reason), state };
+  let next = state;
+  if (plan.kind === 'confirm') {
+    const answer = await answerFor(request, plan.question);
+    if (answer === undefined)
+      return { result: notRun(FOLLOW_UP_WAITING), state: keepFollowUpQuestion(state, plan.question) };
+    next = followUpAnswered(state, answer);
+    if (answer === 'decline') return { result: notRun(FOLLOW_UP_DECLINED), state: next };
   }
   const result = await runStep({
     command,
@@ -35,13 +56,38 @@ export async function runFollowUp(
   const reason = result.timedOut
     ? `timed out after ${request.timeoutMs} ms`
     : result.exitCode === 0
-      ? 'ran after a clean exit'
+      ? plan.kind === 'confirm'
+        ? 'ran after a Stay, confirmed'
+        : 'ran after a clean exit'
       : `exited ${result.exitCode ?? result.signal}${result.stderrTail ? `: ${result.stderrTail}` : ''}`;
-  return { command, ran: true, exit_code: result.exitCode, reason };
+  return { result: { command, ran: true, exit_code: result.exitCode, reason }, state: next };
 }
 
-export function exitCodeFor(state: RepeatState, followUp: FollowUpResult | null): number {
-  if (state.status !== 'finished') return REPEAT_EXIT.paused;
+/** --answer (used once), else the Asker until a clear answer; undefined = nobody answered. */
+async function answerFor(
+  request: RepeatRequest,
+  question: PendingQuestion,
+): Promise<'run' | 'decline' | undefined> {
+  const given = request.answer;
+  request.answer = undefined;
+  if (given !== undefined) {
+    const reading = interpretAnswer(question.options, given);
+    if (reading.kind === 'unclear') throw new Refused(EXIT.usage, [`--answer ${reading.message}`]);
+    return reading.option as 'run' | 'decline';
+  }
+  if (!request.asker) return undefined;
+  for (;;) {
+    const typed = await request.asker.ask(question);
+    if (typed === undefined) return undefined;
+    const reading = interpretAnswer(question.options, typed);
+    if (reading.kind === 'clear') return reading.option as 'run' | 'decline';
+    request.asker.tell(reading.message);
+  }
+}
+
+export function exitCodeFor(state: RepeatState, followUp: FollowUpResult | null): RepeatExitCode {
+  // Paused, or settled with the follow-up's question still open: both wait for --answer.
+  if (state.status !== 'finished' || state.pending !== null) return REPEAT_EXIT.paused;
   if (state.exit_reason === null || !EXIT_REASONS[state.exit_reason].clean) return REPEAT_EXIT.partial;
   if (followUp?.ran && followUp.exit_code !== 0) return REPEAT_EXIT.followUpFailed;
   return REPEAT_EXIT.clean;
@@ -49,9 +95,9 @@ export function exitCodeFor(state: RepeatState, followUp: FollowUpResult | null)
 
 function stateFileText(session: string, state: RepeatState, summaryMarkdown: string): string {
   const lines = [`# Repeat — session ${session}`, ''];
-  if (state.status === 'paused' && state.pending) {
+  if (state.pending) {
     lines.push(
-      `Paused at iteration ${state.pending.iteration}: ${state.pending.recommendation}.`,
+      `${state.status === 'paused' ? 'Paused' : 'Settled'} at iteration ${state.pending.iteration}: ${state.pending.recommendation}.`,
       '',
       '## Open question',
       '',
@@ -104,7 +150,7 @@ export async function buildReport(
     status: state.status,
     exit_reason: state.exit_reason,
     iterations: state.iteration,
-    question: state.status === 'paused' ? state.pending : null,
+    question: state.pending,
     summary,
     follow_up: followUp,
     state_file: stateFile,

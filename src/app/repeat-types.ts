@@ -11,6 +11,7 @@ import type {
 
 export type { FollowUpResult } from '../engine/repeat/state';
 import type { Finding } from '../engine/types';
+import type { ExitCode } from '../engine/refusal';
 
 /** Exit codes beyond the work-loop table: partial and indeterminate are never 0. */
 export const REPEAT_EXIT = {
@@ -19,6 +20,9 @@ export const REPEAT_EXIT = {
   paused: 11,
   followUpFailed: 12,
 } as const;
+
+/** What a repeat exits with: the shared table's refusals, or its own codes above. */
+export type RepeatExitCode = ExitCode | (typeof REPEAT_EXIT)[keyof typeof REPEAT_EXIT];
 
 export interface StartRequest {
   inner: string;
@@ -36,8 +40,6 @@ export interface Asker {
   ask(question: PendingQuestion): Promise<string | undefined>;
   /** change-scope: the new target; undefined = dismissed. */
   askScope(): Promise<ScopeChange | undefined>;
-  /** Yes/no (run the follow-up after a Stay?). undefined = dismissed (= no). */
-  confirm(text: string): Promise<boolean | undefined>;
   /** The ambiguous recipe: undefined = dismissed. */
   pickRecipe(why: string): Promise<Recipe | undefined>;
   /** A read-back or a note the person should see before the next question. */
@@ -81,7 +83,7 @@ export interface RepeatReport {
 }
 
 export interface RepeatOutcome {
-  exitCode: number;
+  exitCode: RepeatExitCode;
   payload?: RepeatReport;
   findings: Finding[];
 }

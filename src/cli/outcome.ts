@@ -1,7 +1,10 @@
 // What a CLI command hands back to main: the operation's outcome plus the human line.
 import type { Outcome } from '../app/outcome';
+import type { RepeatExitCode } from '../app/repeat-types';
 
-export interface CommandOutcome extends Outcome {
+export interface CommandOutcome extends Omit<Outcome, 'exitCode'> {
+  /** The shared table, plus repeat's own codes (`resume` continues an unfinished repeat). */
+  exitCode: RepeatExitCode;
   /** Printed without --json (only when the operation produced a payload). */
   human?: string;
 }

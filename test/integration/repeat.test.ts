@@ -2,7 +2,7 @@
 // step (test/fixtures/repeat/step.mjs, run by the extension host's own node), a stall pause
 // answered in the quick pick, a dismissed pause left resumable from the tree.
 import * as assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
@@ -15,6 +15,15 @@ import { extensionPath, loopLedgerApi, testingApi, waitFor, workspaceRoot } from
 
 const STUCK = 'Recommend extracting a shared validator; verification failed';
 const NONE = 'Analysis complete. No recommendations.';
+
+/** Alive and not a zombie (the container's init may not reap orphans). */
+function alive(pid: number): boolean {
+  try {
+    return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+  } catch {
+    return false;
+  }
+}
 
 describe('Repeat Until Settled, in a real VS Code', () => {
   let api: LoopLedgerApi;
@@ -153,6 +162,115 @@ describe('Repeat Until Settled, in a real VS Code', () => {
     const written = ledger('repeat-stall');
     assert.equal(written.repeat.resolutions['3'], 'skipped');
     assert.equal(written.final_outcome, 'complete');
+  });
+
+  it('Cancel on the progress notification: the running step finishes and is recorded, its group is gone, pause is recorded; running it again continues', async () => {
+    const started = join(outside, 'cancel-started');
+    const grandchildFile = join(outside, 'cancel-grandchild');
+    const spec = prepare('repeat-cancel', [
+      { summary: 'Applied 2 recommendations', files: { 'repeat-demo/c.txt': 'one' } },
+      {
+        summary: 'Applied 1 follow-on fix',
+        files: { 'repeat-demo/c.txt': 'two' },
+        sleepMs: 4_000,
+        startedMarker: started,
+      },
+      { summary: NONE },
+    ]);
+    // The step leaves a grandchild in its process group, as a real tool's helpers would.
+    const withGrandchild = `sleep 600 & echo $! > "${grandchildFile}"; ${spec}`;
+    // Only the repeat's progress is on screen, so the focused toast is the one to cancel.
+    await vscode.commands.executeCommand('notifications.clearAll');
+    const prompter = new ScriptedPrompter([{ step: 'repeat.spec', text: withGrandchild }]);
+    const using = (await testingApi()).prompter.use(prompter);
+    let report: RepeatCommandReport;
+    try {
+      const pending = vscode.commands.executeCommand<RepeatCommandReport>('loopLedger.repeatUntilSettled', {
+        root,
+        session: 'repeat-cancel',
+      });
+      await waitFor('the second run of the step', () => existsSync(started) || undefined, 20_000);
+      const grandchild = Number(readFileSync(grandchildFile, 'utf8'));
+      assert.ok(alive(grandchild), 'the grandchild runs beside the step');
+      // What a person's click on the notification's Cancel button does.
+      await vscode.commands.executeCommand('notifications.focusToasts');
+      await vscode.commands.executeCommand('notification.acceptPrimaryAction');
+      report = await pending;
+      assert.equal(report.status, 'paused', report.message);
+      assert.ok(!alive(grandchild), "the step's process group is gone");
+    } finally {
+      using.dispose();
+    }
+    assert.equal(report.outcome?.payload?.status, 'running');
+    assert.match(report.outcome?.payload?.notes.join(' ') ?? '', /cancelled between iterations/);
+    const paused = ledger('repeat-cancel');
+    assert.equal(paused.final_outcome, 'pause');
+    assert.equal(paused.repeat.status, 'running');
+    assert.equal(paused.iterations.length, 2, 'the run Cancel waited for is recorded; no third run');
+    assert.deepEqual(
+      paused.iterations.map((r: { repeat: { classification: string } }) => r.repeat.classification),
+      ['continuing', 'continuing'],
+    );
+    // Continuing from the session: no spec is asked; the loop picks up at the third run.
+    const again = await run([], { root, session: 'repeat-cancel' });
+    assert.equal(again.report.status, 'done', again.report.message);
+    assert.equal(again.report.exitCode, 0);
+    const done = ledger('repeat-cancel');
+    assert.equal(done.final_outcome, 'complete');
+    assert.equal(done.resumed, 1);
+    assert.deepEqual(
+      done.iterations.map((r: { repeat: { classification: string } }) => r.repeat.classification),
+      ['continuing', 'continuing', 'settled'],
+    );
+  });
+
+  it("after a Stay the follow-up's question is a quick pick; dismissed, it is kept (tree, ledger) and picked later", async () => {
+    const followed = join(outside, 'followed');
+    const spec = prepare('repeat-stay', [
+      {
+        summary: 'Extract early-return style in formatPath: clearer for extension',
+        files: { 'repeat-demo/p.js': 'early-return' },
+      },
+      { summary: 'Rewrite formatPath as a ternary: more compact', files: { 'repeat-demo/p.js': 'ternary' } },
+      {
+        summary: 'Extract early-return style in formatPath, clearer for extension',
+        files: { 'repeat-demo/p.js': 'early-return' },
+      },
+    ]).replace(/ max=8$/, ` then touch "${followed}" max=8`);
+    const first = await run(
+      [
+        { step: 'repeat.spec', text: spec },
+        { step: 'repeat.answer', cancel: true },
+      ],
+      { root, session: 'repeat-stay' },
+    );
+    assert.equal(first.report.status, 'paused', first.report.message);
+    const asked = first.prompter.asked.find((q) => q.id === 'repeat.answer');
+    assert.ok(asked);
+    assert.match(asked.title, /settled via a cycle \(Stay\): run the follow-up or decline it/);
+    assert.deepEqual(
+      asked.items?.map((i) => i.label),
+      ['run', 'decline'],
+    );
+    assert.ok(!existsSync(followed), 'not run without a yes');
+    const kept = ledger('repeat-stay');
+    assert.equal(kept.final_outcome, 'complete');
+    assert.equal(kept.repeat.pending.kind, 'follow-up');
+    await api.sessions.refreshAll();
+    const node = await waitFor('the session in the tree', () =>
+      api.sessions.findSession(root, 'repeat-stay'),
+    );
+    if (node.entry.kind === 'ledger') {
+      assert.match(
+        sessionDescription(node.entry),
+        /repeat: cycled \(stay\), follow-up waiting for an answer/,
+      );
+    }
+    const second = await run([{ step: 'repeat.answer', pick: 'run' }], node);
+    assert.equal(second.report.status, 'done', second.report.message);
+    assert.equal(second.report.exitCode, 0);
+    assert.ok(existsSync(followed), 'the follow-up ran once picked');
+    assert.equal(ledger('repeat-stay').repeat.pending, null);
   });
 
   it('a dismissed pause leaves the loop paused, shown in the tree; running it again continues', async () => {

@@ -5,7 +5,12 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { join as shellJoin } from 'shlex';
 import { repeatOperation } from '../../app/repeat-operation';
-import { type RepeatReport, type RepeatRequest, type StartRequest } from '../../app/repeat-types';
+import {
+  type RepeatOutcome,
+  type RepeatReport,
+  type RepeatRequest,
+  type StartRequest,
+} from '../../app/repeat-types';
 import { renderConvergence } from '../../engine/repeat/convergence';
 import { parseRepeatSpec } from '../../engine/repeat/spec';
 import { printFindings, printJson, printLine } from '../output';
@@ -15,6 +20,7 @@ import { TerminalAsker } from './repeat-prompt';
 export const HELP = `usage: loop-ledger repeat --session SID [flags] --spec "<inner> [then <follow-up>] [max=N]"
        loop-ledger repeat --session SID [--max N] [--then CMD] [flags] -- INNER COMMAND…
        loop-ledger repeat --session SID [--answer WORD]          (continue a paused or interrupted repeat)
+       loop-ledger resume --session SID [--answer WORD]          (the same, on a session with an unfinished repeat)
 
 Re-runs the inner step (a shell command in the root; its stdout, or --summary-file, is its summary)
 until the captured state stops changing and the summary says nothing is left. The session's ledger
@@ -30,12 +36,14 @@ must be open (loop-ledger open). One iterate per run; pauses wait for an answer.
   --exclude GLOB           leave matching paths out of the capture (repeatable)
   --summary-file P         read the step's summary from P instead of its stdout
   --timeout SECONDS        per run of the step or follow-up (default 3600; 0 = none)
-  --answer WORD            answer the pending pause (retry, skip, abandon, change-scope, stay, forward-escape)
+  --answer WORD            answer the pending question (retry, skip, abandon, change-scope, stay,
+                           forward-escape; after a Stay, the follow-up's run or decline)
   --non-interactive        never prompt (also when stdin is not a terminal or CI is set)
   --json                   print the report as JSON
 
-Exit: 0 settled (clean); 10 partial (max-cap, abandoned, forward escape failed); 11 paused,
-waiting for --answer (question in .loop/repeat/<session>.md); 12 the follow-up failed;
+Exit: 0 settled (clean); 10 partial (max-cap, abandoned, forward escape failed); 11 paused, or
+settled via a cycle with the follow-up unconfirmed: waiting for --answer (question in
+.loop/repeat/<session>.md); 12 the follow-up failed;
 2 usage or no ledger; 3 wrong state (closed ledger, a repeat already in progress, busy).`;
 
 const OPTIONS = {
@@ -138,23 +146,54 @@ export function parseRepeatArgv(argv: string[], env: NodeJS.ProcessEnv, tty: boo
   };
 }
 
-function printHuman(report: RepeatReport): void {
-  for (const note of report.notes) printLine(`note: ${note}`);
-  printLine(renderConvergence(report.summary).trimEnd());
+/** The report as a person reads it (the progress lines were printed as the loop ran). */
+export function humanReport(report: RepeatReport): string {
+  const lines = report.notes.map((note) => `note: ${note}`);
+  lines.push(renderConvergence(report.summary).trimEnd());
   if (report.follow_up) {
-    printLine(
+    lines.push(
       `\nFollow-up \`${report.follow_up.command}\`: ${report.follow_up.ran ? '' : 'not run — '}${report.follow_up.reason}`,
     );
   }
   if (report.question) {
-    printLine(`\n${report.question.text}`);
-    printLine(
-      `\nPaused. Answer with: loop-ledger repeat --session ${report.session} --answer WORD  (state: ${report.state_file})`,
+    lines.push(`\n${report.question.text}`);
+    lines.push(
+      `\n${report.status === 'finished' ? 'Settled; the follow-up waits' : 'Paused'}. Answer with: loop-ledger repeat --session ${report.session} --answer WORD  (state: ${report.state_file})`,
     );
   } else if (report.status === 'running') {
-    printLine(
+    lines.push(
       `\nStopped before the loop ended; continue with: loop-ledger repeat --session ${report.session}`,
     );
+  }
+  return lines.join('\n');
+}
+
+/**
+ * Runs the repeat operation with the shell's signals (SIGINT/SIGTERM cancel the running step) and
+ * its progress lines; `repeat` and `resume` (on a session whose repeat is unfinished) share it.
+ */
+export async function runRepeatFromShell(
+  request: Omit<RepeatRequest, 'asker'>,
+  options: { json: boolean; interactive: boolean },
+): Promise<RepeatOutcome> {
+  const controller = new AbortController();
+  const onSignal = () => controller.abort();
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  const asker = options.interactive ? new TerminalAsker() : undefined;
+  try {
+    return await repeatOperation({
+      ...request,
+      ...(asker ? { asker } : {}),
+      signal: controller.signal,
+      onProgress: options.json
+        ? undefined
+        : (e) => printLine(`repeat ${e.iteration}: ${e.classification} — ${e.changeMetric} — ${e.tag}`),
+    });
+  } finally {
+    asker?.dispose();
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
   }
 }
 
@@ -165,30 +204,12 @@ export async function main(argv: string[]): Promise<number> {
     return 0;
   }
   if (parsed.notes.length > 0) printFindings(parsed.notes.map((n) => `loop-ledger repeat: note: ${n}`));
-  const controller = new AbortController();
-  const onSignal = () => controller.abort();
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
-  const asker = parsed.interactive ? new TerminalAsker() : undefined;
-  try {
-    const outcome = await repeatOperation({
-      ...parsed.request,
-      ...(asker ? { asker } : {}),
-      signal: controller.signal,
-      onProgress: parsed.json
-        ? undefined
-        : (e) => printLine(`repeat ${e.iteration}: ${e.classification} — ${e.changeMetric} — ${e.tag}`),
-    });
-    if (outcome.payload) {
-      if (parsed.json) printJson(outcome.payload);
-      else printHuman(outcome.payload);
-    }
-    if (outcome.findings.length > 0)
-      printFindings(outcome.findings.map((f) => `loop-ledger repeat: ${f.message}`));
-    return outcome.exitCode;
-  } finally {
-    asker?.dispose();
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
+  const outcome = await runRepeatFromShell(parsed.request, parsed);
+  if (outcome.payload) {
+    if (parsed.json) printJson(outcome.payload);
+    else printLine(humanReport(outcome.payload));
   }
+  if (outcome.findings.length > 0)
+    printFindings(outcome.findings.map((f) => `loop-ledger repeat: ${f.message}`));
+  return outcome.exitCode;
 }

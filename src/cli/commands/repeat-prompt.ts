@@ -49,12 +49,6 @@ export class TerminalAsker implements Asker {
     return { ...(globs.length ? { scope: globs } : {}), ...(inner.trim() ? { inner: inner.trim() } : {}) };
   }
 
-  async confirm(text: string): Promise<boolean | undefined> {
-    const reply = await this.line(`${text} (yes/no): `);
-    if (reply === undefined) return undefined;
-    return /^(y|yes)$/i.test(reply.trim());
-  }
-
   async pickRecipe(why: string): Promise<Recipe | undefined> {
     for (;;) {
       const reply = await this.line(`${why}.\nWhich state-capture recipe? (git / fs): `);

@@ -85,6 +85,12 @@ export function runStep(request: StepRequest): Promise<StepResult> {
       request.signal?.removeEventListener('abort', onAbort);
       reject(error);
     });
+    // The shell's exit ends the step: what it left in its group goes now, not at 'close' — a
+    // background helper still holding the stdout pipe would otherwise keep 'close' (and the loop)
+    // waiting until the timeout. Output already in the pipe is still read.
+    child.on('exit', () => {
+      if (child.pid !== undefined) killGroup(child.pid, 'SIGKILL');
+    });
     child.on('close', (code, signal) => {
       clearTimeout(timer);
       request.signal?.removeEventListener('abort', onAbort);

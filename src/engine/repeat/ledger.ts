@@ -16,6 +16,7 @@ import {
   initialRepeatState,
   repeatRecords,
   repeatStateProblems,
+  repeatUnfinished,
   type ExitReason,
   type RepeatLedger,
   type RepeatRecord,
@@ -31,6 +32,17 @@ export function readRepeatState(ledger: Ledger): RepeatState | null | Refusal {
   return problems.length > 0 ? refuse(EXIT.usage, problems) : (value as RepeatState);
 }
 
+/**
+ * Whether `resume` hands this ledger to the repeat driver: its repeat is unfinished, or its
+ * `repeat` key is malformed (the driver's refusal names each bad key rather than resume
+ * re-opening a loop whose repeat state nobody can read).
+ */
+export function resumeContinuesRepeat(ledger: Ledger): boolean {
+  const state = readRepeatState(ledger);
+  if (state === null) return false;
+  return isRefusal(state) || repeatUnfinished(state);
+}
+
 export function withRepeatState(ledger: Ledger, state: RepeatState): Ledger {
   return { ...ledger, repeat: sortKeysDeep(state) } as Ledger;
 }
@@ -41,9 +53,11 @@ export type StartInput = Omit<Parameters<typeof initialRepeatState>[0], 'firstRe
 export function startRefusal(ledger: Ledger): Refusal | null {
   const existing = readRepeatState(ledger);
   if (isRefusal(existing)) return existing;
-  if (existing && existing.status !== 'finished') {
+  if (existing && repeatUnfinished(existing)) {
+    const what =
+      existing.status === 'finished' ? 'finished, its follow-up waiting for an answer' : existing.status;
     return refuse(EXIT.wrongState, [
-      `${ledger.session}: a repeat is ${existing.status} (iteration ${existing.iteration}); continue it with repeat --session ${ledger.session}${existing.status === 'paused' ? ' --answer WORD' : ''}`,
+      `${ledger.session}: a repeat is ${what} (iteration ${existing.iteration}); continue it with repeat --session ${ledger.session}${existing.pending ? ' --answer WORD' : ''}`,
     ]);
   }
   if (ledger.status !== 'open') {

@@ -8,6 +8,7 @@ import { summaryTag } from './summary';
 export const FIRST_PAUSE_OPTIONS = ['retry', 'skip', 'abandon', 'change-scope'];
 export const DEEPER_PAUSE_OPTIONS = ['skip', 'change-scope', 'abandon'];
 export const CYCLE_OPTIONS = ['stay', 'forward-escape', 'abandon'];
+export const FOLLOW_UP_OPTIONS = ['run', 'decline'];
 
 export const OPTION_HELP: Record<string, string> = {
   retry: 'try the same recommendation again',
@@ -16,6 +17,8 @@ export const OPTION_HELP: Record<string, string> = {
   'change-scope': 'narrow or broaden the target (give --scope/--exclude globs or a new inner command)',
   stay: 'keep the current state: it is a fixed point, settle here',
   'forward-escape': 'direct the next run forward to the alternate state',
+  run: 'run the follow-up now',
+  decline: 'do not run the follow-up (the loop stays settled; run it yourself later)',
 };
 
 function blocker(facts: RepeatRunFacts): string {
@@ -88,5 +91,26 @@ export function cycleQuestion(
     cycle_with: cycleWith,
     alternate,
     escape_failed: escapeFailed,
+  };
+}
+
+/**
+ * After a Stay the state is a fixed point a person should look at before the follow-up (often a
+ * release) runs. With nobody to ask, the question is kept in the ledger's `repeat` key and
+ * answered later with `--answer run|decline` (reference §8: the follow-up needs confirmation).
+ */
+export function followUpQuestion(iteration: number, command: string): PendingQuestion {
+  const text = [
+    `The loop settled at iteration ${iteration} by staying at a cycle's fixed point, not by a clean convergence.`,
+    `Check the state, then decide whether to run the follow-up \`${command}\` now.`,
+    'How would you like to proceed?',
+    ...FOLLOW_UP_OPTIONS.map((o) => `- ${o} — ${OPTION_HELP[o]}`),
+  ].join('\n');
+  return {
+    kind: 'follow-up',
+    iteration,
+    options: FOLLOW_UP_OPTIONS,
+    recommendation: 'settled via a cycle (Stay): run the follow-up or decline it',
+    text,
   };
 }

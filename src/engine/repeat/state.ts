@@ -27,7 +27,8 @@ export const EXIT_REASONS = {
 } as const;
 export type ExitReason = keyof typeof EXIT_REASONS;
 
-export type QuestionKind = 'stall-first' | 'stall-deeper' | 'cycle';
+/** Pauses of the loop, and the follow-up's confirmation after a Stay (kept once the loop finished). */
+export type QuestionKind = 'stall-first' | 'stall-deeper' | 'cycle' | 'follow-up';
 
 export interface PendingQuestion {
   kind: QuestionKind;
@@ -183,18 +184,32 @@ export function repeatStateProblems(value: unknown): string[] {
   );
   if (value.status === 'paused' && value.pending === null)
     problems.push('ledger key "repeat.pending" is null but the repeat is paused');
+  const kind = isObject(value.pending) ? value.pending.kind : null;
+  if (kind !== null && (kind === 'follow-up') !== (value.status === 'finished'))
+    problems.push(
+      'ledger key "repeat.pending" must be the follow-up question once the repeat finished, and only then',
+    );
   return problems;
 }
 
 function pendingOk(v: unknown): boolean {
   return (
     isObject(v) &&
-    ['stall-first', 'stall-deeper', 'cycle'].includes(v.kind as string) &&
+    ['stall-first', 'stall-deeper', 'cycle', 'follow-up'].includes(v.kind as string) &&
     isCount(v.iteration) &&
     isTextList(v.options) &&
     isText(v.recommendation) &&
     isText(v.text)
   );
+}
+
+/**
+ * Whether the ledger's repeat is still to be continued — running (interrupted), paused, or
+ * finished with the follow-up's question still open — so `repeat --session S` and `resume`
+ * hand it to the repeat driver.
+ */
+export function repeatUnfinished(state: Pick<RepeatState, 'status' | 'pending'>): boolean {
+  return state.status !== 'finished' || state.pending !== null;
 }
 
 /** The records of the repeat that `state` describes, in order (its iterations 1..k). */

@@ -23,7 +23,9 @@ export function repeatStateText(ledger: Ledger): string | undefined {
     case 'forward-escape-resolved':
       return 'repeat: settled';
     case 'settled-via-cycle':
-      return 'repeat: cycled (stay)';
+      return state.pending
+        ? 'repeat: cycled (stay), follow-up waiting for an answer'
+        : 'repeat: cycled (stay)';
     default:
       return `repeat: partial (${state.exit_reason ?? 'ended'})`;
   }

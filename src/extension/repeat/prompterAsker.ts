@@ -58,10 +58,6 @@ export class PrompterAsker implements Asker {
     return { ...(globs.length ? { scope: globs } : {}), ...(inner.trim() ? { inner: inner.trim() } : {}) };
   }
 
-  async confirm(text: string): Promise<boolean | undefined> {
-    return this.prompter().confirm({ id: 'repeat.followUp', title: text, confirmLabel: 'Run the follow-up' });
-  }
-
   async pickRecipe(why: string): Promise<Recipe | undefined> {
     const answer = await this.prompter().pickOne<Recipe>({
       id: 'repeat.recipe',

@@ -8,6 +8,7 @@ import { repeatOperation } from '../../app/repeat-operation';
 import type { RepeatOutcome, RepeatRequest } from '../../app/repeat-types';
 import { readRepeatState } from '../../engine/repeat/ledger';
 import { parseRepeatSpec } from '../../engine/repeat/spec';
+import { repeatUnfinished } from '../../engine/repeat/state';
 import { isRefusal } from '../../engine/refusal';
 import type { Ledger } from '../../engine/types';
 import { sessionIdProblem } from '../../store/session-id';
@@ -41,7 +42,7 @@ export interface RepeatCommandReport {
 
 function repeatInProgress(ledger: Ledger): boolean {
   const state = readRepeatState(ledger);
-  return state !== null && !isRefusal(state) && state.status !== 'finished';
+  return state !== null && !isRefusal(state) && repeatUnfinished(state);
 }
 
 /** Read fresh (the tree may not have seen the last write yet); unreadable → the operation says why. */
@@ -181,7 +182,8 @@ export class RepeatUntilSettledCommand implements Command {
       .then(undefined, () =>
         vscode.window.showTextDocument(vscode.Uri.file(report.state_file), { preview: true }),
       );
-    const paused = report.status !== 'finished';
+    // A question still open (a pause, or the follow-up after a Stay) waits for the next run.
+    const paused = report.status !== 'finished' || report.question !== null;
     const message = paused
       ? `${report.session}: paused at iteration ${report.iterations}${report.question ? ` — ${report.question.recommendation}` : ''}. Run ${TITLE} on the session to continue.`
       : `${report.session}: ${report.summary.exit_label} after ${report.iterations} iteration(s).`;

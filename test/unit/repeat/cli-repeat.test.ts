@@ -105,7 +105,7 @@ for (const kind of ['fs', 'git'] as const) {
       assert.equal(ws.log().length, 6, 'no run after the answers that ended the loop');
     });
 
-    it('A→B→A cycle with similar summaries → Settled-via-cycle (Stay); the follow-up waits for a person', () => {
+    it('A→B→A cycle with similar summaries → Settled-via-cycle (Stay); the follow-up question is kept; --answer run runs it', () => {
       const ws = workspace(kind);
       ws.setPlan([
         edit(
@@ -121,15 +121,41 @@ for (const kind of ['fs', 'git'] as const) {
         ),
       ]);
       const r = ws.repeat('--json', '--then', 'touch ../followed', '--', 'sh', '-c', ws.step);
-      assert.equal(r.code, 0, r.stderr);
+      assert.equal(r.code, 11, `waiting for the follow-up's answer: ${r.stderr}`);
       assert.equal(r.json.exit_reason, 'settled-via-cycle');
+      assert.equal(r.json.status, 'finished');
       assert.deepEqual(
         r.json.summary.log.map((x: { resolution: string }) => x.resolution),
         ['—', '—', 'stay'],
       );
       assert.equal(r.json.follow_up.ran, false);
+      assert.match(r.json.follow_up.reason, /waiting for an answer/);
+      assert.equal(r.json.question.kind, 'follow-up');
+      assert.deepEqual(r.json.question.options, ['run', 'decline']);
       assert.ok(!existsSync(join(ws.root, '..', 'followed')));
-      assert.equal(ws.ledger().iterations[2].repeat.cycle_with, 1);
+      const kept = ws.ledger();
+      assert.equal(kept.iterations[2].repeat.cycle_with, 1);
+      assert.equal(kept.final_outcome, 'complete', 'the loop itself settled');
+      assert.equal(kept.repeat.pending.kind, 'follow-up');
+      assert.match(kept.repeat.pending.text, /touch \.\.\/followed/);
+      const stateFile = readFileSync(join(ws.root, '.loop', 'repeat', 'rep.md'), 'utf8');
+      assert.match(stateFile, /## Open question/);
+      assert.match(stateFile, /--answer WORD` \(WORD: run, decline\)/);
+      // A new repeat is refused while the question is open: nothing is lost by starting over.
+      const another = ws.repeat('--spec', 'true');
+      assert.equal(another.code, 3, another.stderr);
+      assert.match(another.stderr, /follow-up waiting for an answer/);
+      const answered = ws.repeat('--answer', 'run', '--json');
+      assert.equal(answered.code, 0, answered.stderr);
+      assert.equal(answered.json.follow_up.ran, true);
+      assert.equal(answered.json.question, null);
+      assert.ok(existsSync(join(ws.root, '..', 'followed')), 'the follow-up ran once confirmed');
+      assert.equal(ws.log().length, 3, 'answering the follow-up runs no further iteration');
+      const done = ws.ledger();
+      assert.equal(done.repeat.pending, null);
+      assert.equal(done.repeat.follow_up_result.exit_code, 0);
+      const again = ws.repeat('--answer', 'run');
+      assert.equal(again.code, 3, 'nothing is waiting any more');
     });
 
     it('forward escape: the directive reaches the next run in LOOP_LEDGER_DIRECTIVE; a later settle is a clean exit', () => {
@@ -213,6 +239,22 @@ for (const kind of ['fs', 'git'] as const) {
 }
 
 describe('repeat CLI: races and cancels', () => {
+  it('a step that leaves a background helper holding its stdout ends when the shell exits; the helper goes with its group', () => {
+    const ws = workspace('fs');
+    ws.setPlan([edit('a', '1'), { summary: NONE }]);
+    const bg = join(ws.root, '..', 'bg');
+    // Held until the 3 s timeout, each run would be recorded as killed (exit code null).
+    const r = ws.repeat('--json', '--timeout', '3', '--spec', `sleep 600 & echo $! > ../bg; ${ws.step}`);
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.json.exit_reason, 'settled');
+    assert.deepEqual(
+      ws.ledger().iterations.map((i: { repeat: { exit_code: number | null } }) => i.repeat.exit_code),
+      [0, 0],
+      'each run ended with its shell, not at the timeout',
+    );
+    assert.ok(!running(Number(readFileSync(bg, 'utf8'))), 'the helper was ended with the step');
+  });
+
   it('a second repeat on a session while one runs is refused (exit 3), and does not touch its step', async () => {
     const ws = workspace('fs');
     const marker = join(ws.root, '..', 'started');

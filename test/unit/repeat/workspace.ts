@@ -36,6 +36,8 @@ export interface Workspace {
   step: string;
   setPlan(runs: PlannedRun[]): void;
   repeat(...args: string[]): CliResult;
+  /** `loop-ledger resume` on the session, with the step's plan in the environment. */
+  resume(...args: string[]): CliResult;
   repeatAsync(...args: string[]): { child: ChildProcess; done: Promise<CliResult> };
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   ledger(): any;
@@ -86,7 +88,15 @@ export function workspace(
     }
     return { code: r.status, stdout: r.stdout, stderr: r.stderr, json };
   };
-  const argv = (args: string[]) => [CLI, 'repeat', '--root', root, '--session', session, ...args];
+  const argv = (args: string[], command = 'repeat') => [
+    CLI,
+    command,
+    '--root',
+    root,
+    '--session',
+    session,
+    ...args,
+  ];
   return {
     root,
     session,
@@ -95,6 +105,10 @@ export function workspace(
     setPlan: (runs) => writeFileSync(plan, JSON.stringify(runs)),
     repeat: (...args) =>
       parse(spawnSync(process.execPath, argv(args), { env: env(), encoding: 'utf8', timeout: 60_000 })),
+    resume: (...args) =>
+      parse(
+        spawnSync(process.execPath, argv(args, 'resume'), { env: env(), encoding: 'utf8', timeout: 60_000 }),
+      ),
     repeatAsync: (...args) => {
       const child = spawn(process.execPath, argv(args), { env: env() });
       let stdout = '';
