@@ -12,20 +12,25 @@ import { disposition, reconcileRow } from '../../engine/workorders/reconcile';
 import { dispatch as dispatchRun } from '../../engine/workorders/run-state';
 import { depsProblem } from '../../engine/workorders/status';
 import { dispatchGate } from '../../engine/workorders/dispatch-gate';
+import { harnessPlan } from '../../engine/workorders/harness-build';
 import { obsLine } from '../../engine/workorders/obs';
 import { appendObs, criticFiles } from '../../drivers/workorders/artifacts';
 import { readText, siblingsOf, woFacts, woFileNames, writeJsonAtomic } from '../../drivers/workorders/files';
 import { head, isAncestor, resetHard } from '../../drivers/workorders/git';
 import { hookFrom, runHook } from '../../drivers/workorders/hooks';
 import { workOrdersDir, type RunContext, type RunOptions } from './context';
+import { exitGates, type ExitReport } from './exit-gates';
 import { WoLedger } from './ledger';
-import { build, critique, review, settle, type Attempt, type PhaseEnd } from './phases';
+import { build, buildRecordName, critique, review, settle, type Attempt, type PhaseEnd } from './phases';
 import { frontmatterOf, haltWo, runObject, transition } from './steps';
 
 export interface RunSummary {
   task: string;
-  outcome: 'complete' | 'escalation' | 'stopped' | 'cancelled';
+  /** `complete`: every work order done and the merge gate allows the branch; `gates_refused`: done, but not shippable. */
+  outcome: 'complete' | 'gates_refused' | 'escalation' | 'stopped' | 'cancelled';
   stop_reason: string | null;
+  /** The exit's task review and gates; null unless every work order is done. */
+  gates: ExitReport | null;
   work_orders: {
     wo_id: string;
     status: string;
@@ -136,7 +141,12 @@ async function recover(ctx: RunContext, entry: QueueEntry): Promise<PhaseEnd | '
  */
 function clearAttemptVerdicts(ctx: RunContext, id: string): void {
   const names = sidecars(id);
-  for (const name of [names.review, names.critique, ...criticFiles(ctx.dir, id).map((c) => c.name)])
+  for (const name of [
+    names.review,
+    names.critique,
+    buildRecordName(id),
+    ...criticFiles(ctx.dir, id).map((c) => c.name),
+  ])
     rmSync(join(ctx.dir, name), { force: true });
 }
 
@@ -159,6 +169,11 @@ async function attempt(ctx: RunContext, entry: QueueEntry): Promise<PhaseEnd | '
   }
   const gate = dispatchGate(frontmatterOf(path));
   if (!gate.dispatchable) return haltUnattempted(ctx, id, gate.reason);
+  if (!('command' in ctx.builder)) {
+    // The default builder needs "Files to touch" and a runnable acceptance: refused before an attempt.
+    const planned = harnessPlan(readText(path) ?? '');
+    if (!planned.ok) return haltUnattempted(ctx, id, planned.reason);
+  }
   const checkpoint = head(ctx.worktree);
   if (!checkpoint) return haltUnattempted(ctx, id, 'checkpoint_unavailable');
   const runPath = join(ctx.dir, sidecars(id).run);
@@ -214,10 +229,24 @@ export async function runQueue(options: RunOptions): Promise<RunSummary> {
       if (e.row.status === 'in_progress' && !e.row.terminal)
         ctx.ledger.close(e.row.wo_id, 'stop', { note: stop ?? 'cancelled' });
   }
+  let outcome: RunSummary['outcome'] = cancelled ? 'cancelled' : stop ? 'stopped' : runEnd(final);
+  let gates: ExitReport | null = null;
+  if (outcome === 'complete') {
+    const answered = await exitGates(ctx);
+    if (answered === undefined) {
+      outcome = 'cancelled';
+      cancelled = true;
+    } else {
+      gates = answered;
+      // The merge gate's exit code decides (it beats its JSON, and re-runs the ship gate).
+      if (answered.merge_gate.exit_code !== 0) outcome = 'gates_refused';
+    }
+  }
   return {
     task: options.task,
-    outcome: cancelled ? 'cancelled' : stop ? 'stopped' : runEnd(final),
+    outcome,
     stop_reason: stop ?? (cancelled ? 'cancelled' : null),
+    gates,
     work_orders: final.map((e) => ({
       wo_id: e.row.wo_id,
       status: e.row.status,
