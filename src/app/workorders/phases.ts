@@ -8,6 +8,7 @@ import {
   buildRecord,
   harnessArgs,
   harnessPlan,
+  harnessRefused,
   harnessSession,
   reviewFromBuild,
   undeclaredPaths,
@@ -80,7 +81,11 @@ async function agent(
 }
 
 /** The builder of one attempt: the agent command, or the default `loop-ledger run` harness. */
-async function runBuilder(ctx: RunContext, a: Attempt, plan: HarnessPlan | undefined): Promise<AgentResult> {
+async function runBuilder(
+  ctx: RunContext,
+  a: Attempt,
+  plan: HarnessPlan | undefined,
+): Promise<AgentResult & { refusal?: string }> {
   if ('command' in ctx.builder) return agent(ctx, a, 'build', ctx.builder.command);
   ctx.progress?.({ wo: a.id, phase: 'build' });
   const run = await runHarnessBuild({
@@ -103,6 +108,7 @@ async function runBuilder(ctx: RunContext, a: Attempt, plan: HarnessPlan | undef
       attempt: a.attempt,
       exitCode: run.result.code,
       stdout: run.stdout,
+      stderrTail: run.stderrTail,
       receipt: run.receipt,
       now: ctx.now(),
     });
@@ -111,7 +117,9 @@ async function runBuilder(ctx: RunContext, a: Attempt, plan: HarnessPlan | undef
       `wo-run build wo=${a.id} attempt=${a.attempt} builder=loop-ledger-run exit=${String(run.result.code)} verdict=${record.final_verdict ?? 'none'} stop=${record.stop_reason ?? 'none'}`,
     );
   }
-  return run.result;
+  return harnessRefused(run.result.code, run.receipt)
+    ? { ...run.result, refusal: run.stderrTail || 'refused' }
+    : run.result;
 }
 
 /** Re-gate, flip to in_progress, run the builder, commit what it left, collect the handle. */
@@ -149,7 +157,9 @@ export async function build(ctx: RunContext, a: Attempt): Promise<PhaseEnd> {
   const result = await runBuilder(ctx, a, planned?.plan);
   if (result.cancelled) return 'cancelled';
   const spawnFailed = result.spawnFailed || result.code === 127;
-  if (!spawnFailed) commitAll(ctx.worktree, `${a.id}: build attempt ${a.attempt}`);
+  // A refused harness ran no agent: whatever is in the tree is not this build's to commit.
+  if (!spawnFailed && result.refusal === undefined)
+    commitAll(ctx.worktree, `${a.id}: build attempt ${a.attempt}`);
   const fm = frontmatterOf(a.path);
   const handle = collectHandle(
     ctx.worktree,
@@ -167,11 +177,15 @@ export async function build(ctx: RunContext, a: Attempt): Promise<PhaseEnd> {
   const declared = filesToTouch(woText);
   const drift = declared.length > 0 ? undeclaredPaths(handle.artifacts, declared) : [];
   if (declared.length === 0) ctx.log(`wo-run warn wo=${a.id} files_to_touch=none enforced=false`);
-  const haltReason = handle.halt_reason ?? (drift.length > 0 ? 'undeclared_file_drift' : null);
+  const haltReason =
+    handle.halt_reason ??
+    (drift.length > 0 ? 'undeclared_file_drift' : result.refusal !== undefined ? 'builder_refused' : null);
   collectWith(haltReason ?? 'null', handle.build_returned, handle.checkpoint_after);
   ctx.ledger.phase(a.id, a.attempt, 'build', new Date(), handle.artifacts);
   if (haltReason !== null) {
-    haltWo(ctx, a.id, haltReason, drift.length > 0 ? { paths: drift } : {});
+    const evidence =
+      drift.length > 0 ? { paths: drift } : result.refusal !== undefined ? { refusal: result.refusal } : {};
+    haltWo(ctx, a.id, haltReason, evidence);
     return 'terminal';
   }
   return 'next';

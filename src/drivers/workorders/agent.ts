@@ -13,6 +13,8 @@ export interface AgentRun {
   onOutput?: (chunk: string) => void;
   /** The agent's stdout alone (the harness prints its result there). */
   onStdout?: (chunk: string) => void;
+  /** The agent's stderr alone (the harness prints a refusal there). */
+  onStderr?: (chunk: string) => void;
 }
 
 export interface AgentResult {
@@ -70,7 +72,10 @@ export function runAgent(run: AgentRun): Promise<AgentResult> {
       run.onStdout?.(d.toString('utf8'));
       run.onOutput?.(d.toString('utf8'));
     });
-    child.stderr?.on('data', (d: Buffer) => run.onOutput?.(d.toString('utf8')));
+    child.stderr?.on('data', (d: Buffer) => {
+      run.onStderr?.(d.toString('utf8'));
+      run.onOutput?.(d.toString('utf8'));
+    });
     const finish = (result: AgentResult): void => {
       if (settled) return;
       settled = true;

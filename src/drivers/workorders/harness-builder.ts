@@ -16,12 +16,15 @@ export interface CliProgram {
 export interface HarnessRun {
   result: AgentResult;
   stdout: string;
+  /** The end of its stderr (a refusal names the problem there). */
+  stderrTail: string;
   /** The parsed `final-receipt.json`, when the run got that far. */
   receipt: unknown;
 }
 
 /** Enough for `{final_verdict, run_dir}`; a runaway stdout is not kept whole. */
 const STDOUT_LIMIT = 64 * 1024;
+const STDERR_TAIL = 2000;
 
 function shellQuote(word: string): string {
   return `'${word.replace(/'/g, `'\\''`)}'`;
@@ -36,6 +39,7 @@ export async function runHarnessBuild(input: {
   signal?: AbortSignal;
 }): Promise<HarnessRun> {
   let stdout = '';
+  let stderr = '';
   const command = [input.cli.node, input.cli.script, 'run', ...input.args].map(shellQuote).join(' ');
   const result = await runAgent({
     command,
@@ -45,6 +49,9 @@ export async function runHarnessBuild(input: {
     signal: input.signal,
     onStdout: (chunk) => {
       if (stdout.length < STDOUT_LIMIT) stdout += chunk;
+    },
+    onStderr: (chunk) => {
+      stderr = (stderr + chunk).slice(-STDERR_TAIL);
     },
   });
   let receipt: unknown;
@@ -57,5 +64,5 @@ export async function runHarnessBuild(input: {
   } catch {
     receipt = undefined;
   }
-  return { result, stdout, receipt };
+  return { result, stdout, stderrTail: stderr.trim(), receipt };
 }

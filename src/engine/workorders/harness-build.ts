@@ -97,6 +97,8 @@ export interface BuildRecord {
   stop_reason: string | null;
   run_dir: string | null;
   findings: string[];
+  /** Set when the harness refused before writing a receipt (exit 2): its own words. */
+  refusal: string | null;
   recorded_at: string;
 }
 
@@ -106,6 +108,7 @@ export function buildRecord(input: {
   attempt: number;
   exitCode: number | null;
   stdout: string;
+  stderrTail: string;
   receipt: unknown;
   now: string;
 }): BuildRecord {
@@ -128,8 +131,18 @@ export function buildRecord(input: {
     stop_reason: text(r.stop_reason),
     run_dir: text(p.run_dir),
     findings: Array.isArray(reviewer.findings) ? reviewer.findings.map(String) : [],
+    refusal: harnessRefused(input.exitCode, input.receipt) ? input.stderrTail || 'refused' : null,
     recorded_at: input.now,
   };
+}
+
+/**
+ * The harness refused the request before running any agent (exit 2, no receipt): a bad config,
+ * a worktree that is not clean (e.g. files a crashed build left untracked). Retrying cannot help,
+ * so the loop makes it TERMINAL (`builder_refused`) instead of spending the remaining attempts.
+ */
+export function harnessRefused(exitCode: number | null, receipt: unknown): boolean {
+  return exitCode === 2 && !isObject(receipt);
 }
 
 /**
