@@ -268,7 +268,12 @@ export async function critique(ctx: RunContext, a: Attempt): Promise<PhaseEnd> {
 }
 
 /** The three-way verdict from disk, its action, the ledger close and the obs record. */
-export function settle(ctx: RunContext, a: Attempt): 'done' | 'needs_rework' | 'terminal' {
+export function settle(
+  ctx: RunContext,
+  a: Attempt,
+  /** Parallel rounds: merge the branch back before `done`; a returned reason makes it TERMINAL. */
+  beforeDone?: () => string | undefined,
+): 'done' | 'needs_rework' | 'terminal' {
   const names = sidecars(a.id);
   const reviewFile = objectOrEmpty(readText(join(ctx.dir, names.review)));
   const critiqueText = readText(join(ctx.dir, names.critique));
@@ -280,7 +285,11 @@ export function settle(ctx: RunContext, a: Attempt): 'done' | 'needs_rework' | '
   });
   let disposition: string = v.disposition;
   let end: 'done' | 'needs_rework' | 'terminal';
-  if (v.verdict === 'clean') {
+  const refusedMerge = v.verdict === 'clean' ? beforeDone?.() : undefined;
+  if (refusedMerge !== undefined) {
+    end = terminal(ctx, a, refusedMerge);
+    disposition = 'terminal_halt';
+  } else if (v.verdict === 'clean') {
     const moved = transition(a.path, 'done');
     end = moved.ok ? 'done' : terminal(ctx, a, moved.reason);
     if (end === 'done')

@@ -20,6 +20,7 @@ import { head, isAncestor, resetHard } from '../../drivers/workorders/git';
 import { hookFrom, runHook } from '../../drivers/workorders/hooks';
 import { workOrdersDir, type RunContext, type RunOptions } from './context';
 import { exitGates, type ExitReport } from './exit-gates';
+import { runRounds } from './parallel-rounds';
 import { WoLedger } from './ledger';
 import { build, buildRecordName, critique, review, settle, type Attempt, type PhaseEnd } from './phases';
 import { frontmatterOf, haltWo, runObject, transition } from './steps';
@@ -41,7 +42,7 @@ export interface RunSummary {
   }[];
 }
 
-function entries(ctx: RunContext): QueueEntry[] {
+export function entries(ctx: RunContext): QueueEntry[] {
   const lookup = siblingsOf(ctx.dir);
   return woFileNames(ctx.dir).map((fileName) => {
     const row = reconcileRow(woFacts(ctx.dir, fileName));
@@ -51,7 +52,7 @@ function entries(ctx: RunContext): QueueEntry[] {
 }
 
 /** The kill switch, then the budget hook; a stop writes no marker. */
-function stopReason(ctx: RunContext): string | undefined {
+export function stopReason(ctx: RunContext): string | undefined {
   if (existsSync(join(ctx.task, '.kill'))) return 'kill_switch';
   const budget = hookFrom('WO_BUDGET_CMD', ctx.env ?? process.env);
   if (budget && runHook(budget, []).exitCode !== 0) return 'budget_exceeded';
@@ -71,10 +72,11 @@ function attemptOf(ctx: RunContext, fileName: string): Attempt {
 }
 
 /** From a phase onward; a phase already on disk is never repeated. */
-async function from(
+export async function from(
   ctx: RunContext,
   a: Attempt,
   start: 'review' | 'critique' | 'verdict',
+  beforeDone?: () => string | undefined,
 ): Promise<PhaseEnd | 'settled'> {
   if (start === 'review') {
     const end = await review(ctx, a);
@@ -84,7 +86,7 @@ async function from(
     const end = await critique(ctx, a);
     if (end !== 'next') return end;
   }
-  settle(ctx, a);
+  settle(ctx, a, beforeDone);
   return 'settled';
 }
 
@@ -157,8 +159,15 @@ function haltUnattempted(ctx: RunContext, id: string, reason: string): 'terminal
   return 'terminal';
 }
 
-/** One fresh attempt: promote, gate, dispatch under the cap, then every phase. */
-async function attempt(ctx: RunContext, entry: QueueEntry): Promise<PhaseEnd | 'settled'> {
+/**
+ * Promote, gate, dispatch under the cap at `checkpoint`: the attempt, or `terminal` when the work
+ * order was HALTed before any build.
+ */
+export function prepareAttempt(
+  ctx: RunContext,
+  entry: QueueEntry,
+  checkpoint: string | undefined,
+): Attempt | 'terminal' {
   const path = join(ctx.dir, entry.fileName);
   const id = entry.row.wo_id;
   if (entry.row.status === 'needs_rework' || entry.row.status === 'blocked') {
@@ -174,7 +183,6 @@ async function attempt(ctx: RunContext, entry: QueueEntry): Promise<PhaseEnd | '
     const planned = harnessPlan(readText(path) ?? '');
     if (!planned.ok) return haltUnattempted(ctx, id, planned.reason);
   }
-  const checkpoint = head(ctx.worktree);
   if (!checkpoint) return haltUnattempted(ctx, id, 'checkpoint_unavailable');
   const runPath = join(ctx.dir, sidecars(id).run);
   const dispatched = dispatchRun(id, readText(runPath), {
@@ -191,6 +199,13 @@ async function attempt(ctx: RunContext, entry: QueueEntry): Promise<PhaseEnd | '
   writeJsonAtomic(runPath, dispatched.write);
   const a: Attempt = { id, path, attempt: dispatched.write.attempts as number, checkpoint };
   ctx.ledger.dispatch(id, a.attempt, new Date());
+  return a;
+}
+
+/** One fresh attempt: promote, gate, dispatch under the cap, then every phase. */
+async function attempt(ctx: RunContext, entry: QueueEntry): Promise<PhaseEnd | 'settled'> {
+  const a = prepareAttempt(ctx, entry, head(ctx.worktree));
+  if (a === 'terminal') return a;
   const built = await build(ctx, a);
   if (built !== 'next') {
     if (built === 'terminal') settle(ctx, a);
@@ -208,7 +223,12 @@ export async function runQueue(options: RunOptions): Promise<RunSummary> {
   };
   let stop: string | undefined;
   let cancelled = false;
-  for (const entry of entries(ctx)) {
+  if (options.parallelMax !== undefined) {
+    const rounds = await runRounds(ctx, options.parallelMax);
+    stop = rounds.stop;
+    cancelled = rounds.cancelled;
+  }
+  for (const entry of options.parallelMax === undefined ? entries(ctx) : []) {
     stop = stopReason(ctx);
     if (stop) break;
     if ((await recover(ctx, entry)) === 'cancelled') {
@@ -216,7 +236,7 @@ export async function runQueue(options: RunOptions): Promise<RunSummary> {
       break;
     }
   }
-  while (!stop && !cancelled) {
+  while (!stop && !cancelled && options.parallelMax === undefined) {
     stop = stopReason(ctx);
     if (stop) break;
     const next = nextProcessable(entries(ctx));

@@ -93,8 +93,11 @@ export async function main(argv: string[]): Promise<number> {
   if (!isDirectory(workOrdersDir(task))) return usage(`${workOrdersDir(task)}: no work-orders folder`);
   if (flags.switches.has('--parallel') && flags.switches.has('--in-place'))
     return usage('--parallel and --in-place exclude each other (in-place builds share one environment)');
-  if (flags.switches.has('--parallel'))
-    return usage('--parallel rounds are not implemented yet; run without --parallel for the sequential pass');
+  const maxText = flags.values.get('--max');
+  if (maxText !== undefined && !flags.switches.has('--parallel')) return usage('--max needs --parallel');
+  if (maxText !== undefined && (!/^[0-9]+$/.test(maxText) || Number(maxText) === 0))
+    return usage(`--max: ${JSON.stringify(maxText)} is not a positive integer`);
+  const parallelMax = flags.switches.has('--parallel') ? Number(maxText ?? '8') : undefined;
   const cap = flags.values.get('--cap') ?? '3';
   if (!/^[0-9]+$/.test(cap)) return usage(`--cap: ${JSON.stringify(cap)} is not a non-negative integer`);
   const critics = flags.values.get('--critics') ?? '1';
@@ -138,6 +141,7 @@ export async function main(argv: string[]): Promise<number> {
       criticsExpected: Number(critics),
       cap,
       inPlace: flags.switches.has('--in-place'),
+      parallelMax,
       timeoutMs: Number(timeout) * 1000,
       signal: controller.signal,
       log: err,
