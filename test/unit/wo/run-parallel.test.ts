@@ -106,6 +106,20 @@ describe('wo run --parallel (rounds)', function () {
     assertNoStrays(w, t.task);
   });
 
+  it('a crash mid-round is recovered by re-running: worktrees and branches pruned, unmerged builds requeued', () => {
+    const t = makeTask([{ n: 1 }, { n: 2 }], { git: true });
+    const plan = { 'wo-01': { build: ['crash', 'change'] } };
+    assert.equal(woRun(t, { plan, extra: ['--parallel'] }).code, null, 'the runner was killed');
+    const r = woRun(t, { plan, extra: ['--parallel'] });
+    assert.equal(r.code, 0, r.stderr);
+    assert.deepEqual(
+      r.json.work_orders.map((w: { status: string }) => w.status),
+      ['done', 'done'],
+    );
+    assert.equal(r.json.work_orders[0].attempts, 2, 'the crashed dispatch counts');
+    assertNoStrays(t.worktree, t.task);
+  });
+
   it('the kill switch stops before a round: nothing dispatched', () => {
     const t = makeTask([{ n: 1 }], { git: true });
     writeFileSync(join(t.task, '.kill'), '');

@@ -1,6 +1,6 @@
 // `loop-ledger wo run <task> [--builder-config agents.toml | --builder CMD --reviewer CMD]
 // [--reviewer CMD] [--critic CMD] [--critics N] [--cap N] [--in-place] [--worktree DIR]
-// [--root DIR] [--timeout SECONDS]` — the sequential pass. By default each attempt is built by a
+// [--root DIR] [--timeout SECONDS] [--parallel [--max N]]` — the sequential pass, or rounds. By default each attempt is built by a
 // `loop-ledger run` harness (allowed globs = "Files to touch", checks = runnable acceptance).
 // Exit 0 every work order done and the merge gate allows the branch, 1 escalation, gates
 // refused (task review, ship or merge gate) or stopped (kill switch, budget), 2 usage,
