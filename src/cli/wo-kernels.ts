@@ -55,7 +55,8 @@ The work-order queue. Kernels (drop-in for the original wo-*.sh scripts):
   parallel-batch <dir> [--max N]   merge-back <git-dir> <branch>   review-snapshot <task> <wo-id>
   oracle-check <wo-file> --diff-from NAME-STATUS [--oracle-files RULES.json]
 The loop and the human verbs:
-  run <task> [--builder CMD] [--reviewer CMD] [--critic CMD] [--cap N] [--in-place]
+  run <task> [--builder-config agents.toml | --builder CMD --reviewer CMD] [--critic CMD] [--cap N]
+             [--in-place | --parallel [--max N]]
   halt <dir> <wo> --reason R   clear <dir> <wo> [--reset-attempts]   kill <task>   unkill <task>`;
 
 export async function main(argv: string[]): Promise<number> {

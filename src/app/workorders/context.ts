@@ -1,5 +1,6 @@
 // What one `wo run` needs to know, shared by the phases and the queue.
 import { join } from 'node:path';
+import type { CliProgram } from '../../drivers/workorders/harness-builder';
 import type { WoLedger } from './ledger';
 
 export interface RunOptions {
@@ -9,12 +10,21 @@ export interface RunOptions {
   worktree: string;
   /** Where the ledgers live (`<root>/.loop/ledgers`). */
   root: string;
-  builder: string;
-  reviewer: string;
+  /**
+   * The builder: an agent command (`--builder`), or — by default — a `loop-ledger run` harness per
+   * attempt with this agent config (`--builder-config`, absolute).
+   */
+  builder: { command: string } | { agentConfig: string };
+  /** This program (`node dist/cli.js`): runs the harness builds and the exit gates' kernels. */
+  cli: CliProgram;
+  /** The reviewer command; unset = the harness receipt is the review (default builder only). */
+  reviewer?: string;
   critic?: string;
   criticsExpected: number;
   cap: string;
   inPlace: boolean;
+  /** `--parallel --max N`: rounds of at most N work orders, each in its own worktree and branch. */
+  parallelMax?: number;
   /** Per agent run. */
   timeoutMs: number;
   signal?: AbortSignal;

@@ -4,6 +4,16 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { filesToTouch } from '../../engine/workorders/body';
+import {
+  buildRecord,
+  harnessArgs,
+  harnessPlan,
+  harnessRefused,
+  harnessSession,
+  reviewFromBuild,
+  undeclaredPaths,
+  type HarnessPlan,
+} from '../../engine/workorders/harness-build';
 import { aggregateCritique, critiqueLine } from '../../engine/workorders/critique';
 import { dispatchGate } from '../../engine/workorders/dispatch-gate';
 import { sidecars } from '../../engine/workorders/ids';
@@ -13,7 +23,8 @@ import { classifyRisk } from '../../engine/workorders/risk';
 import { RISK_RULES } from '../../engine/workorders/risk-rules';
 import { collect } from '../../engine/workorders/run-state';
 import { verdict } from '../../engine/workorders/verdict';
-import { runAgent } from '../../drivers/workorders/agent';
+import { runAgent, type AgentResult } from '../../drivers/workorders/agent';
+import { runHarnessBuild } from '../../drivers/workorders/harness-builder';
 import { appendObs, criticFiles } from '../../drivers/workorders/artifacts';
 import { readText, writeJsonAtomic } from '../../drivers/workorders/files';
 import { changedPaths, commitAll, head, isAncestor, resetHard } from '../../drivers/workorders/git';
@@ -26,6 +37,11 @@ export interface Attempt {
   path: string;
   attempt: number;
   checkpoint: string;
+}
+
+/** Which harness run built which attempt (default builder): `wo-NN.build.json`. */
+export function buildRecordName(id: string): string {
+  return `${id}.build.json`;
 }
 
 export type PhaseEnd = 'next' | 'terminal' | 'cancelled';
@@ -64,6 +80,48 @@ async function agent(
   });
 }
 
+/** The builder of one attempt: the agent command, or the default `loop-ledger run` harness. */
+async function runBuilder(
+  ctx: RunContext,
+  a: Attempt,
+  plan: HarnessPlan | undefined,
+): Promise<AgentResult & { refusal?: string }> {
+  if ('command' in ctx.builder) return agent(ctx, a, 'build', ctx.builder.command);
+  ctx.progress?.({ wo: a.id, phase: 'build' });
+  const run = await runHarnessBuild({
+    cli: ctx.cli,
+    args: harnessArgs({
+      woFile: a.path,
+      agentConfig: ctx.builder.agentConfig,
+      plan: plan ?? { allow: [], checks: [] },
+      worktree: ctx.worktree,
+      session: harnessSession(a.id, a.attempt),
+    }),
+    worktree: ctx.worktree,
+    env: agentEnv(ctx, a, 'build'),
+    timeoutMs: ctx.timeoutMs,
+    signal: ctx.signal,
+  });
+  if (!run.result.cancelled) {
+    const record = buildRecord({
+      wo: a.id,
+      attempt: a.attempt,
+      exitCode: run.result.code,
+      stdout: run.stdout,
+      stderrTail: run.stderrTail,
+      receipt: run.receipt,
+      now: ctx.now(),
+    });
+    writeJsonAtomic(join(ctx.dir, buildRecordName(a.id)), record);
+    ctx.log(
+      `wo-run build wo=${a.id} attempt=${a.attempt} builder=loop-ledger-run exit=${String(run.result.code)} verdict=${record.final_verdict ?? 'none'} stop=${record.stop_reason ?? 'none'}`,
+    );
+  }
+  return harnessRefused(run.result.code, run.receipt)
+    ? { ...run.result, refusal: run.stderrTail || 'refused' }
+    : run.result;
+}
+
 /** Re-gate, flip to in_progress, run the builder, commit what it left, collect the handle. */
 export async function build(ctx: RunContext, a: Attempt): Promise<PhaseEnd> {
   const gate = dispatchGate(frontmatterOf(a.path));
@@ -83,16 +141,25 @@ export async function build(ctx: RunContext, a: Attempt): Promise<PhaseEnd> {
     haltWo(ctx, a.id, gate.reason);
     return 'terminal';
   }
+  const woText = readText(a.path) ?? '';
+  const planned = 'command' in ctx.builder ? undefined : harnessPlan(woText);
+  if (planned && !planned.ok) {
+    collectWith(planned.reason, false, null);
+    haltWo(ctx, a.id, planned.reason);
+    return 'terminal';
+  }
   const flip = transition(a.path, 'in_progress');
   if (!flip.ok) {
     collectWith(flip.reason, false, null);
     haltWo(ctx, a.id, flip.reason);
     return 'terminal';
   }
-  const result = await agent(ctx, a, 'build', ctx.builder);
+  const result = await runBuilder(ctx, a, planned?.plan);
   if (result.cancelled) return 'cancelled';
   const spawnFailed = result.spawnFailed || result.code === 127;
-  if (!spawnFailed) commitAll(ctx.worktree, `${a.id}: build attempt ${a.attempt}`);
+  // A refused harness ran no agent: whatever is in the tree is not this build's to commit.
+  if (!spawnFailed && result.refusal === undefined)
+    commitAll(ctx.worktree, `${a.id}: build attempt ${a.attempt}`);
   const fm = frontmatterOf(a.path);
   const handle = collectHandle(
     ctx.worktree,
@@ -106,18 +173,37 @@ export async function build(ctx: RunContext, a: Attempt): Promise<PhaseEnd> {
     },
     ctx.log,
   );
-  collectWith(handle.halt_reason ?? 'null', handle.build_returned, handle.checkpoint_after);
+  // "Files to touch" is enforced on what was committed, whoever the builder is.
+  const declared = filesToTouch(woText);
+  const drift = declared.length > 0 ? undeclaredPaths(handle.artifacts, declared) : [];
+  if (declared.length === 0) ctx.log(`wo-run warn wo=${a.id} files_to_touch=none enforced=false`);
+  const haltReason =
+    handle.halt_reason ??
+    (drift.length > 0 ? 'undeclared_file_drift' : result.refusal !== undefined ? 'builder_refused' : null);
+  collectWith(haltReason ?? 'null', handle.build_returned, handle.checkpoint_after);
   ctx.ledger.phase(a.id, a.attempt, 'build', new Date(), handle.artifacts);
-  if (handle.halt_reason !== null) {
-    haltWo(ctx, a.id, handle.halt_reason);
+  if (haltReason !== null) {
+    const evidence =
+      drift.length > 0 ? { paths: drift } : result.refusal !== undefined ? { refusal: result.refusal } : {};
+    haltWo(ctx, a.id, haltReason, evidence);
     return 'terminal';
   }
   return 'next';
 }
 
-/** Runs the reviewer; its own `$WO_REVIEW_FILE` wins, else its exit code is the verdict. */
+/**
+ * Runs the reviewer; its own `$WO_REVIEW_FILE` wins, else its exit code is the verdict. Without a
+ * reviewer command (default builder), the attempt's harness receipt is the review.
+ */
 export async function review(ctx: RunContext, a: Attempt): Promise<PhaseEnd> {
   const path = join(ctx.dir, sidecars(a.id).review);
+  if (ctx.reviewer === undefined) {
+    ctx.progress?.({ wo: a.id, phase: 'review' });
+    const record = objectOrEmpty(readText(join(ctx.dir, buildRecordName(a.id))));
+    writeJsonAtomic(path, reviewFromBuild(record, a.id, a.attempt, ctx.now()));
+    ctx.ledger.phase(a.id, a.attempt, 'review', new Date());
+    return 'next';
+  }
   const result = await agent(ctx, a, 'review', ctx.reviewer);
   if (result.cancelled) return 'cancelled';
   const written = objectOrEmpty(readText(path));
@@ -182,7 +268,12 @@ export async function critique(ctx: RunContext, a: Attempt): Promise<PhaseEnd> {
 }
 
 /** The three-way verdict from disk, its action, the ledger close and the obs record. */
-export function settle(ctx: RunContext, a: Attempt): 'done' | 'needs_rework' | 'terminal' {
+export function settle(
+  ctx: RunContext,
+  a: Attempt,
+  /** Parallel rounds: merge the branch back before `done`; a returned reason makes it TERMINAL. */
+  beforeDone?: () => string | undefined,
+): 'done' | 'needs_rework' | 'terminal' {
   const names = sidecars(a.id);
   const reviewFile = objectOrEmpty(readText(join(ctx.dir, names.review)));
   const critiqueText = readText(join(ctx.dir, names.critique));
@@ -194,7 +285,11 @@ export function settle(ctx: RunContext, a: Attempt): 'done' | 'needs_rework' | '
   });
   let disposition: string = v.disposition;
   let end: 'done' | 'needs_rework' | 'terminal';
-  if (v.verdict === 'clean') {
+  const refusedMerge = v.verdict === 'clean' ? beforeDone?.() : undefined;
+  if (refusedMerge !== undefined) {
+    end = terminal(ctx, a, refusedMerge);
+    disposition = 'terminal_halt';
+  } else if (v.verdict === 'clean') {
     const moved = transition(a.path, 'done');
     end = moved.ok ? 'done' : terminal(ctx, a, moved.reason);
     if (end === 'done')

@@ -12,20 +12,26 @@ import { disposition, reconcileRow } from '../../engine/workorders/reconcile';
 import { dispatch as dispatchRun } from '../../engine/workorders/run-state';
 import { depsProblem } from '../../engine/workorders/status';
 import { dispatchGate } from '../../engine/workorders/dispatch-gate';
+import { harnessPlan } from '../../engine/workorders/harness-build';
 import { obsLine } from '../../engine/workorders/obs';
 import { appendObs, criticFiles } from '../../drivers/workorders/artifacts';
 import { readText, siblingsOf, woFacts, woFileNames, writeJsonAtomic } from '../../drivers/workorders/files';
 import { head, isAncestor, resetHard } from '../../drivers/workorders/git';
 import { hookFrom, runHook } from '../../drivers/workorders/hooks';
 import { workOrdersDir, type RunContext, type RunOptions } from './context';
+import { exitGates, type ExitReport } from './exit-gates';
+import { runRounds } from './parallel-rounds';
 import { WoLedger } from './ledger';
-import { build, critique, review, settle, type Attempt, type PhaseEnd } from './phases';
+import { build, buildRecordName, critique, review, settle, type Attempt, type PhaseEnd } from './phases';
 import { frontmatterOf, haltWo, runObject, transition } from './steps';
 
 export interface RunSummary {
   task: string;
-  outcome: 'complete' | 'escalation' | 'stopped' | 'cancelled';
+  /** `complete`: every work order done and the merge gate allows the branch; `gates_refused`: done, but not shippable. */
+  outcome: 'complete' | 'gates_refused' | 'escalation' | 'stopped' | 'cancelled';
   stop_reason: string | null;
+  /** The exit's task review and gates; null unless every work order is done. */
+  gates: ExitReport | null;
   work_orders: {
     wo_id: string;
     status: string;
@@ -36,7 +42,7 @@ export interface RunSummary {
   }[];
 }
 
-function entries(ctx: RunContext): QueueEntry[] {
+export function entries(ctx: RunContext): QueueEntry[] {
   const lookup = siblingsOf(ctx.dir);
   return woFileNames(ctx.dir).map((fileName) => {
     const row = reconcileRow(woFacts(ctx.dir, fileName));
@@ -46,7 +52,7 @@ function entries(ctx: RunContext): QueueEntry[] {
 }
 
 /** The kill switch, then the budget hook; a stop writes no marker. */
-function stopReason(ctx: RunContext): string | undefined {
+export function stopReason(ctx: RunContext): string | undefined {
   if (existsSync(join(ctx.task, '.kill'))) return 'kill_switch';
   const budget = hookFrom('WO_BUDGET_CMD', ctx.env ?? process.env);
   if (budget && runHook(budget, []).exitCode !== 0) return 'budget_exceeded';
@@ -66,10 +72,11 @@ function attemptOf(ctx: RunContext, fileName: string): Attempt {
 }
 
 /** From a phase onward; a phase already on disk is never repeated. */
-async function from(
+export async function from(
   ctx: RunContext,
   a: Attempt,
   start: 'review' | 'critique' | 'verdict',
+  beforeDone?: () => string | undefined,
 ): Promise<PhaseEnd | 'settled'> {
   if (start === 'review') {
     const end = await review(ctx, a);
@@ -79,7 +86,7 @@ async function from(
     const end = await critique(ctx, a);
     if (end !== 'next') return end;
   }
-  settle(ctx, a);
+  settle(ctx, a, beforeDone);
   return 'settled';
 }
 
@@ -136,7 +143,12 @@ async function recover(ctx: RunContext, entry: QueueEntry): Promise<PhaseEnd | '
  */
 function clearAttemptVerdicts(ctx: RunContext, id: string): void {
   const names = sidecars(id);
-  for (const name of [names.review, names.critique, ...criticFiles(ctx.dir, id).map((c) => c.name)])
+  for (const name of [
+    names.review,
+    names.critique,
+    buildRecordName(id),
+    ...criticFiles(ctx.dir, id).map((c) => c.name),
+  ])
     rmSync(join(ctx.dir, name), { force: true });
 }
 
@@ -147,8 +159,15 @@ function haltUnattempted(ctx: RunContext, id: string, reason: string): 'terminal
   return 'terminal';
 }
 
-/** One fresh attempt: promote, gate, dispatch under the cap, then every phase. */
-async function attempt(ctx: RunContext, entry: QueueEntry): Promise<PhaseEnd | 'settled'> {
+/**
+ * Promote, gate, dispatch under the cap at `checkpoint`: the attempt, or `terminal` when the work
+ * order was HALTed before any build.
+ */
+export function prepareAttempt(
+  ctx: RunContext,
+  entry: QueueEntry,
+  checkpoint: string | undefined,
+): Attempt | 'terminal' {
   const path = join(ctx.dir, entry.fileName);
   const id = entry.row.wo_id;
   if (entry.row.status === 'needs_rework' || entry.row.status === 'blocked') {
@@ -159,7 +178,11 @@ async function attempt(ctx: RunContext, entry: QueueEntry): Promise<PhaseEnd | '
   }
   const gate = dispatchGate(frontmatterOf(path));
   if (!gate.dispatchable) return haltUnattempted(ctx, id, gate.reason);
-  const checkpoint = head(ctx.worktree);
+  if (!('command' in ctx.builder)) {
+    // The default builder needs "Files to touch" and a runnable acceptance: refused before an attempt.
+    const planned = harnessPlan(readText(path) ?? '');
+    if (!planned.ok) return haltUnattempted(ctx, id, planned.reason);
+  }
   if (!checkpoint) return haltUnattempted(ctx, id, 'checkpoint_unavailable');
   const runPath = join(ctx.dir, sidecars(id).run);
   const dispatched = dispatchRun(id, readText(runPath), {
@@ -176,6 +199,13 @@ async function attempt(ctx: RunContext, entry: QueueEntry): Promise<PhaseEnd | '
   writeJsonAtomic(runPath, dispatched.write);
   const a: Attempt = { id, path, attempt: dispatched.write.attempts as number, checkpoint };
   ctx.ledger.dispatch(id, a.attempt, new Date());
+  return a;
+}
+
+/** One fresh attempt: promote, gate, dispatch under the cap, then every phase. */
+async function attempt(ctx: RunContext, entry: QueueEntry): Promise<PhaseEnd | 'settled'> {
+  const a = prepareAttempt(ctx, entry, head(ctx.worktree));
+  if (a === 'terminal') return a;
   const built = await build(ctx, a);
   if (built !== 'next') {
     if (built === 'terminal') settle(ctx, a);
@@ -193,7 +223,12 @@ export async function runQueue(options: RunOptions): Promise<RunSummary> {
   };
   let stop: string | undefined;
   let cancelled = false;
-  for (const entry of entries(ctx)) {
+  if (options.parallelMax !== undefined) {
+    const rounds = await runRounds(ctx, options.parallelMax);
+    stop = rounds.stop;
+    cancelled = rounds.cancelled;
+  }
+  for (const entry of options.parallelMax === undefined ? entries(ctx) : []) {
     stop = stopReason(ctx);
     if (stop) break;
     if ((await recover(ctx, entry)) === 'cancelled') {
@@ -201,7 +236,7 @@ export async function runQueue(options: RunOptions): Promise<RunSummary> {
       break;
     }
   }
-  while (!stop && !cancelled) {
+  while (!stop && !cancelled && options.parallelMax === undefined) {
     stop = stopReason(ctx);
     if (stop) break;
     const next = nextProcessable(entries(ctx));
@@ -214,10 +249,24 @@ export async function runQueue(options: RunOptions): Promise<RunSummary> {
       if (e.row.status === 'in_progress' && !e.row.terminal)
         ctx.ledger.close(e.row.wo_id, 'stop', { note: stop ?? 'cancelled' });
   }
+  let outcome: RunSummary['outcome'] = cancelled ? 'cancelled' : stop ? 'stopped' : runEnd(final);
+  let gates: ExitReport | null = null;
+  if (outcome === 'complete') {
+    const answered = await exitGates(ctx);
+    if (answered === undefined) {
+      outcome = 'cancelled';
+      cancelled = true;
+    } else {
+      gates = answered;
+      // The merge gate's exit code decides (it beats its JSON, and re-runs the ship gate).
+      if (answered.merge_gate.exit_code !== 0) outcome = 'gates_refused';
+    }
+  }
   return {
     task: options.task,
-    outcome: cancelled ? 'cancelled' : stop ? 'stopped' : runEnd(final),
+    outcome,
     stop_reason: stop ?? (cancelled ? 'cancelled' : null),
+    gates,
     work_orders: final.map((e) => ({
       wo_id: e.row.wo_id,
       status: e.row.status,

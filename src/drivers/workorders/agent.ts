@@ -11,6 +11,10 @@ export interface AgentRun {
   signal?: AbortSignal;
   /** Where the agent's output goes (a log file's write function, or nothing). */
   onOutput?: (chunk: string) => void;
+  /** The agent's stdout alone (the harness prints its result there). */
+  onStdout?: (chunk: string) => void;
+  /** The agent's stderr alone (the harness prints a refusal there). */
+  onStderr?: (chunk: string) => void;
 }
 
 export interface AgentResult {
@@ -64,8 +68,14 @@ export function runAgent(run: AgentRun): Promise<AgentResult> {
       stop();
     };
     run.signal?.addEventListener('abort', onAbort, { once: true });
-    child.stdout?.on('data', (d: Buffer) => run.onOutput?.(d.toString('utf8')));
-    child.stderr?.on('data', (d: Buffer) => run.onOutput?.(d.toString('utf8')));
+    child.stdout?.on('data', (d: Buffer) => {
+      run.onStdout?.(d.toString('utf8'));
+      run.onOutput?.(d.toString('utf8'));
+    });
+    child.stderr?.on('data', (d: Buffer) => {
+      run.onStderr?.(d.toString('utf8'));
+      run.onOutput?.(d.toString('utf8'));
+    });
     const finish = (result: AgentResult): void => {
       if (settled) return;
       settled = true;

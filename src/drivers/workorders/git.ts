@@ -56,10 +56,16 @@ export function dirty(cwd: string): boolean {
   return git(cwd, ['status', '--porcelain']).stdout.trim() !== '';
 }
 
+/**
+ * Loop Ledger's own run-time folders (harness runs, ledgers) that a build never commits: the
+ * harness writes them into the worktree it builds in, and does not count them as changes either.
+ */
+const NEVER_COMMITTED = [':(exclude).loop/runs', ':(exclude).loop/ledgers'];
+
 /** Stages everything and commits; returns the new HEAD, or undefined when nothing was committed. */
 export function commitAll(cwd: string, message: string): string | undefined {
   if (!dirty(cwd)) return undefined;
-  git(cwd, ['add', '-A']);
+  git(cwd, ['add', '-A', '--', '.', ...NEVER_COMMITTED]);
   const r = git(cwd, [
     '-c',
     'user.name=loop-ledger',

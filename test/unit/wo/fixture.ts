@@ -13,6 +13,8 @@ export interface WoSpec {
   blockedBy?: number[];
   extra?: string;
   files?: string[];
+  /** Runnable acceptance commands, written as `Acceptance: \`cmd\`` lines under `## Goal`. */
+  acceptance?: string[];
 }
 
 export const pad = (n: number): string => `wo-${String(n).padStart(2, '0')}`;
@@ -44,6 +46,7 @@ export function woText(spec: WoSpec): string {
     '---',
     '## Goal',
     `Build part ${spec.n}.`,
+    ...(spec.acceptance ?? []).map((c) => `- **Acceptance:** \`${c}\``),
     '## Files to touch',
     ...(spec.files ?? [`src/${id}.txt`]).map((f) => `- \`${f}\``),
     '## Done =',

@@ -70,7 +70,13 @@ describe('wo run: crash recovery from files alone', function () {
     const r = woRun(t, { plan });
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stderr, /wo-run recover wo=wo-01 action=resume_review attempt=1/);
-    assert.deepEqual(calls(t), ['wo-01/a1/build', 'wo-01/a1/review', 'wo-01/a1/review', 'wo-01/a1/critic']);
+    assert.deepEqual(calls(t), [
+      'wo-01/a1/build',
+      'wo-01/a1/review',
+      'wo-01/a1/review',
+      'wo-01/a1/critic',
+      'task/a1/review', // the exit's task review, once the queue is done
+    ]);
     assert.equal(readJson(join(t.dir, 'wo-01.run.json')).attempts, 1);
     assert.deepEqual(readLedger(t.root, 'wo-01').completed_actions, [
       'wo-01/a1/build',
@@ -86,7 +92,13 @@ describe('wo run: crash recovery from files alone', function () {
     const r = woRun(t, { plan });
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stderr, /action=resume_critique/);
-    assert.deepEqual(calls(t), ['wo-01/a1/build', 'wo-01/a1/review', 'wo-01/a1/critic', 'wo-01/a1/critic']);
+    assert.deepEqual(calls(t), [
+      'wo-01/a1/build',
+      'wo-01/a1/review',
+      'wo-01/a1/critic',
+      'wo-01/a1/critic',
+      'task/a1/review',
+    ]);
   });
 
   it('a crash after the critique re-derives the verdict from disk with no agent at all', () => {
@@ -113,7 +125,8 @@ describe('wo run: crash recovery from files alone', function () {
     const r = woRun(t);
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stderr, /action=rederive_verdict/);
-    assert.deepEqual(calls(t), []);
+    // No work-order agent at all: the only one is the exit's task review.
+    assert.deepEqual(calls(t), ['task/a1/review']);
     assert.equal(statusOf(t.file(1)), 'done');
   });
 

@@ -14,6 +14,13 @@ export interface RunArgs {
   env?: Record<string, string>;
   critic?: boolean;
   builder?: string;
+  /**
+   * The default builder (a `loop-ledger run` harness per attempt): the agent config to pass as
+   * --builder-config, or null to pass neither --builder nor --builder-config.
+   */
+  builderConfig?: string | null;
+  /** With builderConfig: a --reviewer override (default: none, the receipt is the review). */
+  reviewer?: string;
 }
 
 function argsFor(t: Task, a: RunArgs): { args: string[]; env: NodeJS.ProcessEnv } {
@@ -33,10 +40,12 @@ function argsFor(t: Task, a: RunArgs): { args: string[]; env: NodeJS.ProcessEnv 
     t.worktree,
     '--root',
     t.root,
-    '--builder',
-    a.builder ?? agent('builder'),
-    '--reviewer',
-    agent('reviewer'),
+    ...(a.builderConfig !== undefined
+      ? [
+          ...(a.builderConfig === null ? [] : ['--builder-config', a.builderConfig]),
+          ...(a.reviewer ? ['--reviewer', a.reviewer] : []),
+        ]
+      : ['--builder', a.builder ?? agent('builder'), '--reviewer', agent('reviewer')]),
     ...(a.critic === false ? [] : ['--critic', agent('critic')]),
     ...(a.extra ?? []),
   ];

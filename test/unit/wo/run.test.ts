@@ -48,6 +48,7 @@ describe('wo run (the sequential pass)', function () {
       'wo-03/a1/build',
       'wo-03/a1/review',
       'wo-03/a1/critic',
+      'task/a1/review', // the exit's task review (see run-gates.test.ts)
     ]);
     const run = readJson(join(t.dir, 'wo-02.run.json'));
     assert.equal(run.attempts, 1);
@@ -181,10 +182,12 @@ describe('wo run (the sequential pass)', function () {
     assert.equal(r.code, 0, r.stderr);
   });
 
-  it('A8 without a critic the critique is not evaluated, not blocking: review pass ⇒ done', () => {
+  it('A8 without a critic the critique is not evaluated, not blocking: review pass ⇒ done (the ship gate then refuses)', () => {
     const t = makeTask([{ n: 1 }], { git: true });
     const r = woRun(t, { critic: false });
-    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.code, 1, r.stderr);
+    assert.equal(r.json.outcome, 'gates_refused');
+    assert.equal(r.json.work_orders[0].status, 'done');
     const critique = readJson(join(t.dir, 'wo-01._critique.json'));
     assert.equal(critique.overall, 'not_evaluated');
     assert.equal(critique.blocking, false);

@@ -1,8 +1,15 @@
-// `loop-ledger wo run <task> --builder CMD --reviewer CMD [--critic CMD] [--critics N] [--cap N]
-// [--in-place] [--worktree DIR] [--root DIR] [--timeout SECONDS]` — the sequential pass.
-// Exit 0 every work order done, 1 escalation or stopped (kill switch, budget), 2 usage,
+// `loop-ledger wo run <task> [--builder-config agents.toml | --builder CMD --reviewer CMD]
+// [--reviewer CMD] [--critic CMD] [--critics N] [--cap N] [--in-place] [--worktree DIR]
+// [--root DIR] [--timeout SECONDS] [--parallel [--max N]]` — the sequential pass, or rounds. By default each attempt is built by a
+// `loop-ledger run` harness (allowed globs = "Files to touch", checks = runnable acceptance).
+// Exit 0 every work order done and the merge gate allows the branch, 1 escalation, gates
+// refused (task review, ship or merge gate) or stopped (kill switch, budget), 2 usage,
 // 3 another `wo run` holds this task, 130 cancelled (SIGINT/SIGTERM: agents are stopped).
-import { relative, resolve, isAbsolute } from 'node:path';
+import { existsSync, realpathSync } from 'node:fs';
+import { isAbsolute, join, relative, resolve } from 'node:path';
+import { loadAgentConfig } from '../../../app/run';
+import { Refused } from '../../../app/outcome';
+import type { RunOptions } from '../../../app/workorders/context';
 import { runQueue } from '../../../app/workorders/run-queue';
 import { workOrdersDir } from '../../../app/workorders/context';
 import { isDirectory } from '../../../drivers/workorders/files';
@@ -37,6 +44,41 @@ function taskInsideWorktree(task: string, worktree: string): boolean {
   return false;
 }
 
+/**
+ * `--builder CMD` (an agent command, with `--reviewer`), else the default: a `loop-ledger run`
+ * harness per attempt with `--builder-config` (default `<task>/agents.toml`). Returns the
+ * problem as text when there is one.
+ */
+function chooseBuilder(
+  values: Map<string, string>,
+  task: string,
+  worktree: string,
+): RunOptions['builder'] | string {
+  const command = values.get('--builder');
+  const config = values.get('--builder-config');
+  if (command !== undefined && config !== undefined)
+    return '--builder and --builder-config exclude each other (an agent command, or the loop-ledger run harness)';
+  if (command !== undefined) {
+    if (!command.trim()) return '--builder: the command is empty';
+    return { command };
+  }
+  const typed = config ?? join(task, 'agents.toml');
+  if (config === undefined && !existsSync(typed))
+    return `no builder: pass --builder-config agents.toml (the loop-ledger run agent config; default ${typed}) or --builder CMD --reviewer CMD`;
+  const agentConfig = resolve(typed);
+  const top = git(worktree, ['rev-parse', '--show-toplevel']).stdout.trim();
+  if (!top || realpathSync(top) !== realpathSync(worktree))
+    return `--worktree ${worktree}: the loop-ledger run builder needs the top of a git work tree (${top || 'none'})`;
+  try {
+    loadAgentConfig(worktree, agentConfig, process.env.LOOP_LEDGER_PYTHON, process.env);
+  } catch (error) {
+    if (error instanceof Refused)
+      return `--builder-config ${typed}: ${error.findings.map((f) => f.message.replace(/^--agent-config \S+:? ?/, '')).join('; ')}`;
+    throw error;
+  }
+  return { agentConfig };
+}
+
 export async function main(argv: string[]): Promise<number> {
   const known = new Set([...VALUE_FLAGS, '--in-place', '--parallel']);
   for (let i = 0; i < argv.length; i += 1) {
@@ -51,14 +93,11 @@ export async function main(argv: string[]): Promise<number> {
   if (!isDirectory(workOrdersDir(task))) return usage(`${workOrdersDir(task)}: no work-orders folder`);
   if (flags.switches.has('--parallel') && flags.switches.has('--in-place'))
     return usage('--parallel and --in-place exclude each other (in-place builds share one environment)');
-  if (flags.switches.has('--parallel'))
-    return usage('--parallel rounds are not implemented yet; run without --parallel for the sequential pass');
-  if (flags.values.has('--builder-config'))
-    return usage('--builder-config is not implemented yet; pass --builder/--reviewer/--critic');
-  const builder = flags.values.get('--builder');
-  const reviewer = flags.values.get('--reviewer');
-  if (!builder) return usage('--builder CMD is required (the agent that builds one work order)');
-  if (!reviewer) return usage('--reviewer CMD is required (exit 0 = pass, or it writes $WO_REVIEW_FILE)');
+  const maxText = flags.values.get('--max');
+  if (maxText !== undefined && !flags.switches.has('--parallel')) return usage('--max needs --parallel');
+  if (maxText !== undefined && (!/^[0-9]+$/.test(maxText) || Number(maxText) === 0))
+    return usage(`--max: ${JSON.stringify(maxText)} is not a positive integer`);
+  const parallelMax = flags.switches.has('--parallel') ? Number(maxText ?? '8') : undefined;
   const cap = flags.values.get('--cap') ?? '3';
   if (!/^[0-9]+$/.test(cap)) return usage(`--cap: ${JSON.stringify(cap)} is not a non-negative integer`);
   const critics = flags.values.get('--critics') ?? '1';
@@ -74,6 +113,12 @@ export async function main(argv: string[]): Promise<number> {
     return usage(
       `${taskAbs}: the task folder is tracked by the worktree; keep it outside (or git-ignored) so a reset never rolls back its sidecars`,
     );
+
+  const builder = chooseBuilder(flags.values, taskAbs, worktree);
+  if (typeof builder === 'string') return usage(builder);
+  const reviewer = flags.values.get('--reviewer') || undefined;
+  if ('command' in builder && !reviewer)
+    return usage('--reviewer CMD is required with --builder (exit 0 = pass, or it writes $WO_REVIEW_FILE)');
 
   const lock = acquireRunLock(workOrdersDir(taskAbs));
   if (!lock.ok) {
@@ -91,15 +136,23 @@ export async function main(argv: string[]): Promise<number> {
       root: resolve(flags.values.get('--root') ?? process.cwd()),
       builder,
       reviewer,
+      cli: { node: process.execPath, script: process.argv[1] ?? '' },
       critic: flags.values.get('--critic') || undefined,
       criticsExpected: Number(critics),
       cap,
       inPlace: flags.switches.has('--in-place'),
+      parallelMax,
       timeoutMs: Number(timeout) * 1000,
       signal: controller.signal,
       log: err,
     });
     out(summary);
+    if (summary.gates) {
+      const g = summary.gates;
+      err(
+        `wo-run gates task_review=${g.task_review.verdict} ship_ok=${g.ship_gate.exit_code === 0} merge_ok=${g.merge_gate.exit_code === 0} auto_merge=${g.merge_gate.auto_merge_allowed === true} pr_allowed=${g.mode_gate.allowed === true} pr_reason=${String(g.mode_gate.reason)}`,
+      );
+    }
     err(
       `wo-run outcome=${summary.outcome} wos=${summary.work_orders.length} done=${summary.work_orders.filter((w) => w.status === 'done').length} terminal=${summary.work_orders.filter((w) => w.terminal).length}`,
     );
