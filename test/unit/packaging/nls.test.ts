@@ -77,5 +77,6 @@ describe('package.nls.json', () => {
     assert.equal(r.status, 0, r.stderr);
     const files = r.stdout.split('\n').map((line) => line.trim());
     assert.ok(files.includes('package.nls.json'), r.stdout);
+    assert.ok(files.includes('l10n/bundle.l10n.json'), r.stdout);
   });
 });
