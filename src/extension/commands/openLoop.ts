@@ -8,6 +8,7 @@ import { sessionIdProblem } from '../../store';
 import type { Command } from '../commandManager';
 import { askEach, BACK, runSteps, settle, type Step } from '../input';
 import { workspaceRoots, type WorkspaceRoot } from '../workspace/roots';
+import { inUiWords } from '../findingWords';
 import { cliLine } from './cliHistory';
 import type { CommandDeps, CommandReport } from './deps';
 import { CANCELLED, nothingToDo, reportDone, reportRefusal, reportUntrusted } from './report';
@@ -183,7 +184,7 @@ export class OpenLoopCommand implements Command {
         : vscode.l10n.t('{0}: open, next iteration {1}.', session, p.next_iteration);
     return reportDone(deps, message, p, {
       cli,
-      findings: outcome.findings.map((f) => f.message),
+      findings: outcome.findings.map(inUiWords),
     });
   }
 }
