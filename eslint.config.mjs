@@ -52,6 +52,12 @@ export const untranslatedText = [
     selector: `Property[key.name=/^(title|tooltip)$/] > ${WORDS}`,
     message: 'A title or tooltip is written as vscode.l10n.t(...).',
   },
+  {
+    // `npm run l10n:export` reads the message from the source: it must be one string literal.
+    selector:
+      "CallExpression[callee.property.name='t']:matches([callee.object.name='l10n'], [callee.object.property.name='l10n']) > :first-child:not(Literal)",
+    message: 'The message of l10n.t is one string literal (with {0} placeholders), so it can be exported.',
+  },
 ];
 
 export default tseslint.config(

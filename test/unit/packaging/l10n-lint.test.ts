@@ -49,6 +49,18 @@ describe('lint: words through l10n.t', function () {
     assert.deepEqual([...new Set(untranslatedLines(code))], [3, 4, 5, 6, 7, 8, 9, 10]);
   });
 
+  it('refuses an l10n.t message that is not one string literal (the export could not read it)', () => {
+    const code = [
+      "import * as vscode from 'vscode';",
+      "import * as l10n from '@vscode/l10n';",
+      "const key = 'Open Loop';",
+      'export const a = vscode.l10n.t(key);',
+      'export const b = l10n.t(`Open ${key}`);',
+      "export const c = l10n.t('Open {0}', key);",
+    ].join('\n');
+    assert.deepEqual(untranslatedLines(code), [4, 5]);
+  });
+
   it('accepts the same words through vscode.l10n.t, and leaves code outside src/extension alone', () => {
     const code = [
       "import * as vscode from 'vscode';",
