@@ -25,6 +25,41 @@ const noIo = [
   message: 'The engine does no I/O: src/store/ and the shells read and write files.',
 }));
 
+// Words a person reads in the extension go through vscode.l10n.t (or @vscode/l10n's l10n.t in the
+// modules unit tests load without VS Code), so they reach l10n/bundle.l10n.json and can be
+// translated: a string literal, template or concatenation handed straight to a message, a quick
+// input, a progress title, a diagnostic, a code action or lens, or a tooltip is refused.
+/** Text with words in it: a string literal with a letter, any template, a concatenation. */
+const WORDS = ":matches(Literal[value=/[A-Za-z]/], TemplateLiteral, BinaryExpression[operator='+'])";
+export const untranslatedText = [
+  {
+    selector: `CallExpression[callee.property.name=/^show(Information|Warning|Error)Message$/] > ${WORDS}`,
+    message: 'A message shown to a person is written as vscode.l10n.t(...).',
+  },
+  {
+    selector: `CallExpression[callee.property.name=/^(withProgress|showQuickPick|showInputBox|showOpenDialog|showSaveDialog|pickOne|pickMany|inputText|confirm)$/] > ObjectExpression > Property[key.name=/^(title|placeholder|placeHolder|prompt|confirmLabel|detail|openLabel|saveLabel)$/] > ${WORDS}`,
+    message: 'A quick input, dialog or progress title is written as vscode.l10n.t(...).',
+  },
+  {
+    selector: `AssignmentExpression[left.property.name=/^(title|placeholder|prompt|tooltip|validationMessage|name)$/] > ${WORDS}`,
+    message: 'A title, placeholder or tooltip is written as vscode.l10n.t(...).',
+  },
+  {
+    selector: `NewExpression[callee.property.name=/^(Diagnostic|CodeAction|MarkdownString)$/] > ${WORDS}`,
+    message: 'A diagnostic, code action or hover text is written as vscode.l10n.t(...).',
+  },
+  {
+    selector: `Property[key.name=/^(title|tooltip)$/] > ${WORDS}`,
+    message: 'A title or tooltip is written as vscode.l10n.t(...).',
+  },
+  {
+    // `npm run l10n:export` reads the message from the source: it must be one string literal.
+    selector:
+      "CallExpression[callee.property.name='t']:matches([callee.object.name='l10n'], [callee.object.property.name='l10n']) > :first-child:not(Literal)",
+    message: 'The message of l10n.t is one string literal (with {0} placeholders), so it can be exported.',
+  },
+];
+
 export default tseslint.config(
   { ignores: ['node_modules/', 'dist/', 'out/', '.vscode-test/', 'test/fixtures/', '.demo/', '.bench/'] },
   js.configs.recommended,
@@ -63,5 +98,10 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': ['error', { paths: [noVscode] }],
     },
+  },
+  {
+    files: ['src/extension/**/*.ts'],
+    ignores: ['src/extension/testing/**'],
+    rules: { 'no-restricted-syntax': ['error', ...untranslatedText] },
   },
 );

@@ -5,6 +5,7 @@ import { registerBriefPanel } from './brief/register';
 import { registerContractEditor } from './contract/registerContractEditor';
 import { registerEngineeringEditor } from './engineering/register';
 import { createPrompterSlot } from './input';
+import { shareL10nBundle } from './sharedL10n';
 import { registerRuns, type RunsApi } from './runs/register';
 import { registerSessionsFeature, type SessionsApi } from './sessions/feature';
 import { loadTestHooks } from './testing/loadTestHooks';
@@ -23,6 +24,7 @@ export interface LoopLedgerApi extends SessionsApi, RunsApi {
 
 export function activate(context: vscode.ExtensionContext): LoopLedgerApi {
   const started = performance.now();
+  shareL10nBundle();
   const output = vscode.window.createOutputChannel('Loop Ledger');
   context.subscriptions.push(output);
 
@@ -44,7 +46,7 @@ export function activate(context: vscode.ExtensionContext): LoopLedgerApi {
   registerEngineeringEditor(context, commands, { prompter, output, trust, ...sessions });
 
   const activationMs = Math.round((performance.now() - started) * 100) / 100;
-  output.appendLine(`Loop Ledger activated in ${activationMs} ms`);
+  output.appendLine(vscode.l10n.t('Loop Ledger activated in {0} ms', activationMs));
   const api: LoopLedgerApi = { activationMs, workOrders, ...sessions, ...runs };
   return testHooks ? ({ ...api, testing: testHooks.api } as LoopLedgerApi) : api;
 }

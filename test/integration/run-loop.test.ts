@@ -81,9 +81,15 @@ describe('Run Loop (loop-ledger run in VS Code)', function () {
   });
 
   after(() => {
-    for (const path of ['.git', 'docs', join('.loop', 'runs'), join('.loop', 'slow-agents.toml')])
+    for (const path of [
+      '.git',
+      'docs',
+      join('.loop', 'runs'),
+      join('.loop', 'slow-agents.toml'),
+      join('.loop', 'broken-agents.toml'),
+    ])
       rmSync(join(root, path), { recursive: true, force: true });
-    for (const session of ['it-run', 'it-cancel'])
+    for (const session of ['it-run', 'it-cancel', 'it-broken-config'])
       rmSync(join(root, '.loop', 'ledgers', `${session}.json`), { force: true });
     void api.sessions.refreshAll();
   });
@@ -219,5 +225,22 @@ describe('Run Loop (loop-ledger run in VS Code)', function () {
     } finally {
       untrusted.dispose();
     }
+  });
+
+  it('a refusal names the question Run Loop asked (“Agent config”), not the CLI flag, in sentences', async () => {
+    writeFileSync(join(root, '.loop', 'broken-agents.toml'), '[coder\ncmd = oops\n');
+    commitAll();
+    const report = await run(
+      request('it-broken-config', { step: 'run.agentConfig', pick: '.loop/broken-agents.toml' }),
+    );
+    assert.equal(report.status, 'refused', report.message);
+    assert.equal(report.exitCode, 2);
+    assert.match(
+      report.message!,
+      /^Loop Ledger: Run Loop refused \(exit 2\)\. “Agent config” \S*broken-agents\.toml/,
+    );
+    assert.doesNotMatch(report.message!, /--agent-config/);
+    assert.match(report.message!, /\. Nothing was written\.$/);
+    assert.ok(!existsSync(join(root, '.loop', 'ledgers', 'it-broken-config.json')), 'nothing was written');
   });
 });

@@ -7,6 +7,7 @@ import { briefOp, listOp, type Outcome } from '../../app/operations';
 import { loadLedger } from '../../app/ledger-access';
 import type { BriefPacket } from '../../engine/brief';
 import { EXIT_MEANING } from '../../engine/refusal';
+import { inUiWords } from '../findingWords';
 import type { ChangeKind, PanelState } from '../../shared/protocol';
 import type { Command } from '../commandManager';
 import { BACK, runSteps, settle, type PrompterSlot, type Step } from '../input';
@@ -31,12 +32,12 @@ interface Answers {
   verification?: VerificationChoice;
 }
 
-const CHANGE_DETAILS: Record<ChangeKind, string> = {
-  workingTree: 'git diff HEAD — everything not yet committed, staged or not',
-  staged: 'git diff --cached — what the next commit would hold',
-  lastCommit: 'git show HEAD — the most recent commit',
-  range: 'git diff A..B — every commit between two revisions',
-};
+const CHANGE_DETAILS = (): Record<ChangeKind, string> => ({
+  workingTree: vscode.l10n.t('git diff HEAD — everything not yet committed, staged or not'),
+  staged: vscode.l10n.t('git diff --cached — what the next commit would hold'),
+  lastCommit: vscode.l10n.t('git show HEAD — the most recent commit'),
+  range: vscode.l10n.t('git diff A..B — every commit between two revisions'),
+});
 
 export class AssembleBriefCommand implements Command {
   readonly id = 'loopLedger.assembleBrief';
@@ -48,14 +49,17 @@ export class AssembleBriefCommand implements Command {
 
   async execute(): Promise<AssembleResult> {
     if (!this.panels.services.isTrusted()) {
-      const reason =
-        'Loop Ledger: assembling a brief records it in the ledger, and this workspace is not trusted. Loop Ledger is read-only here.';
+      const reason = vscode.l10n.t(
+        'Loop Ledger: assembling a brief records it in the ledger, and this workspace is not trusted. Loop Ledger is read-only here.',
+      );
       void vscode.window.showWarningMessage(reason);
       return { status: 'unavailable', reason };
     }
     const roots = workspaceRoots();
     if (roots.length === 0) {
-      const reason = 'Loop Ledger: open a folder first; a brief is assembled from its git repository.';
+      const reason = vscode.l10n.t(
+        'Loop Ledger: open a folder first; a brief is assembled from its git repository.',
+      );
       void vscode.window.showWarningMessage(reason);
       return { status: 'unavailable', reason };
     }
@@ -67,7 +71,7 @@ export class AssembleBriefCommand implements Command {
         const items = roots.map((r) => ({ label: r.name, description: r.path, value: r.path }));
         const answer = await prompter.pickOne({
           id: 'brief.root',
-          title: 'Assemble Critic Brief: folder',
+          title: vscode.l10n.t('Assemble Critic Brief: folder'),
           items,
           ...position,
         });
@@ -77,35 +81,35 @@ export class AssembleBriefCommand implements Command {
         const sessions = (listOp(state.root!).payload?.sessions ?? []).filter((s) => s.status !== null);
         if (sessions.length === 0) {
           void vscode.window.showWarningMessage(
-            'Loop Ledger: no session in this folder yet; open one with a contract first.',
+            vscode.l10n.t('Loop Ledger: no session in this folder yet; open one with a contract first.'),
           );
           return undefined;
         }
         const items = sessions.map((s) => ({
           label: s.session,
-          description: `${s.status} · ${s.iterations} iteration(s)`,
+          description: vscode.l10n.t('{0} · {1} iteration(s)', s.status ?? '', s.iterations ?? 0),
           value: s.session,
         }));
         const answer = await prompter.pickOne({
           id: 'brief.session',
-          title: 'Assemble Critic Brief: session',
-          placeholder: 'Which session is this change for?',
+          title: vscode.l10n.t('Assemble Critic Brief: session'),
+          placeholder: vscode.l10n.t('Which session is this change for?'),
           items,
           ...position,
         });
         return settle(answer, (session) => (state.session = session));
       },
       async (state, position) => {
-        const kinds = Object.keys(CHANGE_LABELS) as ChangeKind[];
+        const kinds = Object.keys(CHANGE_LABELS()) as ChangeKind[];
         const items = kinds.map((kind) => ({
-          label: CHANGE_LABELS[kind],
-          detail: CHANGE_DETAILS[kind],
+          label: CHANGE_LABELS()[kind],
+          detail: CHANGE_DETAILS()[kind],
           value: kind,
         }));
         const kind = await prompter.pickOne({
           id: 'brief.change',
-          title: 'Assemble Critic Brief: change',
-          placeholder: 'Which change should the critic judge?',
+          title: vscode.l10n.t('Assemble Critic Brief: change'),
+          placeholder: vscode.l10n.t('Which change should the critic judge?'),
           items,
           ...position,
         });
@@ -113,8 +117,9 @@ export class AssembleBriefCommand implements Command {
         if (kind !== 'range') return settle(kind, (k) => (state.change = { kind: k }));
         const range = await prompter.inputText({
           id: 'brief.range',
-          title: 'Assemble Critic Brief: commit range',
-          prompt: 'Commit range, A..B',
+          title: vscode.l10n.t('Assemble Critic Brief: commit range'),
+          prompt: vscode.l10n.t('Commit range, A..B'),
+          // eslint-disable-next-line no-restricted-syntax -- git's range syntax, the same in every language
           placeholder: 'main..HEAD',
           validate: rangeProblem,
           ...position,
@@ -147,7 +152,10 @@ export class AssembleBriefCommand implements Command {
     try {
       texts = await readChange(root, change);
     } catch (error) {
-      const reason = `Loop Ledger: git could not produce the change: ${error instanceof GitError || error instanceof Error ? error.message : String(error)}`;
+      const reason = vscode.l10n.t(
+        'Loop Ledger: git could not produce the change: {0}',
+        error instanceof GitError || error instanceof Error ? error.message : String(error),
+      );
       void vscode.window.showErrorMessage(reason);
       return { status: 'unavailable', reason };
     }
@@ -160,12 +168,23 @@ export class AssembleBriefCommand implements Command {
     };
     const outcome = await writeWithoutBlocking((lock) => briefOp(root, session, briefInput, lock));
     if (outcome.exitCode !== 0 || !outcome.payload) {
-      const findings = outcome.findings.map((f) => f.message);
+      // In the UI's words, each a sentence, as every refusal the extension shows.
+      const findings = outcome.findings.map(inUiWords);
       this.panels.services.output.appendLine(
-        `brief refused for ${session} (exit ${outcome.exitCode}): ${findings.join(' | ')}`,
+        vscode.l10n.t(
+          'brief refused for {0} (exit {1}): {2}',
+          session,
+          outcome.exitCode,
+          findings.join(' | '),
+        ),
       );
       void vscode.window.showErrorMessage(
-        `Loop Ledger: brief refused (exit ${outcome.exitCode}: ${EXIT_MEANING[outcome.exitCode]}). ${findings.join(' ')}`,
+        vscode.l10n.t(
+          'Loop Ledger: brief refused (exit {0}: {1}). {2} Nothing was written.',
+          outcome.exitCode,
+          EXIT_MEANING[outcome.exitCode],
+          findings.join(' '),
+        ),
       );
       return { status: 'refused', outcome };
     }

@@ -63,7 +63,7 @@ export class BriefPanel implements vscode.Disposable {
   static create(state: PanelState, root: string, services: PanelServices): BriefPanel {
     const panel = vscode.window.createWebviewPanel(
       BRIEF_VIEW_TYPE,
-      'Critic brief',
+      vscode.l10n.t('Critic brief'),
       { viewColumn: vscode.ViewColumn.Active, preserveFocus: false },
       { enableScripts: true, localResourceRoots: localResourceRoots(services.extensionUri) },
     );
@@ -96,7 +96,7 @@ export class BriefPanel implements vscode.Disposable {
   async receive(raw: unknown): Promise<ReceiveResult> {
     const decision = this.gate.check(raw);
     if ('reject' in decision) {
-      this.log(`ignored a message from the panel — ${decision.reject}`);
+      this.log(vscode.l10n.t('ignored a message from the panel — {0}', decision.reject));
       if (decision.requestId)
         this.post({ type: 'rejected', requestId: decision.requestId, reason: decision.reject });
       return { accepted: false, reason: decision.reject };
@@ -134,7 +134,7 @@ export class BriefPanel implements vscode.Disposable {
         type: 'openDiffResult',
         requestId,
         ok: false,
-        message: `Could not open ${path}: ${String(error)}`,
+        message: vscode.l10n.t('Could not open {0}: {1}', path, String(error)),
       });
     }
   }
@@ -143,8 +143,8 @@ export class BriefPanel implements vscode.Disposable {
     const { requestId } = message;
     if (!this.services.isTrusted()) {
       this.gate.settleVerdict(false);
-      const reason = 'this workspace is not trusted; Loop Ledger records nothing here';
-      this.log(`did not record a verdict — ${reason}`);
+      const reason = vscode.l10n.t('this workspace is not trusted; Loop Ledger records nothing here');
+      this.log(vscode.l10n.t('did not record a verdict — {0}', reason));
       this.post({ type: 'rejected', requestId, reason });
       return;
     }
@@ -155,8 +155,18 @@ export class BriefPanel implements vscode.Disposable {
     const record = recorded ? (outcome.payload as unknown as RecordView) : undefined;
     this.log(
       recorded
-        ? `recorded ${message.form.verdict} for brief ${this.briefId} as iteration ${record?.n} of ${this.session}`
-        : `verdict refused (exit ${exitCode}): ${outcome.findings.map(inUiWords).join(' ')}`,
+        ? vscode.l10n.t(
+            'recorded {0} for brief {1} as iteration {2} of {3}',
+            message.form.verdict,
+            this.briefId,
+            record?.n ?? '?',
+            this.session,
+          )
+        : vscode.l10n.t(
+            'verdict refused (exit {0}): {1}',
+            exitCode,
+            outcome.findings.map(inUiWords).join(' '),
+          ),
     );
     this.post({
       type: 'verdictResult',
@@ -169,29 +179,40 @@ export class BriefPanel implements vscode.Disposable {
     if (recorded) {
       this.state = {
         ...this.state,
-        spent: { reason: `verdict recorded as iteration ${record?.n}.`, record },
+        spent: { reason: vscode.l10n.t('verdict recorded as iteration {0}.', record?.n ?? '?'), record },
       };
       this.updateTitle();
       void vscode.window.showInformationMessage(
-        `Loop Ledger: ${message.form.verdict} recorded for ${this.session} (iteration ${record?.n}); brief ${this.briefId} is spent.`,
+        vscode.l10n.t(
+          'Loop Ledger: {0} recorded for {1} (iteration {2}); brief {3} is spent.',
+          message.form.verdict,
+          this.session,
+          record?.n ?? '?',
+          this.briefId,
+        ),
       );
     }
   }
 
   async export(requestId?: string): Promise<{ markdown: string; json: string } | undefined> {
     if (!this.services.isTrusted()) {
-      const reason = 'this workspace is not trusted; Loop Ledger writes nothing here';
+      const reason = vscode.l10n.t('this workspace is not trusted; Loop Ledger writes nothing here');
       if (requestId) this.post({ type: 'exportResult', requestId, ok: false, message: reason });
       return undefined;
     }
     try {
       const written = await exportPacket(this.root, this.state);
       if (requestId) this.post({ type: 'exportResult', requestId, ok: true, message: written.markdown });
-      this.log(`exported brief ${this.briefId} to ${written.markdown} and ${written.json}`);
+      this.log(
+        vscode.l10n.t('exported brief {0} to {1} and {2}', this.briefId, written.markdown, written.json),
+      );
       void offerCopy(written.markdown);
       return written;
     } catch (error) {
-      const reason = `export failed: ${error instanceof Error ? error.message : String(error)}`;
+      const reason = vscode.l10n.t(
+        'export failed: {0}',
+        error instanceof Error ? error.message : String(error),
+      );
       this.log(reason);
       if (requestId) this.post({ type: 'exportResult', requestId, ok: false, message: reason });
       return undefined;
@@ -211,7 +232,10 @@ export class BriefPanel implements vscode.Disposable {
 
   private updateTitle(): void {
     if (this.closed) return;
-    this.panel.title = `Critic brief ${this.briefId.slice(0, 8)}${this.state.spent ? ' (spent)' : ''}`;
+    const id = this.briefId.slice(0, 8);
+    this.panel.title = this.state.spent
+      ? vscode.l10n.t('Critic brief {0} (spent)', id)
+      : vscode.l10n.t('Critic brief {0}', id);
   }
 
   private log(line: string): void {
@@ -229,11 +253,11 @@ export class BriefPanel implements vscode.Disposable {
 }
 
 async function offerCopy(markdownPath: string): Promise<void> {
-  const copy = 'Copy Packet';
-  const open = 'Open';
+  const copy = vscode.l10n.t('Copy Packet');
+  const open = vscode.l10n.t('Open');
   const shown = vscode.workspace.asRelativePath(markdownPath, false);
   const choice = await vscode.window.showInformationMessage(
-    `Loop Ledger: packet exported to ${shown}.`,
+    vscode.l10n.t('Loop Ledger: packet exported to {0}.', shown),
     copy,
     open,
   );

@@ -33,8 +33,13 @@ export class BriefPanels implements vscode.Disposable, vscode.WebviewPanelSerial
     if (!state || !root) {
       this.services.output.appendLine(
         state
-          ? `a critic-brief panel could not be restored: no workspace folder holds a ledger for ${state.session}`
-          : 'a critic-brief panel could not be restored: its saved state is missing or malformed',
+          ? vscode.l10n.t(
+              'a critic-brief panel could not be restored: no workspace folder holds a ledger for {0}',
+              state.session,
+            )
+          : vscode.l10n.t(
+              'a critic-brief panel could not be restored: its saved state is missing or malformed',
+            ),
       );
       webviewPanel.dispose();
       return;
@@ -94,10 +99,10 @@ function stillPending(root: string, state: PanelState): PanelState['spent'] {
     return {
       reason:
         pending === null
-          ? 'the ledger holds no pending brief any more (a verdict was recorded against it).'
-          : `the ledger's pending brief is now ${pending}.`,
+          ? vscode.l10n.t('the ledger holds no pending brief any more (a verdict was recorded against it).')
+          : vscode.l10n.t("the ledger's pending brief is now {0}.", pending),
     };
   } catch {
-    return { reason: `the ledger of ${state.session} cannot be read.` };
+    return { reason: vscode.l10n.t('the ledger of {0} cannot be read.', state.session) };
   }
 }

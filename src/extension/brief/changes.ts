@@ -1,6 +1,7 @@
 // The four kinds of change a brief can be assembled from, and the git arguments that produce
 // each one's diff and its `--stat` (the change scope the engine checks the diff against). The
 // diff and the stat of one change always come from the same revisions.
+import * as l10n from '@vscode/l10n';
 import type { ChangeKind, ChangeRef } from '../../shared/protocol';
 import { DIFF_OPTIONS, runGit } from './git';
 import { revisionProblem } from './revisions';
@@ -11,12 +12,12 @@ export interface ChangeChoice {
   range?: string;
 }
 
-export const CHANGE_LABELS: Record<ChangeKind, string> = {
-  workingTree: 'Working tree vs HEAD',
-  staged: 'Staged changes',
-  lastCommit: 'Last commit',
-  range: 'Commit range',
-};
+export const CHANGE_LABELS = (): Record<ChangeKind, string> => ({
+  workingTree: l10n.t('Working tree vs HEAD'),
+  staged: l10n.t('Staged changes'),
+  lastCommit: l10n.t('Last commit'),
+  range: l10n.t('Commit range'),
+});
 
 const COMMON = [...DIFF_OPTIONS, '--find-renames'];
 /** Revisions go after this, so none can be read as an option. */
@@ -30,7 +31,7 @@ const RANGE = /^([^\s.-][^\s]*?)(\.\.\.?)([^\s.-][^\s]*)$/;
 /** Why `text` is not a usable commit range, or undefined when it is. */
 export function rangeProblem(text: string): string | undefined {
   const match = RANGE.exec(text.trim());
-  if (!match) return 'Write a range as A..B (for example main..HEAD or a1b2c3..d4e5f6).';
+  if (!match) return l10n.t('Write a range as A..B (for example main..HEAD or a1b2c3..d4e5f6).');
   return revisionProblem(match[1]!) ?? revisionProblem(match[3]!);
 }
 
@@ -67,9 +68,9 @@ export interface ChangeTexts {
 async function describe(root: string, choice: ChangeChoice): Promise<ChangeRef> {
   switch (choice.kind) {
     case 'workingTree':
-      return { kind: 'workingTree', label: CHANGE_LABELS.workingTree, base: 'HEAD', head: ':worktree' };
+      return { kind: 'workingTree', label: CHANGE_LABELS().workingTree, base: 'HEAD', head: ':worktree' };
     case 'staged':
-      return { kind: 'staged', label: CHANGE_LABELS.staged, base: 'HEAD', head: ':index' };
+      return { kind: 'staged', label: CHANGE_LABELS().staged, base: 'HEAD', head: ':index' };
     case 'lastCommit': {
       const head = (await runGit(root, ['rev-parse', '--verify', END, 'HEAD'])).trim();
       const subject = (
@@ -80,14 +81,14 @@ async function describe(root: string, choice: ChangeChoice): Promise<ChangeRef> 
         (out) => out.trim(),
         () => '',
       );
-      return { kind: 'lastCommit', label: `Last commit ${subject}`, base: parent, head };
+      return { kind: 'lastCommit', label: l10n.t('Last commit {0}', subject), base: parent, head };
     }
     case 'range': {
       const range = (choice.range ?? '').trim();
       const [, from = '', dots = '..', to = ''] = RANGE.exec(range) ?? [];
       // A...B diffs from the merge base, so that is the left side.
       const base = dots === '...' ? (await runGit(root, ['merge-base', END, from, to])).trim() : from;
-      return { kind: 'range', label: `Commits ${range}`, base, head: to };
+      return { kind: 'range', label: l10n.t('Commits {0}', range), base, head: to };
     }
   }
 }

@@ -62,14 +62,14 @@ export function runEvidenceCommands(commands: readonly string[], cwd: string): P
           if (code !== 0) failed.push(command);
         }
         writeEmitter.fire(
-          '\r\nLoop Ledger: evidence captured for the brief. This terminal can be closed.\r\n',
+          `\r\n${vscode.l10n.t('Loop Ledger: evidence captured for the brief. This terminal can be closed.')}\r\n`,
         );
         resolveRun({ transcript: parts.join('\n'), failed });
       })();
     },
     close: () => writeEmitter.dispose(),
   };
-  const terminal = vscode.window.createTerminal({ name: 'Loop Ledger evidence', pty });
+  const terminal = vscode.window.createTerminal({ name: vscode.l10n.t('Loop Ledger evidence'), pty });
   terminal.show(true);
   return done;
 }

@@ -13,7 +13,7 @@ export class ExportPacketCommand implements Command {
     const panel = this.panels.active;
     if (!panel) {
       void vscode.window.showInformationMessage(
-        'Loop Ledger: no critic brief is open; run "Assemble Critic Brief" first.',
+        vscode.l10n.t('Loop Ledger: no critic brief is open; run "Assemble Critic Brief" first.'),
       );
       return undefined;
     }

@@ -23,12 +23,14 @@ class GitRevisionProvider implements vscode.TextDocumentContentProvider {
   async provideTextDocumentContent(uri: vscode.Uri): Promise<string> {
     // Repository config can run programs (textconv, fsmonitor): VS Code's own git extension
     // runs nothing in an untrusted folder, and neither does this.
-    if (!this.isTrusted()) throw new Error('Loop Ledger runs no git in an untrusted workspace.');
+    if (!this.isTrusted())
+      throw new Error(vscode.l10n.t('Loop Ledger runs no git in an untrusted workspace.'));
     const query = checkRevisionQuery(
       uri.query,
       workspaceRoots().map((root) => root.path),
     );
-    if ('refused' in query) throw new Error(`Loop Ledger: refused to show ${uri.path}: ${query.refused}.`);
+    if ('refused' in query)
+      throw new Error(vscode.l10n.t('Loop Ledger: refused to show {0}: {1}.', uri.path, query.refused));
     if (query.rev === '') return '';
     return runGit(query.root, showFileArgs(query.rev, query.path)).catch(() => '');
   }
@@ -52,5 +54,5 @@ export function diffSides(
   const left = revisionUri(root, change.base, before);
   const right =
     change.head === ':worktree' ? vscode.Uri.file(`${root}/${path}`) : revisionUri(root, change.head, path);
-  return { left, right, title: `${path} (${change.label})` };
+  return { left, right, title: vscode.l10n.t('{0} ({1})', path, change.label) };
 }

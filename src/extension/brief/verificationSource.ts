@@ -1,6 +1,7 @@
 // Where the verification output in a brief comes from: a file the person names, or a transcript
 // of the rubric's evidence commands run in a visible terminal — only in a trusted workspace, and
 // only after the person has seen the commands and said yes.
+import * as l10n from '@vscode/l10n';
 import { isAbsolute, join } from 'node:path';
 import type { BriefInput } from '../../engine/brief';
 import type { RubricDimension } from '../../engine/types';
@@ -16,10 +17,11 @@ function resolvePath(root: string, path: string): string {
 }
 
 function fileProblem(root: string, text: string): string | undefined {
-  if (text.trim() === '') return 'Name the file holding the verification output (relative to the workspace).';
+  if (text.trim() === '')
+    return l10n.t('Name the file holding the verification output (relative to the workspace).');
   const path = resolvePath(root, text.trim());
-  if (!existsSync(path)) return `No such file: ${text.trim()}`;
-  if (!statSync(path).isFile()) return `Not a file: ${text.trim()}`;
+  if (!existsSync(path)) return l10n.t('No such file: {0}', text.trim());
+  if (!statSync(path).isFile()) return l10n.t('Not a file: {0}', text.trim());
   return undefined;
 }
 
@@ -37,19 +39,23 @@ export async function askVerification(
 ): Promise<Answer<VerificationChoice>> {
   const commands = evidenceCommands(rubric);
   const items: PickItem<'file' | 'run'>[] = [
-    { label: 'From a file…', description: 'a saved test or benchmark transcript', value: 'file' },
+    {
+      label: l10n.t('From a file…'),
+      description: l10n.t('a saved test or benchmark transcript'),
+      value: 'file',
+    },
   ];
   if (trusted && commands.length > 0) {
     items.push({
-      label: "Run the rubric's evidence commands",
-      description: `${commands.length} command(s), in a terminal you can watch`,
+      label: l10n.t("Run the rubric's evidence commands"),
+      description: l10n.t('{0} command(s), in a terminal you can watch', commands.length),
       value: 'run',
     });
   }
   const source = await prompter.pickOne({
     id: 'brief.verificationSource',
-    title: 'Assemble Critic Brief: verification output',
-    placeholder: 'Where does the verification output come from?',
+    title: l10n.t('Assemble Critic Brief: verification output'),
+    placeholder: l10n.t('Where does the verification output come from?'),
     items,
     ...position,
   });
@@ -57,17 +63,17 @@ export async function askVerification(
   if (source === 'run') {
     const confirmed = await prompter.confirm({
       id: 'brief.confirmRun',
-      title: `Run ${commands.length} evidence command(s) from the contract in this workspace?`,
+      title: l10n.t('Run {0} evidence command(s) from the contract in this workspace?', commands.length),
       detail: commands.map((c) => `$ ${c}`).join('\n'),
-      confirmLabel: 'Run Commands',
+      confirmLabel: l10n.t('Run Commands'),
     });
     return confirmed ? { kind: 'run', commands } : undefined;
   }
   const path = await prompter.inputText({
     id: 'brief.verificationFile',
-    title: 'Assemble Critic Brief: verification output file',
-    prompt: 'Path of the verification output, relative to the workspace folder',
-    placeholder: 'e.g. .loop/evidence/test-run.txt',
+    title: l10n.t('Assemble Critic Brief: verification output file'),
+    prompt: l10n.t('Path of the verification output, relative to the workspace folder'),
+    placeholder: l10n.t('e.g. .loop/evidence/test-run.txt'),
     validate: (text) => fileProblem(root, text),
     ...position,
   });

@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import { closeOp, type ClosePayload } from '../../app/operations';
 import type { CloseInput } from '../../engine/close';
 import { OUTCOMES, type Outcome } from '../../engine/types';
@@ -19,8 +20,8 @@ import {
 import { candidates, isForeign, pickSession, sessionFromArgument } from './target';
 import { writeWithoutBlocking } from '../workspace/ledgerWrites';
 
-const TITLE = 'Close';
-const STEP_TITLE = 'Loop Ledger: Close Session';
+const TITLE = (): string => l10n.t('Close');
+const STEP_TITLE = (): string => l10n.t('Loop Ledger: Close Session');
 
 interface CloseAnswers {
   target?: ReadableSession;
@@ -39,20 +40,23 @@ export class CloseCommand implements Command {
 
   async execute(argument?: unknown): Promise<CommandReport<ClosePayload>> {
     const { deps } = this;
-    if (!deps.trust.isTrusted) return reportUntrusted(deps, TITLE);
+    if (!deps.trust.isTrusted) return reportUntrusted(deps, TITLE());
     const node = await sessionFromArgument(deps.sessions, argument);
-    if (isForeign(node)) return reportForeignArgument(deps, TITLE, node.refused);
+    if (isForeign(node)) return reportForeignArgument(deps, TITLE(), node.refused);
     await deps.sessions.ready();
-    if (node?.entry.kind === 'broken') return brokenRefusal(deps, TITLE, node.entry);
+    if (node?.entry.kind === 'broken') return brokenRefusal(deps, TITLE(), node.entry);
     const given = node?.entry.kind === 'ledger' ? node.entry : undefined;
     const open = candidates(deps.sessions, (e) => e.ledger.status === 'open');
-    if (!given && open.length === 0) return nothingToDo('there is no open session to close.');
+    if (!given && open.length === 0) return nothingToDo(l10n.t('there is no open session to close.'));
     const ask = () => deps.prompter.current;
 
     const steps: Step<CloseAnswers>[] = [
       async (s, at) => {
         if (given) return ((s.target = given), 'skip');
-        return settle(await pickSession(ask(), 'close.session', STEP_TITLE, open, at), (v) => (s.target = v));
+        return settle(
+          await pickSession(ask(), 'close.session', STEP_TITLE(), open, at),
+          (v) => (s.target = v),
+        );
       },
       async (s, at) => {
         // `continue` is offered too: the engine refuses it (exit 2), and says why.
@@ -60,8 +64,8 @@ export class CloseCommand implements Command {
         return settle(
           await ask().pickOne({
             id: 'close.outcome',
-            title: STEP_TITLE,
-            placeholder: 'How did the loop end?',
+            title: STEP_TITLE(),
+            placeholder: l10n.t('How did the loop end?'),
             items,
             ...at,
           }),
@@ -69,13 +73,13 @@ export class CloseCommand implements Command {
         );
       },
       async (s, at) =>
-        s.outcome === 'escalate' ? askEscalateFields(ask, 'close', STEP_TITLE, s, at) : 'skip',
+        s.outcome === 'escalate' ? askEscalateFields(ask, 'close', STEP_TITLE(), s, at) : 'skip',
       async (s, at) =>
         settle(
           await ask().inputText({
             id: 'close.note',
-            title: STEP_TITLE,
-            prompt: 'A closing note (optional)',
+            title: STEP_TITLE(),
+            prompt: l10n.t('A closing note (optional)'),
             value: s.note ?? '',
             ...at,
           }),
@@ -84,12 +88,12 @@ export class CloseCommand implements Command {
       async (s) => {
         const confirmed = await ask().confirm({
           id: 'close.confirm',
-          title: `Close ${s.target!.session} as ${s.outcome}?`,
+          title: l10n.t('Close {0} as {1}?', s.target!.session, s.outcome!),
           detail:
             s.outcome === 'pause'
-              ? 'A paused loop can be resumed later.'
-              : 'A closed loop can only be re-opened as a new epoch.',
-          confirmLabel: 'Close Session',
+              ? l10n.t('A paused loop can be resumed later.')
+              : l10n.t('A closed loop can only be re-opened as a new epoch.'),
+          confirmLabel: l10n.t('Close Session'),
         });
         return confirmed ? 'next' : undefined;
       },
@@ -116,11 +120,11 @@ export class CloseCommand implements Command {
     ]);
     const outcome = await writeWithoutBlocking((lock) => closeOp(target.root, target.session, input, lock));
     await deps.sessions.refreshFile(target.path);
-    if (outcome.exitCode !== 0 || !outcome.payload) return reportRefusal(deps, TITLE, outcome, cli);
+    if (outcome.exitCode !== 0 || !outcome.payload) return reportRefusal(deps, TITLE(), outcome, cli);
     deps.cliHistory.remember(target.root, target.session, 'close', cli);
     return reportDone(
       deps,
-      `${target.session}: closed (${outcome.payload.final_outcome}).`,
+      l10n.t('{0}: closed ({1}).', target.session, outcome.payload.final_outcome),
       outcome.payload,
       { cli },
     );

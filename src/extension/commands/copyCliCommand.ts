@@ -22,24 +22,25 @@ export class CopyCliCommandCommand implements Command {
     const prompter = deps.prompter.current;
     const chosen = await chooseSession(deps.sessions, prompter, argument, {
       id: 'cli.session',
-      title: 'Loop Ledger: Copy CLI Command',
+      title: vscode.l10n.t('Loop Ledger: Copy CLI Command'),
       accept: () => true,
-      none: 'there are no sessions in this workspace yet.',
+      none: vscode.l10n.t('there are no sessions in this workspace yet.'),
     });
     if (chosen === 'cancelled') return CANCELLED;
-    if ('refused' in chosen) return reportForeignArgument(deps, 'Copy CLI Command', chosen.refused);
+    if ('refused' in chosen)
+      return reportForeignArgument(deps, vscode.l10n.t('Copy CLI Command'), chosen.refused);
     if ('none' in chosen) return nothingToDo(chosen.none);
     const answer = await prompter.pickOne({
       id: 'cli.command',
-      title: `Loop Ledger: Copy CLI Command — ${chosen.session}`,
-      placeholder: 'Which command?',
+      title: vscode.l10n.t('Loop Ledger: Copy CLI Command — {0}', chosen.session),
+      placeholder: vscode.l10n.t('Which command?'),
       items: commandChoices(this.deps, chosen),
     });
     if (answer === undefined || answer === BACK) return CANCELLED;
     await vscode.env.clipboard.writeText(answer);
-    const message = `copied: ${answer}`;
+    const message = vscode.l10n.t('copied: {0}', answer);
     deps.output.appendLine(message);
-    void vscode.window.showInformationMessage(`Loop Ledger: ${message}`);
+    void vscode.window.showInformationMessage(vscode.l10n.t('Loop Ledger: {0}', message));
     return { status: 'done', message, payload: { text: answer } };
   }
 }
@@ -51,7 +52,12 @@ function commandChoices(deps: CommandDeps, entry: SessionEntry): PickItem<string
   ];
   const items: PickItem<string>[] = [];
   const last = deps.cliHistory.lastFor(entry.root, entry.session);
-  if (last) items.push({ label: `last action (${last.title})`, detail: last.line, value: last.line });
+  if (last)
+    items.push({
+      label: vscode.l10n.t('last action ({0})', last.title),
+      detail: last.line,
+      value: last.line,
+    });
   for (const sub of ['status', 'resume', 'brief'] as const) {
     const extra: [string, string][] =
       sub === 'brief'
@@ -64,6 +70,6 @@ function commandChoices(deps: CommandDeps, entry: SessionEntry): PickItem<string
     items.push({ label: sub, detail: line, value: line });
   }
   const iterate = cliLine('iterate', [...key, ['outcome', 'continue'], ['action', 'ACTION-ID']]);
-  items.push({ label: 'iterate (template)', detail: iterate, value: iterate });
+  items.push({ label: vscode.l10n.t('iterate (template)'), detail: iterate, value: iterate });
   return items;
 }

@@ -1,5 +1,6 @@
 // The escalate step shared by Record Iteration and Close Session: an escalate needs a blocker,
 // its evidence and a recommended next action, asked one after another with Back between them.
+import * as l10n from '@vscode/l10n';
 import { askEach, BACK, settle, type Prompter, type StepPosition, type StepResult } from '../input';
 
 export interface EscalateAnswers {
@@ -9,9 +10,9 @@ export interface EscalateAnswers {
 }
 
 const FIELDS = [
-  ['blocker', 'What stopped the loop?'],
-  ['evidence', 'What shows the blocker?'],
-  ['recommendedNext', 'What should the next session (or person) do?'],
+  ['blocker', () => l10n.t('What stopped the loop?')],
+  ['evidence', () => l10n.t('What shows the blocker?')],
+  ['recommendedNext', () => l10n.t('What should the next session (or person) do?')],
 ] as const;
 
 export async function askEscalateFields(
@@ -24,11 +25,11 @@ export async function askEscalateFields(
   const answers = await askEach(FIELDS, ([key, prompt], index) =>
     prompter().inputText({
       id: `${idPrefix}.${key}`,
-      title: `${title} — escalate (${index + 1}/${FIELDS.length})`,
-      prompt,
+      title: l10n.t('{0} — escalate ({1}/{2})', title, index + 1, FIELDS.length),
+      prompt: prompt(),
       value: state[key] ?? '',
       // The engine refuses a blank one too; saying so here saves a round trip.
-      validate: (text) => (text.trim() === '' ? 'escalate needs this field' : undefined),
+      validate: (text) => (text.trim() === '' ? l10n.t('escalate needs this field') : undefined),
       canGoBack: true,
       step: at.step,
       totalSteps: at.totalSteps,

@@ -8,13 +8,14 @@ import { sessionIdProblem } from '../../store';
 import type { Command } from '../commandManager';
 import { askEach, BACK, runSteps, settle, type Step } from '../input';
 import { workspaceRoots, type WorkspaceRoot } from '../workspace/roots';
+import { inUiWords } from '../findingWords';
 import { cliLine } from './cliHistory';
 import type { CommandDeps, CommandReport } from './deps';
 import { CANCELLED, nothingToDo, reportDone, reportRefusal, reportUntrusted } from './report';
 import { writeWithoutBlocking } from '../workspace/ledgerWrites';
 
-const TITLE = 'Open Loop';
-const STEP_TITLE = 'Loop Ledger: Open Loop';
+const TITLE = (): string => vscode.l10n.t('Open Loop');
+const STEP_TITLE = (): string => vscode.l10n.t('Loop Ledger: Open Loop');
 const CONTRACT_GLOB = '**/.loop/contracts/**/*.json';
 
 interface ContractChoice {
@@ -41,14 +42,17 @@ export class OpenLoopCommand implements Command {
 
   async execute(argument?: unknown): Promise<CommandReport<OpenPayload>> {
     const { deps } = this;
-    if (!deps.trust.isTrusted) return reportUntrusted(deps, TITLE);
+    if (!deps.trust.isTrusted) return reportUntrusted(deps, TITLE());
     const roots = workspaceRoots();
-    if (roots.length === 0) return nothingToDo('open a folder first; loops live in its .loop folder.');
+    if (roots.length === 0)
+      return nothingToDo(vscode.l10n.t('open a folder first; loops live in its .loop folder.'));
     const given = contractFromArgument(argument, roots);
     const contracts = given ? [given] : await findContracts(roots);
     if (contracts.length === 0) {
       return nothingToDo(
-        'there is no contract under .loop/contracts/ yet. Create one first (Loop Ledger: New Contract).',
+        vscode.l10n.t(
+          'there is no contract under .loop/contracts/ yet. Create one first (Loop Ledger: New Contract).',
+        ),
       );
     }
     const ask = () => deps.prompter.current;
@@ -63,8 +67,8 @@ export class OpenLoopCommand implements Command {
         return settle(
           await ask().pickOne({
             id: 'open.contract',
-            title: STEP_TITLE,
-            placeholder: 'Which contract?',
+            title: STEP_TITLE(),
+            placeholder: vscode.l10n.t('Which contract?'),
             items,
             ...at,
           }),
@@ -75,12 +79,13 @@ export class OpenLoopCommand implements Command {
         settle(
           await ask().inputText({
             id: 'open.session',
-            title: STEP_TITLE,
-            prompt:
+            title: STEP_TITLE(),
+            prompt: vscode.l10n.t(
               'Session id (letters, digits, . _ -); an existing closed session is re-opened as a new epoch',
+            ),
             value: s.session ?? '',
             validate: (text) =>
-              text === '' ? 'a session id is needed' : (sessionIdProblem(text) ?? undefined),
+              text === '' ? vscode.l10n.t('a session id is needed') : (sessionIdProblem(text) ?? undefined),
             ...at,
           }),
           (v) => (s.session = v),
@@ -89,8 +94,8 @@ export class OpenLoopCommand implements Command {
         settle(
           await ask().inputText({
             id: 'open.stallThreshold',
-            title: STEP_TITLE,
-            prompt: 'Stall threshold: how many repeats of one error escalate the loop',
+            title: STEP_TITLE(),
+            prompt: vscode.l10n.t('Stall threshold: how many repeats of one error escalate the loop'),
             value: String(s.stallThreshold ?? 3),
             validate: stallThresholdInputProblem,
             ...at,
@@ -102,8 +107,10 @@ export class OpenLoopCommand implements Command {
         if (dimensions.length === 0) return ((s.evidence = []), 'skip');
         const picked = await ask().pickMany({
           id: 'open.baselineEvidence',
-          title: STEP_TITLE,
-          placeholder: 'Baselines shown by a transcript (optional; select none to declare them)',
+          title: STEP_TITLE(),
+          placeholder: vscode.l10n.t(
+            'Baselines shown by a transcript (optional; select none to declare them)',
+          ),
           items: dimensions.map((d) => ({
             label: d,
             value: d,
@@ -115,9 +122,12 @@ export class OpenLoopCommand implements Command {
         const paths = await askEach(picked, (dimension) =>
           ask().inputText({
             id: `open.baselineEvidence.${dimension}`,
-            title: STEP_TITLE,
-            prompt: `Transcript file that shows the ${dimension} baseline (relative to the workspace folder)`,
-            validate: (text) => (text.trim() === '' ? 'a file path is needed' : undefined),
+            title: STEP_TITLE(),
+            prompt: vscode.l10n.t(
+              'Transcript file that shows the {0} baseline (relative to the workspace folder)',
+              dimension,
+            ),
+            validate: (text) => (text.trim() === '' ? vscode.l10n.t('a file path is needed') : undefined),
             canGoBack: true,
           }),
         );
@@ -155,25 +165,35 @@ export class OpenLoopCommand implements Command {
     await deps.sessions.refreshFile(join(root.path, '.loop', 'ledgers', `${session}.json`));
     if (outcome.exitCode !== 0 || !outcome.payload) {
       const findings = outcome.findings.map((f) =>
-        f.path?.[0] === STALL_THRESHOLD_FIELD ? { ...f, message: `Stall threshold: ${f.message}` } : f,
+        f.path?.[0] === STALL_THRESHOLD_FIELD
+          ? { ...f, message: vscode.l10n.t('Stall threshold: {0}', f.message) }
+          : f,
       );
-      return reportRefusal(deps, TITLE, { ...outcome, findings }, cli);
+      return reportRefusal(deps, TITLE(), { ...outcome, findings }, cli);
     }
     deps.cliHistory.remember(root.path, session, 'open', cli);
     const p = outcome.payload;
-    const epoch = p.epoch > 1 ? ` (re-opened as epoch ${p.epoch})` : '';
-    return reportDone(deps, `${session}: open${epoch}, next iteration ${p.next_iteration}.`, p, {
+    const message =
+      p.epoch > 1
+        ? vscode.l10n.t(
+            '{0}: open (re-opened as epoch {1}), next iteration {2}.',
+            session,
+            p.epoch,
+            p.next_iteration,
+          )
+        : vscode.l10n.t('{0}: open, next iteration {1}.', session, p.next_iteration);
+    return reportDone(deps, message, p, {
       cli,
-      findings: outcome.findings.map((f) => f.message),
+      findings: outcome.findings.map(inUiWords),
     });
   }
 }
 
 /** The engine's rule on the typed number, shown while typing (openOp applies it again). */
 function stallThresholdInputProblem(text: string): string | undefined {
-  if (!/^\s*[+-]?\d+\s*$/.test(text)) return 'a whole number, e.g. 3';
+  if (!/^\s*[+-]?\d+\s*$/.test(text)) return vscode.l10n.t('a whole number, e.g. 3');
   const problem = stallThresholdProblem(Number(text));
-  return problem ? `Stall threshold: ${problem.message}` : undefined;
+  return problem ? vscode.l10n.t('Stall threshold: {0}', problem.message) : undefined;
 }
 
 /** A contract passed by the explorer context menu or another command (a Uri or `{path}`). */

@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import { iterateOp } from '../../app/operations';
 import type { EngineeringIterateInput } from '../../engine/engineering/iterate';
 import type { IterationRecord } from '../../engine/types';
@@ -20,7 +21,7 @@ import { brokenRefusal } from './broken';
 import { writeWithoutBlocking } from '../workspace/ledgerWrites';
 import { formatScore } from '../../shared/numbers';
 
-const TITLE = 'Record Iteration';
+const TITLE = (): string => l10n.t('Record Iteration');
 
 /**
  * Records one iteration from a multi-step quick input: session → outcome → actions →
@@ -34,15 +35,15 @@ export class RecordIterationCommand implements Command {
 
   async execute(argument?: unknown): Promise<CommandReport<IterationRecord>> {
     const { deps } = this;
-    if (!deps.trust.isTrusted) return reportUntrusted(deps, TITLE);
+    if (!deps.trust.isTrusted) return reportUntrusted(deps, TITLE());
     const node = await sessionFromArgument(deps.sessions, argument);
-    if (isForeign(node)) return reportForeignArgument(deps, TITLE, node.refused);
+    if (isForeign(node)) return reportForeignArgument(deps, TITLE(), node.refused);
     await deps.sessions.ready();
-    if (node?.entry.kind === 'broken') return brokenRefusal(deps, TITLE, node.entry);
+    if (node?.entry.kind === 'broken') return brokenRefusal(deps, TITLE(), node.entry);
     const given = node?.entry.kind === 'ledger' ? node.entry : undefined;
     const open = () => candidates(deps.sessions, (e) => e.ledger.status === 'open');
     if (!given && open().length === 0)
-      return nothingToDo('there is no open session to record an iteration in. Open a loop first.');
+      return nothingToDo(l10n.t('there is no open session to record an iteration in. Open a loop first.'));
 
     const answers: RecordAnswers = { actions: [], measures: [], details: [], evidencePaths: [], spent: [] };
     const steps = recordSteps(() => deps.prompter.current, open, given);
@@ -73,24 +74,31 @@ export class RecordIterationCommand implements Command {
     const cli = iterateCli(target.root, target.session, input);
     const outcome = await writeWithoutBlocking((lock) => iterateOp(target.root, target.session, input, lock));
     await deps.sessions.refreshFile(target.path);
-    if (outcome.exitCode !== 0 || !outcome.payload) return reportRefusal(deps, TITLE, outcome, cli);
+    if (outcome.exitCode !== 0 || !outcome.payload) return reportRefusal(deps, TITLE(), outcome, cli);
     deps.cliHistory.remember(target.root, target.session, `iterate #${outcome.payload.n}`, cli);
     const record = outcome.payload;
     if (record.stall && record.reported_outcome !== record.outcome) {
-      return reportDone(deps, `${target.session}: iteration ${record.n} ${promotionText(record)}.`, record, {
-        cli,
-        warn: true,
-      });
+      return reportDone(
+        deps,
+        l10n.t('{0}: iteration {1} {2}.', target.session, record.n, promotionText(record)),
+        record,
+        {
+          cli,
+          warn: true,
+        },
+      );
     }
-    const scored = record.evaluation
-      ? `; rubric ${record.evaluation.verdict} ${formatScore(record.evaluation.weighted_total)}`
-      : '';
-    return reportDone(
-      deps,
-      `${target.session}: iteration ${record.n} recorded: ${record.outcome}${scored}.`,
-      record,
-      { cli },
-    );
+    const message = record.evaluation
+      ? l10n.t(
+          '{0}: iteration {1} recorded: {2}; rubric {3} {4}.',
+          target.session,
+          record.n,
+          record.outcome,
+          record.evaluation.verdict,
+          formatScore(record.evaluation.weighted_total),
+        )
+      : l10n.t('{0}: iteration {1} recorded: {2}.', target.session, record.n, record.outcome);
+    return reportDone(deps, message, record, { cli });
   }
 }
 

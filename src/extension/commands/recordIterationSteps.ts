@@ -1,6 +1,7 @@
 // The questions of "Record Iteration", one step each, with Back (a loop-engineering session
 // also gets recordEngineeringStep's). They only gather answers; the
 // engine decides (through iterateOp) and refuses what is wrong, so no rule is repeated here.
+import * as l10n from '@vscode/l10n';
 import { deriveBaseline } from '../../engine/baseline';
 import { OUTCOMES, type Outcome } from '../../engine/types';
 import { askEach, BACK, settle, type Prompter, type Step } from '../input';
@@ -25,33 +26,41 @@ export interface RecordAnswers extends EngineeringAnswers {
   recommendedNext?: string;
 }
 
-const OUTCOME_HINTS: Record<Outcome, string> = {
-  continue: 'another iteration follows (stall checks run)',
-  complete: 'the contract is met; closes the loop',
-  revise: 'the approach needs rework; closes the loop',
-  escalate: 'a person must act; needs blocker, evidence, next step',
-  pause: 'stop for now; can be resumed',
-  stop: 'give up on this loop; closes it',
-};
+const OUTCOME_HINTS = (): Record<Outcome, string> => ({
+  continue: l10n.t('another iteration follows (stall checks run)'),
+  complete: l10n.t('the contract is met; closes the loop'),
+  revise: l10n.t('the approach needs rework; closes the loop'),
+  escalate: l10n.t('a person must act; needs blocker, evidence, next step'),
+  pause: l10n.t('stop for now; can be resumed'),
+  stop: l10n.t('give up on this loop; closes it'),
+});
 
 type DetailKey = 'state' | 'error' | 'dependencyMissing' | 'evidencePaths' | 'note';
-const DETAILS: readonly { key: DetailKey; label: string; detail: string }[] = [
-  { key: 'state', label: 'State', detail: 'the resulting state (a repeat is the circular-state stall)' },
+const DETAILS = (): readonly { key: DetailKey; label: string; detail: string }[] => [
+  {
+    key: 'state',
+    label: l10n.t('State'),
+    detail: l10n.t('the resulting state (a repeat is the circular-state stall)'),
+  },
   {
     key: 'error',
-    label: 'Error',
-    detail: 'failure text (a repeated error escalates at the stall threshold)',
+    label: l10n.t('Error'),
+    detail: l10n.t('failure text (a repeated error escalates at the stall threshold)'),
   },
   {
     key: 'dependencyMissing',
-    label: 'Dependency missing',
-    detail: 'a declared dependency that was unreachable',
+    label: l10n.t('Dependency missing'),
+    detail: l10n.t('a declared dependency that was unreachable'),
   },
-  { key: 'evidencePaths', label: 'Evidence paths', detail: 'artifacts that show the work (comma-separated)' },
-  { key: 'note', label: 'Note', detail: 'free text' },
+  {
+    key: 'evidencePaths',
+    label: l10n.t('Evidence paths'),
+    detail: l10n.t('artifacts that show the work (comma-separated)'),
+  },
+  { key: 'note', label: l10n.t('Note'), detail: l10n.t('free text') },
 ];
 
-const TITLE = 'Loop Ledger: Record Iteration';
+const TITLE = (): string => l10n.t('Loop Ledger: Record Iteration');
 
 /** Splits "a, b c" into ids; the engine keeps them as given. */
 export function splitList(text: string, separators = /[\s,]+/): string[] {
@@ -70,20 +79,20 @@ export function recordSteps(
     async (s, at) => {
       if (given) return ((s.target = given), 'skip');
       return settle(
-        await pickSession(prompter(), 'record.session', TITLE, choices(), at),
+        await pickSession(prompter(), 'record.session', TITLE(), choices(), at),
         (v) => (s.target = v),
       );
     },
     async (s, at) => {
       const items = OUTCOMES.map((outcome) => ({
         label: outcome,
-        description: OUTCOME_HINTS[outcome],
+        description: OUTCOME_HINTS()[outcome],
         value: outcome,
       }));
       const answer = await prompter().pickOne({
         id: 'record.outcome',
-        title: TITLE,
-        placeholder: 'Outcome of this iteration',
+        title: TITLE(),
+        placeholder: l10n.t('Outcome of this iteration'),
         items,
         ...at,
       });
@@ -93,9 +102,12 @@ export function recordSteps(
       const done = s.target!.ledger.completed_actions;
       const answer = await prompter().inputText({
         id: 'record.actions',
-        title: TITLE,
-        prompt: `Action ids this iteration completed (comma or space separated; may be empty). Completed so far: ${done.length ? done.join(', ') : 'none'}`,
-        placeholder: 'e.g. fix-parser add-tests',
+        title: TITLE(),
+        prompt: l10n.t(
+          'Action ids this iteration completed (comma or space separated; may be empty). Completed so far: {0}',
+          done.length ? done.join(', ') : l10n.t('none'),
+        ),
+        placeholder: l10n.t('e.g. fix-parser add-tests'),
         value: s.actions.join(' '),
         ...at,
       });
@@ -106,15 +118,19 @@ export function recordSteps(
       if (rubric.length === 0) return ((s.measures = []), 'skip');
       const choice = await prompter().pickOne({
         id: 'record.measure',
-        title: TITLE,
-        placeholder: 'Measurements',
+        title: TITLE(),
+        placeholder: l10n.t('Measurements'),
         items: [
           {
-            label: 'Record measurements',
-            description: `one per rubric dimension (${rubric.length})`,
+            label: l10n.t('Record measurements'),
+            description: l10n.t('one per rubric dimension ({0})', rubric.length),
             value: true,
           },
-          { label: 'No measurements', description: 'this iteration is not scored', value: false },
+          {
+            label: l10n.t('No measurements'),
+            description: l10n.t('this iteration is not scored'),
+            value: false,
+          },
         ],
         ...at,
       });
@@ -124,10 +140,18 @@ export function recordSteps(
       const answers = await askEach(rubric, (dim, index) =>
         prompter().inputText({
           id: `record.measure.${dim.dimension}`,
-          title: `${TITLE} — ${dim.dimension} (${index + 1}/${rubric.length})`,
-          prompt: `${dim.dimension}: ${dim.direction}, target ${dim.target}, failure threshold ${dim.failure_threshold}${dim.hard_gate ? ', hard gate' : ''}. Prefilled with the last reading.`,
+          title: l10n.t('{0} — {1} ({2}/{3})', TITLE(), dim.dimension, index + 1, rubric.length),
+          prompt: l10n.t(
+            '{0}: {1}, target {2}, failure threshold {3}{4}. Prefilled with the last reading.',
+            dim.dimension,
+            dim.direction,
+            dim.target,
+            dim.failure_threshold,
+            dim.hard_gate ? l10n.t(', hard gate') : '',
+          ),
           value: last[dim.dimension] === undefined ? '' : String(last[dim.dimension]),
-          validate: (text) => (text.trim() === '' ? 'a number is needed for every dimension' : undefined),
+          validate: (text) =>
+            text.trim() === '' ? l10n.t('a number is needed for every dimension') : undefined,
           canGoBack: true,
         }),
       );
@@ -141,9 +165,9 @@ export function recordSteps(
     async (s, at) => {
       const answer = await prompter().pickMany({
         id: 'record.details',
-        title: TITLE,
-        placeholder: 'Add details? (select none to skip)',
-        items: DETAILS.map((d) => ({
+        title: TITLE(),
+        placeholder: l10n.t('Add details? (select none to skip)'),
+        items: DETAILS().map((d) => ({
           label: d.label,
           description: d.detail,
           value: d.key,
@@ -159,19 +183,19 @@ export function recordSteps(
     },
     async (s, at) => askEngineeringFacts(prompter, TITLE, s, at),
     async (s, at) =>
-      s.outcome === 'escalate' ? askEscalateFields(prompter, 'record', TITLE, s, at) : 'skip',
+      s.outcome === 'escalate' ? askEscalateFields(prompter, 'record', TITLE(), s, at) : 'skip',
   ];
 }
 
 async function askDetail(prompter: Prompter, s: RecordAnswers, key: DetailKey) {
-  const title = `${TITLE} — ${DETAILS.find((d) => d.key === key)!.label}`;
+  const title = l10n.t('{0} — {1}', TITLE(), DETAILS().find((d) => d.key === key)!.label);
   if (key === 'dependencyMissing') {
     const declared = s.target!.ledger.contract.dependencies;
     if (Array.isArray(declared) && declared.every((d) => typeof d === 'string') && declared.length > 0) {
       const answer = await prompter.pickOne({
         id: 'record.dependencyMissing',
         title,
-        placeholder: 'Which declared dependency was unreachable?',
+        placeholder: l10n.t('Which declared dependency was unreachable?'),
         items: declared.map((d: string) => ({ label: d, value: d })),
         canGoBack: true,
       });
@@ -182,7 +206,7 @@ async function askDetail(prompter: Prompter, s: RecordAnswers, key: DetailKey) {
   const answer = await prompter.inputText({
     id: `record.${key}`,
     title,
-    prompt: DETAILS.find((d) => d.key === key)!.detail,
+    prompt: DETAILS().find((d) => d.key === key)!.detail,
     value: key === 'evidencePaths' ? s.evidencePaths.join(', ') : (s[key] ?? ''),
     canGoBack: true,
   });

@@ -18,8 +18,15 @@ export function reportRefusal<P>(
   // In the UI's words, each a sentence: "“Verdict” needs “Critic next”: … Nothing was written."
   const findings = outcome.findings.map(inUiWords);
   const meaning = EXIT_MEANING[outcome.exitCode];
-  const message = `Loop Ledger: ${title} refused (exit ${outcome.exitCode}: ${meaning}). ${findings.join(' ')} Nothing was written.`;
-  deps.output.appendLine(`${title}: refused, exit ${outcome.exitCode} (${meaning})`);
+  // The frame is the shell's and translated; the exit meaning and findings are the engine's English.
+  const message = vscode.l10n.t(
+    'Loop Ledger: {0} refused (exit {1}: {2}). {3} Nothing was written.',
+    title,
+    outcome.exitCode,
+    meaning,
+    findings.join(' '),
+  );
+  deps.output.appendLine(vscode.l10n.t('{0}: refused, exit {1} ({2})', title, outcome.exitCode, meaning));
   for (const finding of findings) deps.output.appendLine(`  ${finding}`);
   void vscode.window.showErrorMessage(message);
   return { status: 'refused', message, exitCode: outcome.exitCode, findings, payload: outcome.payload, cli };
@@ -33,7 +40,7 @@ export function reportDone<P>(
 ): CommandReport<P> {
   deps.output.appendLine(message);
   for (const finding of extra.findings ?? []) deps.output.appendLine(`  ${finding}`);
-  const shown = `Loop Ledger: ${message}`;
+  const shown = vscode.l10n.t('Loop Ledger: {0}', message);
   void (extra.warn ? vscode.window.showWarningMessage(shown) : vscode.window.showInformationMessage(shown));
   return {
     status: 'done',
@@ -55,7 +62,7 @@ export function reportUntrusted(deps: CommandDeps, title: string): CommandReport
 export const CANCELLED: CommandReport<never> = { status: 'cancelled' };
 
 export function nothingToDo(message: string): CommandReport<never> {
-  void vscode.window.showInformationMessage(`Loop Ledger: ${message}`);
+  void vscode.window.showInformationMessage(vscode.l10n.t('Loop Ledger: {0}', message));
   return { status: 'nothing-to-do', message };
 }
 

@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import { resumeOp } from '../../app/operations';
 import type { ResumePayload } from '../../engine/resume';
 import type { Command } from '../commandManager';
@@ -16,7 +17,7 @@ import {
 import { chooseSession } from './target';
 import { writeWithoutBlocking } from '../workspace/ledgerWrites';
 
-const TITLE = 'Resume';
+const TITLE = (): string => l10n.t('Resume');
 
 /** Re-opens a paused session through resumeOp (an open one is reported as it is). */
 export class ResumeCommand implements Command {
@@ -26,32 +27,42 @@ export class ResumeCommand implements Command {
 
   async execute(argument?: unknown): Promise<CommandReport<ResumePayload>> {
     const { deps } = this;
-    if (!deps.trust.isTrusted) return reportUntrusted(deps, TITLE);
+    if (!deps.trust.isTrusted) return reportUntrusted(deps, TITLE());
     const chosen = await chooseSession(deps.sessions, deps.prompter.current, argument, {
       id: 'resume.session',
-      title: `Loop Ledger: ${TITLE}`,
+      title: l10n.t('Loop Ledger: {0}', TITLE()),
       accept: (e) => sessionState(e.ledger) === 'paused',
-      none: 'there is no paused session to resume.',
+      none: l10n.t('there is no paused session to resume.'),
     });
     if (chosen === 'cancelled') return CANCELLED;
-    if ('refused' in chosen) return reportForeignArgument(deps, TITLE, chosen.refused);
+    if ('refused' in chosen) return reportForeignArgument(deps, TITLE(), chosen.refused);
     if ('none' in chosen) return nothingToDo(chosen.none);
-    if (chosen.kind === 'broken') return brokenRefusal(deps, TITLE, chosen);
+    if (chosen.kind === 'broken') return brokenRefusal(deps, TITLE(), chosen);
     const cli = cliLine('resume', [
       ['root', chosen.root],
       ['session', chosen.session],
     ]);
     const outcome = await writeWithoutBlocking((lock) => resumeOp(chosen.root, chosen.session, lock));
     await deps.sessions.refreshFile(chosen.path);
-    if (outcome.exitCode !== 0 || !outcome.payload) return reportRefusal(deps, TITLE, outcome, cli);
+    if (outcome.exitCode !== 0 || !outcome.payload) return reportRefusal(deps, TITLE(), outcome, cli);
     deps.cliHistory.remember(chosen.root, chosen.session, 'resume', cli);
     const p = outcome.payload;
-    const done = p.completed_actions.length ? `; completed: ${p.completed_actions.join(', ')}` : '';
-    return reportDone(
-      deps,
-      `${p.session}: ${p.status}, next iteration ${p.next_iteration} (resumed ${p.resumed}×)${done}.`,
-      p,
-      { cli },
-    );
+    const message = p.completed_actions.length
+      ? l10n.t(
+          '{0}: {1}, next iteration {2} (resumed {3}×); completed: {4}.',
+          p.session,
+          p.status,
+          p.next_iteration,
+          p.resumed,
+          p.completed_actions.join(', '),
+        )
+      : l10n.t(
+          '{0}: {1}, next iteration {2} (resumed {3}×).',
+          p.session,
+          p.status,
+          p.next_iteration,
+          p.resumed,
+        );
+    return reportDone(deps, message, p, { cli });
   }
 }

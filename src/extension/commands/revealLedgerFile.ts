@@ -17,12 +17,13 @@ export class RevealLedgerFileCommand implements Command {
     const { deps } = this;
     const chosen = await chooseSession(deps.sessions, deps.prompter.current, argument, {
       id: 'reveal.session',
-      title: 'Loop Ledger: Reveal Ledger File',
+      title: vscode.l10n.t('Loop Ledger: Reveal Ledger File'),
       accept: () => true,
-      none: 'there are no sessions in this workspace yet.',
+      none: vscode.l10n.t('there are no sessions in this workspace yet.'),
     });
     if (chosen === 'cancelled') return CANCELLED;
-    if ('refused' in chosen) return reportForeignArgument(deps, 'Reveal Ledger File', chosen.refused);
+    if ('refused' in chosen)
+      return reportForeignArgument(deps, vscode.l10n.t('Reveal Ledger File'), chosen.refused);
     if ('none' in chosen) return nothingToDo(chosen.none);
     const uri = vscode.Uri.file(chosen.path);
     await vscode.window.showTextDocument(uri, { preview: true, preserveFocus: false });

@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import { scoreOp } from '../../app/operations';
 import { deriveBaseline } from '../../engine/baseline';
 import type { Evaluation } from '../../engine/types';
@@ -10,7 +11,7 @@ import { CANCELLED, nothingToDo, reportForeignArgument, reportDone, reportRefusa
 import { chooseSession } from './target';
 import { formatScore } from '../../shared/numbers';
 
-const TITLE = 'Score';
+const TITLE = (): string => l10n.t('Score');
 
 /**
  * Scores one measurement per rubric dimension against a session's contract through scoreOp.
@@ -26,24 +27,31 @@ export class ScoreCommand implements Command {
     const prompter = deps.prompter.current;
     const chosen = await chooseSession(deps.sessions, prompter, argument, {
       id: 'score.session',
-      title: `Loop Ledger: ${TITLE}`,
+      title: l10n.t('Loop Ledger: {0}', TITLE()),
       accept: (e) => (e.ledger.contract.quality_rubric ?? []).length > 0,
-      none: 'no session has a quality rubric to score against.',
+      none: l10n.t('no session has a quality rubric to score against.'),
     });
     if (chosen === 'cancelled') return CANCELLED;
-    if ('refused' in chosen) return reportForeignArgument(deps, TITLE, chosen.refused);
+    if ('refused' in chosen) return reportForeignArgument(deps, TITLE(), chosen.refused);
     if ('none' in chosen) return nothingToDo(chosen.none);
-    if (chosen.kind === 'broken') return brokenRefusal(deps, TITLE, chosen);
+    if (chosen.kind === 'broken') return brokenRefusal(deps, TITLE(), chosen);
     const rubric = chosen.ledger.contract.quality_rubric ?? [];
     const last = deriveBaseline(chosen.ledger);
     const values = await askEach(rubric, (dim, index) =>
       prompter.inputText({
         id: `score.measure.${dim.dimension}`,
-        title: `Loop Ledger: Score ${chosen.session}`,
+        title: l10n.t('Loop Ledger: Score {0}', chosen.session),
         step: index + 1,
         totalSteps: rubric.length,
         canGoBack: index > 0,
-        prompt: `${dim.dimension}: ${dim.direction}, target ${dim.target}, failure threshold ${dim.failure_threshold}${dim.hard_gate ? ', hard gate' : ''}`,
+        prompt: l10n.t(
+          '{0}: {1}, target {2}, failure threshold {3}{4}',
+          dim.dimension,
+          dim.direction,
+          dim.target,
+          dim.failure_threshold,
+          dim.hard_gate ? l10n.t(', hard gate') : '',
+        ),
         value: last[dim.dimension] === undefined ? '' : String(last[dim.dimension]),
       }),
     );
@@ -56,21 +64,27 @@ export class ScoreCommand implements Command {
     ]);
     const outcome = scoreOp(chosen.root, chosen.session, measures);
     // Exit 6 carries the payload: scored, with a hard gate breached. Shown as a warning, not a refusal.
-    if (!outcome.payload) return reportRefusal(deps, TITLE, outcome, cli);
+    if (!outcome.payload) return reportRefusal(deps, TITLE(), outcome, cli);
     deps.cliHistory.remember(chosen.root, chosen.session, 'score', cli);
     const p = outcome.payload;
-    const gates = p.hard_gate_failures.length
-      ? `; hard gates breached: ${p.hard_gate_failures.join(', ')}`
-      : '';
-    return reportDone(
-      deps,
-      `${chosen.session}: rubric ${p.verdict}, weighted total ${formatScore(p.weighted_total)}${gates}.`,
-      p,
-      {
-        cli,
-        exitCode: outcome.exitCode,
-        warn: p.verdict === 'fail',
-      },
-    );
+    const message = p.hard_gate_failures.length
+      ? l10n.t(
+          '{0}: rubric {1}, weighted total {2}; hard gates breached: {3}.',
+          chosen.session,
+          p.verdict,
+          formatScore(p.weighted_total),
+          p.hard_gate_failures.join(', '),
+        )
+      : l10n.t(
+          '{0}: rubric {1}, weighted total {2}.',
+          chosen.session,
+          p.verdict,
+          formatScore(p.weighted_total),
+        );
+    return reportDone(deps, message, p, {
+      cli,
+      exitCode: outcome.exitCode,
+      warn: p.verdict === 'fail',
+    });
   }
 }

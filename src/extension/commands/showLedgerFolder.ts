@@ -22,7 +22,7 @@ export class ShowLedgerFolderCommand implements Command {
     const workspace = vscode.workspace.workspaceFolders?.[0];
     if (!workspace) {
       void vscode.window.showWarningMessage(
-        'Loop Ledger: open a folder first; ledgers live in its .loop/ledgers.',
+        vscode.l10n.t('Loop Ledger: open a folder first; ledgers live in its .loop/ledgers.'),
       );
       return { folder: undefined, exists: false, revealedIn: 'none' };
     }
@@ -31,7 +31,10 @@ export class ShowLedgerFolderCommand implements Command {
     if (!(await isDirectory(folder))) {
       // Not awaited: the message resolves only when dismissed, and the command must return now.
       void vscode.window.showInformationMessage(
-        `Loop Ledger: there is no ledger folder yet (${shown}); it is created when a first session is opened.`,
+        vscode.l10n.t(
+          'Loop Ledger: there is no ledger folder yet ({0}); it is created when a first session is opened.',
+          shown,
+        ),
       );
       return { folder: folder.fsPath, exists: false, revealedIn: 'none' };
     }
@@ -42,7 +45,7 @@ export class ShowLedgerFolderCommand implements Command {
     }
     await vscode.commands.executeCommand('revealInExplorer', folder);
     void vscode.window.showInformationMessage(
-      `Loop Ledger: ledger folder ${shown} revealed in the Explorer.`,
+      vscode.l10n.t('Loop Ledger: ledger folder {0} revealed in the Explorer.', shown),
     );
     return { folder: folder.fsPath, exists: true, revealedIn: 'explorer' };
   }

@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import { statusOp } from '../../app/operations';
 import type { StatusPayload } from '../../engine/status';
 import type { Command } from '../commandManager';
@@ -10,7 +11,7 @@ import { CANCELLED, nothingToDo, reportForeignArgument, reportDone, reportRefusa
 import { chooseSession } from './target';
 import { formatScore } from '../../shared/numbers';
 
-const TITLE = 'Show Status';
+const TITLE = (): string => l10n.t('Show Status');
 
 /** What `loop-ledger status` says about a session, read through statusOp. Read-only. */
 export class ShowStatusCommand implements Command {
@@ -22,14 +23,14 @@ export class ShowStatusCommand implements Command {
     const { deps } = this;
     const chosen = await chooseSession(deps.sessions, deps.prompter.current, argument, {
       id: 'status.session',
-      title: `Loop Ledger: ${TITLE}`,
+      title: l10n.t('Loop Ledger: {0}', TITLE()),
       accept: () => true,
-      none: 'there are no sessions in this workspace yet.',
+      none: l10n.t('there are no sessions in this workspace yet.'),
     });
     if (chosen === 'cancelled') return CANCELLED;
-    if ('refused' in chosen) return reportForeignArgument(deps, TITLE, chosen.refused);
+    if ('refused' in chosen) return reportForeignArgument(deps, TITLE(), chosen.refused);
     if ('none' in chosen) return nothingToDo(chosen.none);
-    if (chosen.kind === 'broken') return broken(deps, TITLE, chosen);
+    if (chosen.kind === 'broken') return broken(deps, TITLE(), chosen);
     const cli = cliLine('status', [
       ['root', chosen.root],
       ['session', chosen.session],
@@ -37,21 +38,29 @@ export class ShowStatusCommand implements Command {
     const outcome = statusOp(chosen.root, chosen.session);
     const payload = outcome.payload;
     // Exit 4 (no iterations yet) still carries the payload: it is a status, not a failure here.
-    if (!payload) return reportRefusal(deps, TITLE, outcome, cli);
+    if (!payload) return reportRefusal(deps, TITLE(), outcome, cli);
     deps.cliHistory.remember(chosen.root, chosen.session, 'status', cli);
     deps.output.appendLine(JSON.stringify(payload, null, 2));
     const epoch = chosen.kind === 'ledger' ? currentEpochView(chosen.ledger) : undefined;
     const parts = [
       `${payload.session}: ${stateText(epoch?.state ?? 'open', payload.final_outcome)}`,
-      `epoch ${payload.epoch}`,
-      epoch ? `${progressText(epoch)} iterations this epoch` : `${payload.iterations} iterations`,
-      payload.last_outcome ? `last ${payload.last_outcome}` : 'no iterations yet',
+      l10n.t('epoch {0}', payload.epoch),
+      epoch
+        ? l10n.t('{0} iterations this epoch', progressText(epoch))
+        : l10n.t('{0} iterations', payload.iterations),
+      payload.last_outcome ? l10n.t('last {0}', payload.last_outcome) : l10n.t('no iterations yet'),
       payload.rubric_verdict
-        ? `rubric ${payload.rubric_verdict} ${payload.weighted_total === null ? '' : formatScore(payload.weighted_total)}`.trimEnd()
-        : 'not scored',
+        ? l10n
+            .t(
+              'rubric {0} {1}',
+              payload.rubric_verdict,
+              payload.weighted_total === null ? '' : formatScore(payload.weighted_total),
+            )
+            .trimEnd()
+        : l10n.t('not scored'),
     ];
-    if (payload.critic_verdict) parts.push(`critic ${payload.critic_verdict}`);
-    if (payload.stalls.length) parts.push(`stalls: ${payload.stalls.join(', ')}`);
+    if (payload.critic_verdict) parts.push(l10n.t('critic {0}', payload.critic_verdict));
+    if (payload.stalls.length) parts.push(l10n.t('stalls: {0}', payload.stalls.join(', ')));
     return reportDone(deps, parts.join(' · '), payload, { cli, exitCode: outcome.exitCode });
   }
 }

@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import type { PickItem, Prompter, StepPosition } from '../input';
 import { BACK, type Answer } from '../input';
 import { sessionDescription } from '../sessions/labels';
@@ -22,11 +23,11 @@ export async function sessionFromArgument(
 ): Promise<SessionNode | ForeignArgument | undefined> {
   if (argument === undefined || argument === null) return undefined;
   const key = sessionKeyOf(argument);
-  if (!key) return { refused: 'the command was given an argument that is not a session' };
+  if (!key) return { refused: l10n.t('the command was given an argument that is not a session') };
   await sessions.ready();
   return (
     sessions.findSession(key.root, key.session) ?? {
-      refused: `no session "${key.session}" in a workspace folder at ${key.root}`,
+      refused: l10n.t('no session "{0}" in a workspace folder at {1}', key.session, key.root),
     }
   );
 }
@@ -83,7 +84,13 @@ export async function pickSession(
     detail: several ? entry.root : undefined,
     value: entry,
   }));
-  const answer = await prompter.pickOne({ id, title, placeholder: 'Which session?', items, ...position });
+  const answer = await prompter.pickOne({
+    id,
+    title,
+    placeholder: l10n.t('Which session?'),
+    items,
+    ...position,
+  });
   return answer === BACK ? BACK : answer;
 }
 

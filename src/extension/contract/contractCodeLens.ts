@@ -11,14 +11,14 @@ export class ContractCodeLens implements vscode.CodeLensProvider {
     const engineering = isEngineeringJsonText(document.getText());
     return [
       new vscode.CodeLens(top, {
-        title: 'Open loop with this contract',
-        tooltip: 'Loop Ledger: open a new loop session bound to this contract',
+        title: vscode.l10n.t('Open loop with this contract'),
+        tooltip: vscode.l10n.t('Loop Ledger: open a new loop session bound to this contract'),
         command: engineering ? OPEN_ENGINEERING_LOOP_COMMAND : OPEN_LOOP_COMMAND,
         arguments: [document.uri],
       }),
       new vscode.CodeLens(top, {
-        title: 'Validate',
-        tooltip: 'Loop Ledger: check this contract now and list every finding',
+        title: vscode.l10n.t('Validate'),
+        tooltip: vscode.l10n.t('Loop Ledger: check this contract now and list every finding'),
         command: VALIDATE_CONTRACT_COMMAND,
         arguments: [document.uri],
       }),

@@ -87,7 +87,10 @@ function checkContract(document: vscode.TextDocument): ContractCheck {
   if (hidden > 0) {
     findings.push({
       code: MORE_FINDINGS,
-      message: `${hidden} more findings are not shown; \`loop-ledger validate\` lists every one.`,
+      message: vscode.l10n.t(
+        '{0} more findings are not shown; `loop-ledger validate` lists every one.',
+        hidden,
+      ),
       path: [],
       range: new vscode.Range(document.positionAt(0), document.positionAt(1)),
     });

@@ -1,6 +1,7 @@
 // The quick fixes for contract findings, keyed on the finding's code, offered only where the
 // right edit is clear. Each fix is the whole new text; the provider turns it into a minimal edit.
 // No `vscode` here: findings and text in, titles and texts out.
+import * as l10n from '@vscode/l10n';
 import { findNodeAtLocation, getNodeValue, parseTree, type FormattingOptions, type Node } from 'jsonc-parser';
 import { DIRECTIONS } from '../../engine/types';
 import { contractFieldBlank, dimensionKeyBlank } from './contractSkeleton';
@@ -35,7 +36,7 @@ export function fixesFor(
     case 'target-equals-baseline':
       return [
         {
-          title: 'Declare "must_not_regress": true (a line to hold, not a number to move)',
+          title: l10n.t('Declare "must_not_regress": true (a line to hold, not a number to move)'),
           newText: setJsonValue(text, [...path.slice(0, -1), 'must_not_regress'], true, format),
           preferred: true,
         },
@@ -44,7 +45,7 @@ export function fixesFor(
     case 'unknown-key':
       return [
         {
-          title: `Remove the unknown key ${JSON.stringify(path[path.length - 1])}`,
+          title: l10n.t('Remove the unknown key {0}', JSON.stringify(path[path.length - 1])),
           newText: setJsonValue(text, path, undefined, format),
           preferred: true,
         },
@@ -75,8 +76,10 @@ function directionFixes(text: string, tree: Node, path: JsonPath, format: Format
   const words = agreeing ? [agreeing] : [...DIRECTIONS];
   return words.map((word) => ({
     title: agreeing
-      ? `Change the direction to "${word}" (the target ${word === 'higher-is-better' ? 'rises above' : 'falls below'} the baseline)`
-      : `Change the direction to "${word}"`,
+      ? word === 'higher-is-better'
+        ? l10n.t('Change the direction to "{0}" (the target rises above the baseline)', word)
+        : l10n.t('Change the direction to "{0}" (the target falls below the baseline)', word)
+      : l10n.t('Change the direction to "{0}"', word),
     newText: setJsonValue(text, path, word, format),
     preferred: agreeing !== undefined,
   }));
@@ -96,12 +99,16 @@ function missingFix(
     objectPath.every((part, i) => f.path[i] === part);
   const keys = all.filter(samePlace).map((f) => String(f.path[f.path.length - 1]));
   const blank = finding.code === 'missing-field' ? contractFieldBlank : dimensionKeyBlank;
-  const noun = finding.code === 'missing-field' ? 'field' : 'dimension key';
+  const field = finding.code === 'missing-field';
   return {
     title:
       keys.length === 1
-        ? `Add the missing ${noun} "${keys[0]}" (blank, to fill in)`
-        : `Add the ${keys.length} missing ${noun}s as a blank skeleton`,
+        ? field
+          ? l10n.t('Add the missing field "{0}" (blank, to fill in)', keys[0]!)
+          : l10n.t('Add the missing dimension key "{0}" (blank, to fill in)', keys[0]!)
+        : field
+          ? l10n.t('Add the {0} missing fields as a blank skeleton', keys.length)
+          : l10n.t('Add the {0} missing dimension keys as a blank skeleton', keys.length),
     newText: addJsonMembers(
       text,
       [...objectPath],

@@ -17,18 +17,19 @@ export const NEW_CONTRACT_NAME_STEP = 'newContract.name';
 export const NEW_CONTRACT_KIND_STEP = 'newContract.kind';
 
 /** The two contract kinds: work-loop JSON (seed 000) and loop-engineering `.loop.md` (seed 002). */
-const KINDS = [
-  {
-    label: 'Work-loop contract (JSON)',
-    description: 'rubric, evidence commands, iteration limit',
-    value: 'json',
-  },
-  {
-    label: 'Loop-engineering contract (.loop.md)',
-    description: 'mode, topology, finite caps, verifier, permission boundary',
-    value: 'loop.md',
-  },
-] as const;
+const KINDS = () =>
+  [
+    {
+      label: vscode.l10n.t('Work-loop contract (JSON)'),
+      description: vscode.l10n.t('rubric, evidence commands, iteration limit'),
+      value: 'json',
+    },
+    {
+      label: vscode.l10n.t('Loop-engineering contract (.loop.md)'),
+      description: vscode.l10n.t('mode, topology, finite caps, verifier, permission boundary'),
+      value: 'loop.md',
+    },
+  ] as const;
 
 const CONTRACTS = ['.loop', 'contracts'] as const;
 
@@ -46,21 +47,23 @@ export class NewContractCommand implements Command {
     const workspace = vscode.workspace.workspaceFolders?.[0];
     if (!workspace) {
       void vscode.window.showWarningMessage(
-        'Loop Ledger: open a folder first; contracts live in its .loop/contracts.',
+        vscode.l10n.t('Loop Ledger: open a folder first; contracts live in its .loop/contracts.'),
       );
       return { created: undefined, reason: 'no-folder' };
     }
     if (!vscode.workspace.isTrusted) {
       void vscode.window.showWarningMessage(
-        'Loop Ledger only reads in an untrusted workspace; trust this folder to create a contract.',
+        vscode.l10n.t(
+          'Loop Ledger only reads in an untrusted workspace; trust this folder to create a contract.',
+        ),
       );
       return { created: undefined, reason: 'untrusted' };
     }
     const kind = await this.prompter.current.pickOne({
       id: NEW_CONTRACT_KIND_STEP,
-      title: 'Loop Ledger: New Contract',
-      placeholder: 'Which kind of contract?',
-      items: KINDS.map((k) => ({ label: k.label, description: k.description, value: k.value })),
+      title: vscode.l10n.t('Loop Ledger: New Contract'),
+      placeholder: vscode.l10n.t('Which kind of contract?'),
+      items: KINDS().map((k) => ({ label: k.label, description: k.description, value: k.value })),
     });
     if (kind === undefined || kind === BACK) return { created: undefined, reason: 'cancelled' };
     const folder = vscode.Uri.joinPath(workspace.uri, ...CONTRACTS);
@@ -68,9 +71,9 @@ export class NewContractCommand implements Command {
     const taken = (name: string) => existsSync(fileFor(name).fsPath);
     const answer = await this.prompter.current.inputText({
       id: NEW_CONTRACT_NAME_STEP,
-      title: 'Loop Ledger: New Contract',
-      prompt: `Name of the contract, created as .loop/contracts/<name>.${kind}`,
-      placeholder: 'fix-failing-tests',
+      title: vscode.l10n.t('Loop Ledger: New Contract'),
+      prompt: vscode.l10n.t('Name of the contract, created as .loop/contracts/<name>.{0}', kind),
+      placeholder: vscode.l10n.t('fix-failing-tests'),
       validate: (text) => contractNameProblem(text, taken),
     });
     if (answer === undefined || answer === BACK) return { created: undefined, reason: 'cancelled' };
@@ -82,7 +85,10 @@ export class NewContractCommand implements Command {
     await vscode.workspace.fs.writeFile(file, Buffer.from(text));
     await vscode.window.showTextDocument(file);
     void vscode.window.showInformationMessage(
-      `Loop Ledger: created ${vscode.workspace.asRelativePath(file, false)}; Problems lists each blank field until it is filled in.`,
+      vscode.l10n.t(
+        'Loop Ledger: created {0}; Problems lists each blank field until it is filled in.',
+        vscode.workspace.asRelativePath(file, false),
+      ),
     );
     return { created: file.fsPath };
   }

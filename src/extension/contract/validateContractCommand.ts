@@ -27,13 +27,15 @@ export class ValidateContractCommand implements Command {
     const check = document && this.diagnostics.validateNow(document);
     if (!uri || !check) {
       void vscode.window.showWarningMessage(
-        'Loop Ledger: open a contract first (.loop/contracts/*.json or *.loop-contract.json).',
+        vscode.l10n.t('Loop Ledger: open a contract first (.loop/contracts/*.json or *.loop-contract.json).'),
       );
       return { file: undefined, valid: false, findings: 0 };
     }
     const label = contractLabel(uri);
     if (!check.parsed) {
-      void vscode.window.showErrorMessage(`Loop Ledger: ${label} is not valid JSON; fix the syntax first.`);
+      void vscode.window.showErrorMessage(
+        vscode.l10n.t('Loop Ledger: {0} is not valid JSON; fix the syntax first.', label),
+      );
       return { file: label, valid: false, findings: 0 };
     }
     if (check.kind === 'loop-engineering') return reportEngineering(label, document.getText());
@@ -41,13 +43,17 @@ export class ValidateContractCommand implements Command {
     if (count === 0) {
       const dimensions = check.payload?.dimensions ?? 0;
       void vscode.window.showInformationMessage(
-        `Loop Ledger: ${label} is a valid contract (${dimensions} rubric dimension${dimensions === 1 ? '' : 's'}).`,
+        dimensions === 1
+          ? vscode.l10n.t('Loop Ledger: {0} is a valid contract (1 rubric dimension).', label)
+          : vscode.l10n.t('Loop Ledger: {0} is a valid contract ({1} rubric dimensions).', label, dimensions),
       );
     } else {
       void vscode.window
         .showWarningMessage(
-          `Loop Ledger: ${label} has ${count} finding${count === 1 ? '' : 's'}; a loop cannot open with it.`,
-          'Show Problems',
+          count === 1
+            ? vscode.l10n.t('Loop Ledger: {0} has 1 finding; a loop cannot open with it.', label)
+            : vscode.l10n.t('Loop Ledger: {0} has {1} findings; a loop cannot open with it.', label, count),
+          vscode.l10n.t('Show Problems'),
         )
         .then((choice) => {
           if (choice) void vscode.commands.executeCommand('workbench.actions.view.problems');

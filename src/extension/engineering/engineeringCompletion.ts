@@ -27,7 +27,7 @@ export class EngineeringCompletion implements vscode.CompletionItemProvider {
       item.insertText = new vscode.SnippetString(
         `${displayName(field)}: \${1:${FIELD_TEMPLATE[field].replace(/[$}\\]/g, '\\$&')}}`,
       );
-      item.detail = filled ? 'already written' : 'required';
+      item.detail = filled ? vscode.l10n.t('already written') : vscode.l10n.t('required');
       item.documentation = new vscode.MarkdownString(FIELD_HELP[field]);
       item.sortText = `${filled ? 1 : 0}${field}`;
       return item;

@@ -2,6 +2,7 @@
 // be unit-tested): insert every missing field from the template, write a canonical mode or
 // topology word, name an approval and a rollback on a risky boundary, and add the integration
 // gate manager-workers needs.
+import * as l10n from '@vscode/l10n';
 import { FIELD_TEMPLATE } from '../../engine/engineering/descriptions';
 import {
   MODE_WORDS,
@@ -51,7 +52,7 @@ export function engineeringFixes(
     const field = fieldOfCode.get(finding.code.slice('missing-field:'.length));
     if (field && spots.has(field)) {
       fixes.push({
-        title: `Fill in ${displayName(field)} from the template`,
+        title: l10n.t('Fill in {0} from the template', displayName(field)),
         edits: replaceValue(field, FIELD_TEMPLATE[field]),
         preferred: false,
       });
@@ -65,7 +66,7 @@ export function engineeringFixes(
       const needsBreak = last > 0 && lines[last - 1] !== '';
       const block = absent.map((f) => `${displayName(f)}: ${FIELD_TEMPLATE[f]}`).join(eol);
       fixes.push({
-        title: `Insert the ${absent.length} missing field(s) as a template`,
+        title: l10n.t('Insert the {0} missing field(s) as a template', absent.length),
         edits: [
           {
             line: last - 1 < 0 ? 0 : last - 1,
@@ -81,14 +82,14 @@ export function engineeringFixes(
   }
   if (finding.code === 'invalid-mode') {
     return MODES.map((m, i) => ({
-      title: `Mode: ${MODE_WORDS[m]}`,
+      title: l10n.t('Mode: {0}', MODE_WORDS[m]),
       edits: replaceValue('mode', MODE_WORDS[m]),
       preferred: i === 0,
     }));
   }
   if (finding.code === 'invalid-topology') {
     return TOPOLOGIES.map((t, i) => ({
-      title: `Topology: ${t}`,
+      title: l10n.t('Topology: {0}', t),
       edits: replaceValue('topology', t),
       preferred: i === 0,
     }));
@@ -96,7 +97,7 @@ export function engineeringFixes(
   if (finding.code === 'risky-boundary-needs-approval-rollback') {
     return [
       {
-        title: 'Add "approval" and "rollback" to the permission boundary',
+        title: l10n.t('Add "approval" and "rollback" to the permission boundary'),
         edits: appendToValue(
           'permission boundary',
           "; crossing it needs the owner's approval first; rollback: restore the previous release",
@@ -108,7 +109,7 @@ export function engineeringFixes(
   if (finding.code === 'manager-workers-needs-integration-gate') {
     return [
       {
-        title: 'Add an integration gate to the recovery',
+        title: l10n.t('Add an integration gate to the recovery'),
         edits: appendToValue(
           'recovery',
           '; integration gate: the manager verifies the merged diff and tests before completion',

@@ -10,7 +10,7 @@ import { CANCELLED, nothingToDo, reportDone, reportRefusal, reportUntrusted } fr
 import { workspaceRoots } from '../workspace/roots';
 
 export const OPEN_ENGINEERING_LOOP_COMMAND = 'loopLedger.openEngineeringLoop';
-const TITLE = 'Open Loop (loop-engineering)';
+const TITLE = (): string => vscode.l10n.t('Open Loop (loop-engineering)');
 
 /**
  * `open --engineering` from the editor: the contract is the `.loop.md` file the CodeLens sits
@@ -24,7 +24,7 @@ export class OpenEngineeringLoopCommand implements Command {
 
   async execute(argument?: unknown): Promise<CommandReport<OpenPayload>> {
     const { deps } = this;
-    if (!deps.trust.isTrusted) return reportUntrusted(deps, TITLE);
+    if (!deps.trust.isTrusted) return reportUntrusted(deps, TITLE());
     const uri = argument instanceof vscode.Uri ? argument : vscode.window.activeTextEditor?.document.uri;
     // A JSON file is judged by the engine like any other: not of the loop-engineering kind → refused.
     if (!uri || !/\.(?:loop\.md|json)$/.test(uri.path))
@@ -36,9 +36,10 @@ export class OpenEngineeringLoopCommand implements Command {
         .sort((a, b) => b.path.length - a.path.length)[0]?.path ?? dirname(uri.fsPath);
     const session = await deps.prompter.current.inputText({
       id: 'openEngineering.session',
-      title: `Loop Ledger: ${TITLE}`,
-      prompt: 'Session id (letters, digits, . _ -)',
-      validate: (text) => (text === '' ? 'a session id is needed' : (sessionIdProblem(text) ?? undefined)),
+      title: vscode.l10n.t('Loop Ledger: {0}', TITLE()),
+      prompt: vscode.l10n.t('Session id (letters, digits, . _ -)'),
+      validate: (text) =>
+        text === '' ? vscode.l10n.t('a session id is needed') : (sessionIdProblem(text) ?? undefined),
     });
     if (typeof session !== 'string') return CANCELLED;
     const cli = cliLine('open', [
@@ -48,11 +49,16 @@ export class OpenEngineeringLoopCommand implements Command {
     ]);
     const outcome = openOp(root, session, { engineeringPath: uri.fsPath, now: deps.now() });
     deps.sessions.refreshFile(join(root, '.loop', 'ledgers', `${session}.json`));
-    if (outcome.exitCode !== 0 || !outcome.payload) return reportRefusal(deps, TITLE, outcome, cli);
+    if (outcome.exitCode !== 0 || !outcome.payload) return reportRefusal(deps, TITLE(), outcome, cli);
     deps.cliHistory.remember(root, session, 'open', cli);
     return reportDone(
       deps,
-      `${session}: open under ${vscode.workspace.asRelativePath(uri)}, next iteration ${outcome.payload.next_iteration}.`,
+      vscode.l10n.t(
+        '{0}: open under {1}, next iteration {2}.',
+        session,
+        vscode.workspace.asRelativePath(uri),
+        outcome.payload.next_iteration,
+      ),
       outcome.payload,
       { cli },
     );

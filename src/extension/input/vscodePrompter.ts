@@ -45,7 +45,7 @@ export class VscodePrompter implements Prompter {
       pick.onDidAccept(() => {
         const chosen = pick.selectedItems.map((item) => item.value);
         if (request.requireOne && chosen.length === 0) {
-          pick.placeholder = 'Select at least one item, then press Enter.';
+          pick.placeholder = vscode.l10n.t('Select at least one item, then press Enter.');
           return;
         }
         settleWith(chosen);

@@ -1,5 +1,6 @@
 // The repeat's words in the Sessions tree: the session's loop state and each iteration's
 // classification. Pure (no vscode), like sessions/labels.ts which calls it.
+import * as l10n from '@vscode/l10n';
 import { readRepeatState } from '../../engine/repeat/ledger';
 import { isRefusal } from '../../engine/refusal';
 import type { IterationRecord, Ledger } from '../../engine/types';
@@ -8,26 +9,27 @@ import type { IterationRecord, Ledger } from '../../engine/types';
 export function repeatStateText(ledger: Ledger): string | undefined {
   const state = readRepeatState(ledger);
   if (state === null) return undefined;
-  if (isRefusal(state)) return 'repeat: unreadable state';
+  if (isRefusal(state)) return l10n.t('repeat: unreadable state');
   if (state.status === 'paused') {
-    const waiting = state.pending?.kind === 'cycle' ? 'cycled' : `stalled ×${state.consecutive_stalls}`;
-    return `repeat: ${waiting}, waiting for an answer`;
+    return state.pending?.kind === 'cycle'
+      ? l10n.t('repeat: cycled, waiting for an answer')
+      : l10n.t('repeat: stalled ×{0}, waiting for an answer', state.consecutive_stalls);
   }
   if (state.status === 'running') {
     return state.consecutive_stalls > 0
-      ? `repeat: stalled ×${state.consecutive_stalls}`
-      : 'repeat: continuing';
+      ? l10n.t('repeat: stalled ×{0}', state.consecutive_stalls)
+      : l10n.t('repeat: continuing');
   }
   switch (state.exit_reason) {
     case 'settled':
     case 'forward-escape-resolved':
-      return 'repeat: settled';
+      return l10n.t('repeat: settled');
     case 'settled-via-cycle':
       return state.pending
-        ? 'repeat: cycled (stay), follow-up waiting for an answer'
-        : 'repeat: cycled (stay)';
+        ? l10n.t('repeat: cycled (stay), follow-up waiting for an answer')
+        : l10n.t('repeat: cycled (stay)');
     default:
-      return `repeat: partial (${state.exit_reason ?? 'ended'})`;
+      return l10n.t('repeat: partial ({0})', state.exit_reason ?? l10n.t('ended'));
   }
 }
 

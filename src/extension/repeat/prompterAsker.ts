@@ -1,6 +1,7 @@
 // The repeat's questions as quick input: a pause is a quick pick that stays open (focus may move
 // to the editor to look at the work), titled with the recommendation; dismissing it leaves the
 // loop paused, resumable from the tree.
+import * as l10n from '@vscode/l10n';
 import type { Asker } from '../../app/repeat-types';
 import type { ScopeChange } from '../../engine/repeat/answer';
 import { OPTION_HELP } from '../../engine/repeat/questions';
@@ -23,12 +24,12 @@ export class PrompterAsker implements Asker {
     const current = side(question, 'Current side');
     const alternate = side(question, 'Alternate side');
     const detail: Record<string, string | undefined> = {
-      stay: current && `Current: ${current}`,
-      'forward-escape': alternate && `Alternate: ${alternate}`,
+      stay: current && l10n.t('Current: {0}', current),
+      'forward-escape': alternate && l10n.t('Alternate: {0}', alternate),
     };
     const answer = await this.prompter().pickOne({
       id: 'repeat.answer',
-      title: `Repeat Until Settled — ${question.recommendation}`,
+      title: l10n.t('Repeat Until Settled — {0}', question.recommendation),
       placeholder: question.text.split('\n')[0],
       ignoreFocusOut: true,
       items: question.options.map((option) => ({
@@ -44,14 +45,14 @@ export class PrompterAsker implements Asker {
   async askScope(): Promise<ScopeChange | undefined> {
     const scope = await this.prompter().inputText({
       id: 'repeat.scope',
-      title: 'Repeat Until Settled — change scope',
-      prompt: 'New scope globs, space-separated (empty keeps the current scope)',
+      title: l10n.t('Repeat Until Settled — change scope'),
+      prompt: l10n.t('New scope globs, space-separated (empty keeps the current scope)'),
     });
     if (scope === undefined || scope === BACK) return undefined;
     const inner = await this.prompter().inputText({
       id: 'repeat.inner',
-      title: 'Repeat Until Settled — change scope',
-      prompt: 'New inner command (empty keeps the current one)',
+      title: l10n.t('Repeat Until Settled — change scope'),
+      prompt: l10n.t('New inner command (empty keeps the current one)'),
     });
     if (inner === undefined || inner === BACK) return undefined;
     const globs = scope.split(/\s+/).filter((g) => g !== '');
@@ -61,15 +62,15 @@ export class PrompterAsker implements Asker {
   async pickRecipe(why: string): Promise<Recipe | undefined> {
     const answer = await this.prompter().pickOne<Recipe>({
       id: 'repeat.recipe',
-      title: 'Repeat Until Settled — how should a change be seen?',
+      title: l10n.t('Repeat Until Settled — how should a change be seen?'),
       placeholder: why,
       items: [
         {
           label: 'git',
-          description: 'HEAD, status, diff and untracked files of the repository',
+          description: l10n.t('HEAD, status, diff and untracked files of the repository'),
           value: 'git',
         },
-        { label: 'fs', description: 'content hashes of the files under this folder', value: 'fs' },
+        { label: 'fs', description: l10n.t('content hashes of the files under this folder'), value: 'fs' },
       ],
     });
     return answer === BACK ? undefined : answer;

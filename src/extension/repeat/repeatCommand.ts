@@ -18,9 +18,10 @@ import type { PrompterSlot } from '../input';
 import type { SessionsTreeProvider } from '../sessions/treeProvider';
 import type { TrustGate } from '../workspace/trust';
 import { chooseSession } from '../commands/target';
+import { inUiWords } from '../findingWords';
 import { PrompterAsker } from './prompterAsker';
 
-const TITLE = 'Repeat Until Settled';
+const TITLE = (): string => vscode.l10n.t('Repeat Until Settled');
 const MEMORY_KEY = 'loopLedger.repeat.lastSpec';
 /** Per run of the inner step; a person can always Cancel sooner. */
 const STEP_TIMEOUT_MS = 60 * 60 * 1000;
@@ -74,9 +75,9 @@ async function target(
   }
   const chosen = await chooseSession(deps.sessions, deps.prompter.current, argument, {
     id: 'repeat.session',
-    title: `Loop Ledger: ${TITLE}`,
+    title: vscode.l10n.t('Loop Ledger: {0}', TITLE()),
     accept: (e) => e.ledger.status === 'open' || repeatInProgress(e.ledger),
-    none: 'there is no open session to repeat in (open a loop first).',
+    none: vscode.l10n.t('there is no open session to repeat in (open a loop first).'),
   });
   if (chosen === 'cancelled' || 'none' in chosen) return chosen;
   if ('refused' in chosen) return { none: chosen.refused };
@@ -91,14 +92,17 @@ export class RepeatUntilSettledCommand implements Command {
   async execute(argument?: unknown): Promise<RepeatCommandReport> {
     const { deps } = this;
     if (!deps.trust.isTrusted) {
-      const message = `Loop Ledger: ${TITLE} runs processes, which an untrusted workspace does not allow.`;
+      const message = vscode.l10n.t(
+        'Loop Ledger: {0} runs processes, which an untrusted workspace does not allow.',
+        TITLE(),
+      );
       void vscode.window.showWarningMessage(message);
       return { status: 'untrusted', message };
     }
     const chosen = await target(deps, argument);
     if (chosen === 'cancelled') return { status: 'cancelled', message: 'cancelled' };
     if ('none' in chosen) {
-      void vscode.window.showInformationMessage(`Loop Ledger: ${chosen.none}`);
+      void vscode.window.showInformationMessage(vscode.l10n.t('Loop Ledger: {0}', chosen.none));
       return { status: 'nothing-to-do', message: chosen.none };
     }
     const request: RepeatRequest = {
@@ -109,7 +113,7 @@ export class RepeatUntilSettledCommand implements Command {
         () => deps.prompter.current,
         (text) => {
           deps.output.appendLine(text);
-          void vscode.window.showInformationMessage(`Loop Ledger: ${text}`);
+          void vscode.window.showInformationMessage(vscode.l10n.t('Loop Ledger: {0}', text));
         },
       ),
     };
@@ -118,9 +122,9 @@ export class RepeatUntilSettledCommand implements Command {
       const remembered = deps.memory.get<Record<string, string>>(MEMORY_KEY, {});
       const spec = await deps.prompter.current.inputText({
         id: 'repeat.spec',
-        title: `Loop Ledger: ${TITLE}`,
-        prompt: 'The step to repeat: <inner command> [then <follow-up>] [max=N]',
-        placeholder: 'npm run tidy then npm run release max=10',
+        title: vscode.l10n.t('Loop Ledger: {0}', TITLE()),
+        prompt: vscode.l10n.t('The step to repeat: <inner command> [then <follow-up>] [max=N]'),
+        placeholder: vscode.l10n.t('npm run tidy then npm run release max=10'),
         value: remembered[chosen.root] ?? '',
         validate: (text) => {
           const parsed = parseRepeatSpec(text);
@@ -130,7 +134,8 @@ export class RepeatUntilSettledCommand implements Command {
       if (spec === undefined || spec === BACK) return { status: 'cancelled', message: 'cancelled' };
       const parsed = parseRepeatSpec(spec);
       if (!parsed.ok) return { status: 'refused', message: parsed.message, exitCode: 2 };
-      for (const note of parsed.spec.notes) deps.output.appendLine(`${TITLE}: note: ${note}`);
+      for (const note of parsed.spec.notes)
+        deps.output.appendLine(vscode.l10n.t('{0}: note: {1}', TITLE(), note));
       await deps.memory.update(MEMORY_KEY, { ...remembered, [chosen.root]: spec });
       request.start = {
         inner: parsed.spec.inner,
@@ -142,7 +147,11 @@ export class RepeatUntilSettledCommand implements Command {
       };
     }
     const outcome = await vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: `Loop Ledger: ${TITLE}`, cancellable: true },
+      {
+        location: vscode.ProgressLocation.Notification,
+        title: vscode.l10n.t('Loop Ledger: {0}', TITLE()),
+        cancellable: true,
+      },
       async (progress, token) => {
         const stop = new AbortController();
         const cancelled = token.onCancellationRequested(() => stop.abort());
@@ -151,8 +160,13 @@ export class RepeatUntilSettledCommand implements Command {
             ...request,
             stop: stop.signal,
             onProgress: (e) => {
-              const line = `iteration ${e.iteration}: ${e.classification} — ${e.changeMetric}`;
-              deps.output.appendLine(`${TITLE} (${chosen.session}) ${line} — ${e.tag}`);
+              const line = vscode.l10n.t(
+                'iteration {0}: {1} — {2}',
+                e.iteration,
+                e.classification,
+                e.changeMetric,
+              );
+              deps.output.appendLine(`${TITLE()} (${chosen.session}) ${line} — ${e.tag}`);
               progress.report({ message: line });
             },
           });
@@ -169,13 +183,19 @@ export class RepeatUntilSettledCommand implements Command {
     const { deps } = this;
     const report = outcome.payload;
     if (!report) {
-      const findings = outcome.findings.map((f) => f.message).join(' ');
-      const message = `Loop Ledger: ${TITLE} refused (exit ${outcome.exitCode}). ${findings}`;
+      // In the UI's words, each finding a sentence, as every refusal the extension shows.
+      const findings = outcome.findings.map(inUiWords).join(' ');
+      const message = vscode.l10n.t(
+        'Loop Ledger: {0} refused (exit {1}). {2}',
+        TITLE(),
+        outcome.exitCode,
+        findings,
+      );
       deps.output.appendLine(message);
       void vscode.window.showErrorMessage(message);
       return { status: 'refused', message, exitCode: outcome.exitCode, outcome };
     }
-    for (const note of report.notes) deps.output.appendLine(`${TITLE}: ${note}`);
+    for (const note of report.notes) deps.output.appendLine(vscode.l10n.t('{0}: {1}', TITLE(), note));
     // The summary (and any open question) as a person reads it, beside the work.
     void vscode.commands
       .executeCommand('markdown.showPreviewToSide', vscode.Uri.file(report.state_file))
@@ -185,12 +205,30 @@ export class RepeatUntilSettledCommand implements Command {
     // A question still open (a pause, or the follow-up after a Stay) waits for the next run.
     const paused = report.status !== 'finished' || report.question !== null;
     const message = paused
-      ? `${report.session}: paused at iteration ${report.iterations}${report.question ? ` — ${report.question.recommendation}` : ''}. Run ${TITLE} on the session to continue.`
-      : `${report.session}: ${report.summary.exit_label} after ${report.iterations} iteration(s).`;
-    deps.output.appendLine(`${TITLE}: ${message}`);
+      ? report.question
+        ? vscode.l10n.t(
+            '{0}: paused at iteration {1} — {2}. Run {3} on the session to continue.',
+            report.session,
+            report.iterations,
+            report.question.recommendation,
+            TITLE(),
+          )
+        : vscode.l10n.t(
+            '{0}: paused at iteration {1}. Run {2} on the session to continue.',
+            report.session,
+            report.iterations,
+            TITLE(),
+          )
+      : vscode.l10n.t(
+          '{0}: {1} after {2} iteration(s).',
+          report.session,
+          report.summary.exit_label,
+          report.iterations,
+        );
+    deps.output.appendLine(vscode.l10n.t('{0}: {1}', TITLE(), message));
     void (paused || outcome.exitCode !== 0
-      ? vscode.window.showWarningMessage(`Loop Ledger: ${message}`)
-      : vscode.window.showInformationMessage(`Loop Ledger: ${message}`));
+      ? vscode.window.showWarningMessage(vscode.l10n.t('Loop Ledger: {0}', message))
+      : vscode.window.showInformationMessage(vscode.l10n.t('Loop Ledger: {0}', message)));
     return { status: paused ? 'paused' : 'done', message, exitCode: outcome.exitCode, outcome };
   }
 }

@@ -58,16 +58,17 @@ export class OpenReceiptCommand implements Command {
       const node = sessionOf(argument as SessionsNode);
       if (node) {
         ref = receiptsOfSession(node.root.path, node.entry.session)[0];
-        if (!ref) return nothingToDo(`session ${node.entry.session} has no run receipt.`);
+        if (!ref) return nothingToDo(vscode.l10n.t('session {0} has no run receipt.', node.entry.session));
       }
     }
     if (!ref) {
       const all = roots.flatMap((r) => receiptsUnder(r.path));
-      if (all.length === 0) return nothingToDo('no run receipt yet (Loop Ledger: Run Loop writes one).');
+      if (all.length === 0)
+        return nothingToDo(vscode.l10n.t('no run receipt yet (Loop Ledger: Run Loop writes one).'));
       const pick = await this.deps.prompter.current.pickOne({
         id: 'receipt.pick',
-        title: 'Loop Ledger: Open Receipt',
-        placeholder: 'Which run?',
+        title: vscode.l10n.t('Loop Ledger: Open Receipt'),
+        placeholder: vscode.l10n.t('Which run?'),
         items: all.map((r) => ({ label: vscode.workspace.asRelativePath(r.file), value: r })),
       });
       if (!pick || typeof pick === 'symbol') return CANCELLED;
@@ -76,7 +77,7 @@ export class OpenReceiptCommand implements Command {
     const { panel, model } = await this.receipts.show(ref.root, ref.file);
     return {
       status: 'done',
-      message: `receipt ${model.runId}`,
+      message: vscode.l10n.t('receipt {0}', model.runId),
       payload: { verdict: model.verdict, html: panel.webview.html },
     };
   }

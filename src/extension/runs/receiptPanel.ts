@@ -29,7 +29,7 @@ export class ReceiptPanels implements vscode.Disposable {
     }
     const panel = vscode.window.createWebviewPanel(
       RECEIPT_VIEW_TYPE,
-      `Receipt: ${model.verdict} ${model.runId}`,
+      vscode.l10n.t('Receipt: {0} {1}', model.verdict, model.runId),
       vscode.ViewColumn.Active,
       { enableScripts: true, localResourceRoots: [] },
     );
@@ -70,7 +70,7 @@ export class ReceiptPanels implements vscode.Disposable {
         'vscode.diff',
         revisionUri(root, 'HEAD', message.path),
         file,
-        `${message.path} (HEAD ↔ run)`,
+        vscode.l10n.t('{0} (HEAD ↔ run)', message.path),
       );
     }
     return true;

@@ -33,7 +33,7 @@ export function registerRuns(
     cliHistory: new CliHistory(),
     now: () => new Date(),
   };
-  const runOutput = vscode.window.createOutputChannel('Loop Ledger Run');
+  const runOutput = vscode.window.createOutputChannel(vscode.l10n.t('Loop Ledger Run'));
   const receipts = new ReceiptPanels();
   context.subscriptions.push(runOutput, receipts, liveRuns);
   commands.register(new RunLoopCommand(deps, { extensionPath: context.extensionPath, runOutput, receipts }));

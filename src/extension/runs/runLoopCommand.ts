@@ -9,13 +9,14 @@ import { sessionIdProblem } from '../../store';
 import type { Command } from '../commandManager';
 import type { CommandDeps, CommandReport } from '../commands/deps';
 import { CANCELLED, nothingToDo, reportUntrusted } from '../commands/report';
+import { runFindingInUiWords } from '../findingWords';
 import { sessionOf, type SessionsNode } from '../sessions/nodes';
 import { workspaceRoots } from '../workspace/roots';
 import { liveRuns, phaseLabel, type LiveRun } from './liveRuns';
 import type { ReceiptPanels } from './receiptPanel';
 import { askRun, ledgerForPrefill } from './runQuestions';
 
-const TITLE = 'Run Loop';
+const TITLE = (): string => vscode.l10n.t('Run Loop');
 const RUN_ROOT = '.loop/runs';
 
 export interface RunServices {
@@ -47,35 +48,38 @@ export class RunLoopCommand implements Command {
 
   async execute(argument?: unknown): Promise<RunReport> {
     const { deps } = this;
-    if (!deps.trust.isTrusted) return reportUntrusted(deps, `${TITLE} (it runs agents and checks)`);
+    if (!deps.trust.isTrusted)
+      return reportUntrusted(deps, vscode.l10n.t('{0} (it runs agents and checks)', TITLE()));
     const node = isNode(argument) ? sessionOf(argument) : undefined;
     const roots = workspaceRoots();
     const root = node?.root ?? roots[0];
-    if (!root) return nothingToDo('open a folder (a git repository) first.');
+    if (!root) return nothingToDo(vscode.l10n.t('open a folder (a git repository) first.'));
     const ask = () => deps.prompter.current;
 
     let session = node?.entry.session;
     if (!session) {
       const answer = await ask().inputText({
         id: 'run.session',
-        title: 'Loop Ledger: Run Loop',
-        prompt: 'Session (empty: a new session named after the run)',
+        title: vscode.l10n.t('Loop Ledger: Run Loop'),
+        prompt: vscode.l10n.t('Session (empty: a new session named after the run)'),
         validate: (t) => (t.trim() === '' ? undefined : (sessionIdProblem(t.trim()) ?? undefined)),
       });
       if (typeof answer !== 'string') return CANCELLED;
       session = answer.trim() || undefined;
     }
     if (session && liveRuns.get(root.path, session))
-      return nothingToDo(`session ${session} already has a run in progress.`);
+      return nothingToDo(vscode.l10n.t('session {0} already has a run in progress.', session));
 
     const unfinished = session ? findUnfinishedRun(root.path, RUN_ROOT, session) : null;
     let request: Omit<RunOpInput, 'root' | 'env' | 'now' | 'runRoot' | 'requireClean'>;
     if (unfinished) {
       const go = await ask().confirm({
         id: 'run.resume',
-        title: `Continue run ${unfinished.runId}?`,
-        detail: 'It has no receipt: it continues at its first unrecorded attempt with the same request.',
-        confirmLabel: 'Continue run',
+        title: vscode.l10n.t('Continue run {0}?', unfinished.runId),
+        detail: vscode.l10n.t(
+          'It has no receipt: it continues at its first unrecorded attempt with the same request.',
+        ),
+        confirmLabel: vscode.l10n.t('Continue run'),
       });
       if (!go) return CANCELLED;
       const stored = unfinished.request as typeof unfinished.request & { agent_config: string };
@@ -101,15 +105,18 @@ export class RunLoopCommand implements Command {
         ).map((u) => u.fsPath),
         starters: [
           {
-            label: 'Fake agent (no LLM)',
+            label: vscode.l10n.t('Fake agent (no LLM)'),
             path: join(this.services.extensionPath, 'examples', 'run', 'agents.fake.toml'),
-            detail:
+            detail: vscode.l10n.t(
               'A stand-in agent that writes loop-demo.md in the first allowed folder; for trying the harness',
+            ),
           },
           {
-            label: 'Real CLI agent (commented)',
+            label: vscode.l10n.t('Real CLI agent (commented)'),
             path: join(this.services.extensionPath, 'examples', 'run', 'agents.cli-agent.toml'),
-            detail: 'A commented config for a command-line coding agent; copy and edit it first',
+            detail: vscode.l10n.t(
+              'A commented config for a command-line coding agent; copy and edit it first',
+            ),
           },
         ],
       });
@@ -117,10 +124,11 @@ export class RunLoopCommand implements Command {
       if ((answers.checks ?? []).length === 0) {
         const go = await ask().confirm({
           id: 'run.noChecks',
-          title: 'No check: this run cannot PASS',
-          detail:
+          title: vscode.l10n.t('No check: this run cannot PASS'),
+          detail: vscode.l10n.t(
             'A PASS needs at least one deterministic check that exits 0; without one every attempt repairs until NEEDS_CHANGES.',
-          confirmLabel: 'Run anyway',
+          ),
+          confirmLabel: vscode.l10n.t('Run anyway'),
         });
         if (!go) return CANCELLED;
       }
@@ -159,7 +167,11 @@ export class RunLoopCommand implements Command {
         );
     };
     const result = await vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: 'Loop Ledger run', cancellable: true },
+      {
+        location: vscode.ProgressLocation.Notification,
+        title: vscode.l10n.t('Loop Ledger run'),
+        cancellable: true,
+      },
       async (progress, token) => {
         token.onCancellationRequested(() => controller.abort());
         const tick = setInterval(() => {
@@ -176,7 +188,9 @@ export class RunLoopCommand implements Command {
               live = { root: input.root, session: info.session, runId: info.runId, controller };
               liveRuns.start(live);
               out.appendLine(
-                `── run ${info.runId} (session ${info.session})${info.resumed ? ', resumed' : ''}`,
+                info.resumed
+                  ? vscode.l10n.t('── run {0} (session {1}), resumed', info.runId, info.session)
+                  : vscode.l10n.t('── run {0} (session {1})', info.runId, info.session),
               );
               refreshTree();
             },
@@ -208,27 +222,46 @@ export class RunLoopCommand implements Command {
     const notes = result.kind === 'refused' ? result.notes : result.kind === 'receipt' ? result.warnings : [];
     for (const note of notes) deps.output.appendLine(note);
     if (result.kind === 'refused') {
-      const message = `Loop Ledger: ${TITLE} refused (exit ${result.exitCode}). ${result.findings.join(' ')} Nothing was written.`;
+      // In the UI's words: a flag Run Loop asks for is named as its question names it.
+      const findings = result.findings.map(runFindingInUiWords);
+      const message = vscode.l10n.t(
+        'Loop Ledger: {0} refused (exit {1}). {2} Nothing was written.',
+        TITLE(),
+        result.exitCode,
+        findings.join(' '),
+      );
       deps.output.appendLine(message);
       void vscode.window.showErrorMessage(message);
       return {
         status: 'refused',
         message,
         exitCode: result.exitCode,
-        findings: result.findings,
+        findings,
         payload: result,
       };
     }
     if (result.kind === 'cancelled') {
-      const message = `run ${result.runId} cancelled during ${result.phase}; the session ${result.session} is paused — Run Loop on it continues the run.`;
+      const message = vscode.l10n.t(
+        'run {0} cancelled during {1}; the session {2} is paused — Run Loop on it continues the run.',
+        result.runId,
+        result.phase,
+        result.session,
+      );
       deps.output.appendLine(message);
-      void vscode.window.showWarningMessage(`Loop Ledger: ${message}`);
+      void vscode.window.showWarningMessage(vscode.l10n.t('Loop Ledger: {0}', message));
       return { status: 'cancelled', message, exitCode: 130, payload: result };
     }
     const r = result.receipt;
-    const message = `run ${r.run_id}: ${r.final_verdict} (${r.stop_reason}) after ${r.attempts_used} attempt(s)`;
+    const message = vscode.l10n.t(
+      'run {0}: {1} ({2}) after {3} attempt(s)',
+      r.run_id,
+      r.final_verdict,
+      r.stop_reason,
+      r.attempts_used,
+    );
+    const openReceipt = vscode.l10n.t('Open Receipt');
     void vscode.window
-      .showInformationMessage(`Loop Ledger: ${message}`, 'Open Receipt')
+      .showInformationMessage(vscode.l10n.t('Loop Ledger: {0}', message), openReceipt)
       .then((choice) =>
         choice
           ? this.services.receipts.show(root, join(root, result.runDir, 'final-receipt.json'))

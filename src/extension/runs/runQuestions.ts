@@ -6,7 +6,7 @@ import * as vscode from 'vscode';
 import type { Ledger } from '../../engine/types';
 import { runSteps, settle, type Prompter, type Step } from '../input';
 
-const TITLE = 'Loop Ledger: Run Loop';
+const TITLE = (): string => vscode.l10n.t('Loop Ledger: Run Loop');
 
 export interface RunAnswers {
   objective?: string;
@@ -50,10 +50,10 @@ export async function askRun(ask: () => Prompter, d: RunDefaults): Promise<RunAn
       settle(
         await ask().inputText({
           id: 'run.objective',
-          title: TITLE,
-          prompt: 'Objective: the one artifact this run must complete',
+          title: TITLE(),
+          prompt: vscode.l10n.t('Objective: the one artifact this run must complete'),
           value: s.objective ?? (typeof contract?.purpose === 'string' ? contract.purpose : ''),
-          validate: (t) => (t.trim() === '' ? 'The objective must not be empty' : undefined),
+          validate: (t) => (t.trim() === '' ? vscode.l10n.t('The objective must not be empty') : undefined),
           ...at,
         }),
         (v) => (s.objective = v.trim()),
@@ -62,11 +62,12 @@ export async function askRun(ask: () => Prompter, d: RunDefaults): Promise<RunAn
       settle(
         await ask().inputText({
           id: 'run.allow',
-          title: TITLE,
-          prompt:
+          title: TITLE(),
+          prompt: vscode.l10n.t(
             'Allowed globs, comma-separated (Python fnmatch: * also crosses /). The coder may change only these.',
+          ),
           value: (s.allow ?? stringsOf(contract?.expected_outputs)).join(', '),
-          validate: (t) => (splitGlobs(t).length === 0 ? 'At least one glob' : undefined),
+          validate: (t) => (splitGlobs(t).length === 0 ? vscode.l10n.t('At least one glob') : undefined),
           ...at,
         }),
         (v) => (s.allow = splitGlobs(v)),
@@ -76,8 +77,10 @@ export async function askRun(ask: () => Prompter, d: RunDefaults): Promise<RunAn
       return settle(
         await ask().pickMany({
           id: 'run.checks',
-          title: TITLE,
-          placeholder: 'Deterministic checks (run with sh -c after every attempt; all must exit 0)',
+          title: TITLE(),
+          placeholder: vscode.l10n.t(
+            'Deterministic checks (run with sh -c after every attempt; all must exit 0)',
+          ),
           items: evidence.map((c) => ({ label: c, value: c, picked: true })),
           ...at,
         }),
@@ -88,8 +91,8 @@ export async function askRun(ask: () => Prompter, d: RunDefaults): Promise<RunAn
       settle(
         await ask().inputText({
           id: 'run.extraCheck',
-          title: TITLE,
-          prompt: 'Another check command (optional; leave empty for none)',
+          title: TITLE(),
+          prompt: vscode.l10n.t('Another check command (optional; leave empty for none)'),
           value: s.extraCheck ?? '',
           ...at,
         }),
@@ -99,17 +102,17 @@ export async function askRun(ask: () => Prompter, d: RunDefaults): Promise<RunAn
       settle(
         await ask().pickOne({
           id: 'run.agentConfig',
-          title: TITLE,
-          placeholder: 'Agent config (TOML: [explorer] [coder] [code-reviewer])',
+          title: TITLE(),
+          placeholder: vscode.l10n.t('Agent config (TOML: [explorer] [coder] [code-reviewer])'),
           items: [
             ...d.configs.map((path) => ({
               label: vscode.workspace.asRelativePath(path),
-              description: 'workspace',
+              description: vscode.l10n.t('workspace'),
               value: path,
             })),
             ...d.starters.map((st) => ({
               label: st.label,
-              description: 'starter',
+              description: vscode.l10n.t('starter'),
               detail: st.detail,
               value: st.path,
             })),
@@ -122,11 +125,13 @@ export async function askRun(ask: () => Prompter, d: RunDefaults): Promise<RunAn
       settle(
         await ask().inputText({
           id: 'run.maxAttempts',
-          title: TITLE,
-          prompt: 'Maximum attempts (coder → checks → reviewer cycles)',
+          title: TITLE(),
+          prompt: vscode.l10n.t('Maximum attempts (coder → checks → reviewer cycles)'),
           value: String(s.maxAttempts ?? contract?.iteration_limit ?? 3),
           validate: (t) =>
-            /^\s*\d+\s*$/.test(t) && Number(t) >= 1 ? undefined : 'A whole number of at least 1',
+            /^\s*\d+\s*$/.test(t) && Number(t) >= 1
+              ? undefined
+              : vscode.l10n.t('A whole number of at least 1'),
           ...at,
         }),
         (v) => (s.maxAttempts = Number(v)),

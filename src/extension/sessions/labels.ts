@@ -1,5 +1,6 @@
 // The words a person reads in the Sessions tree and the status bar. Pure, so the bench and the
 // tests can check them without a window.
+import * as l10n from '@vscode/l10n';
 import type { IterationRecord, Outcome } from '../../engine/types';
 import { currentEpochView, type EpochView } from './epochs';
 import type { ReadableSession, SessionState } from './sessionEntry';
@@ -32,7 +33,7 @@ export function sessionDescription(entry: ReadableSession): string {
   const parts = [stateText(epoch.state, entry.ledger.final_outcome ?? null), progressText(epoch)];
   const verdict = verdictText(entry);
   if (verdict) parts.push(verdict);
-  if (entry.legacy) parts.push('original format');
+  if (entry.legacy) parts.push(l10n.t('original format'));
   const repeat = repeatStateText(entry.ledger);
   if (repeat) parts.push(repeat);
   return parts.join(SEPARATOR);
@@ -46,20 +47,21 @@ const UNREADABLE = /^unreadable ledger: (?:the file )?(?:is )?/;
  */
 export function brokenDescription(problem: string): string {
   const prefix = UNREADABLE.exec(problem);
-  return prefix ? `${problem.slice(prefix[0].length)} — unreadable ledger` : problem;
+  return prefix ? l10n.t('{0} — unreadable ledger', problem.slice(prefix[0].length)) : problem;
 }
 
 /** "Epoch 2 — Cut the flaky tests" (purpose shortened to one line). */
 export function epochLabel(epoch: EpochView): string {
-  return `Epoch ${epoch.n} — ${oneLine(epoch.purpose, PURPOSE_LENGTH)}`;
+  return l10n.t('Epoch {0} — {1}', epoch.n, oneLine(epoch.purpose, PURPOSE_LENGTH));
 }
 
 /** "ended revise · 4 iterations", or "open · 2/5" for the running epoch. */
 export function epochDescription(epoch: EpochView): string {
-  const count = `${epoch.records.length} iteration${epoch.records.length === 1 ? '' : 's'}`;
+  const count =
+    epoch.records.length === 1 ? l10n.t('1 iteration') : l10n.t('{0} iterations', epoch.records.length);
   if (epoch.state === 'open') return [`open`, progressText(epoch)].join(SEPARATOR);
   if (epoch.state === 'paused') return [`paused`, progressText(epoch)].join(SEPARATOR);
-  return [`ended ${epoch.finalOutcome ?? '?'}`, count].join(SEPARATOR);
+  return [l10n.t('ended {0}', epoch.finalOutcome ?? '?'), count].join(SEPARATOR);
 }
 
 /** "#4 escalate". */
@@ -71,10 +73,10 @@ export function iterationLabel(record: IterationRecord): string {
 export function iterationDescription(record: IterationRecord): string {
   const classified = repeatClassificationText(record);
   const actions =
-    (record.actions?.length ? record.actions.join(', ') : 'no actions') +
+    (record.actions?.length ? record.actions.join(', ') : l10n.t('no actions')) +
     (classified ? `${SEPARATOR}${classified}` : '');
   if (!isStallPromoted(record)) return actions;
-  return [`${record.stall} (reported ${record.reported_outcome})`, actions].join(SEPARATOR);
+  return [l10n.t('{0} (reported {1})', record.stall!, record.reported_outcome!), actions].join(SEPARATOR);
 }
 
 /** True when a stall predicate recorded another outcome than the one reported. */
@@ -88,7 +90,7 @@ export function isStallPromoted(record: IterationRecord): boolean {
 
 /** The announcement after a promoted iteration: "reported continue, recorded escalate: repeated-error". */
 export function promotionText(record: IterationRecord): string {
-  return `reported ${record.reported_outcome}, recorded ${record.outcome}: ${record.stall}`;
+  return l10n.t('reported {0}, recorded {1}: {2}', record.reported_outcome!, record.outcome, record.stall!);
 }
 
 export function oneLine(text: string, max: number): string {

@@ -17,7 +17,7 @@ export function registerStatusBar(
     vscode.StatusBarAlignment.Left,
     50,
   );
-  item.name = 'Loop Ledger: active session';
+  item.name = vscode.l10n.t('Loop Ledger: active session');
   const active = new ActiveSession(sessions.provider);
 
   const update = (): void => {
@@ -31,7 +31,7 @@ export function registerStatusBar(
     item.text = view.text;
     item.tooltip = view.tooltip;
     item.command = {
-      title: 'Show Status',
+      title: vscode.l10n.t('Show Status'),
       command: 'loopLedger.showStatus',
       arguments: [{ root: entry.root, session: entry.session }],
     };

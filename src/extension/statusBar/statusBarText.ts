@@ -1,5 +1,6 @@
 // What the status bar item says about a session. Pure (no vscode), so a unit test reads it.
 // A closed session must not read as a running loop: it shows how it ended instead of a spinner.
+import * as l10n from '@vscode/l10n';
 import type { Outcome } from '../../engine/types';
 import { budgetWords, tightestBudget } from '../../shared/budget-words';
 import { formatScore } from '../../shared/numbers';
@@ -28,28 +29,50 @@ export function statusBarView(entry: ReadableSession): StatusBarView {
   const tightest = tightestBudget(entry.status.budget);
   const capText = tightest ? `${SEPARATOR}${tightest}` : '';
   const budget = budgetWords(entry.status.budget).replace(/^; budget /, '');
-  const budgetText = budget ? `; budget ${budget}` : '';
+  const budgetText = budget ? l10n.t('; budget {0}', budget) : '';
   const { last_outcome: last, rubric_verdict: verdict, weighted_total: total } = entry.status;
   const rubric =
-    verdict === null ? 'not scored' : total === null ? verdict : `${verdict} ${formatScore(total)}`;
-  const count = `${epoch.records.length} iteration${epoch.records.length === 1 ? '' : 's'}`;
+    verdict === null ? l10n.t('not scored') : total === null ? verdict : `${verdict} ${formatScore(total)}`;
+  const count =
+    epoch.records.length === 1 ? l10n.t('1 iteration') : l10n.t('{0} iterations', epoch.records.length);
   if (epoch.state === 'closed') {
     const ended = entry.ledger.final_outcome ?? last ?? 'closed';
     const icon = CLOSED_ICON[ended as Outcome] ?? '$(lock)';
     return {
-      text: `${icon} ${entry.session} closed: ${ended}${SEPARATOR}${count}${SEPARATOR}${rubric}${capText}`,
-      tooltip: `Loop Ledger — ${entry.session} is closed (${ended}) after ${count} this epoch; rubric ${rubric}${budgetText}. Nothing is running. Click for its status.`,
+      text: `${icon} ${l10n.t('{0} closed: {1}', entry.session, ended)}${SEPARATOR}${count}${SEPARATOR}${rubric}${capText}`,
+      tooltip: l10n.t(
+        'Loop Ledger — {0} is closed ({1}) after {2} this epoch; rubric {3}{4}. Nothing is running. Click for its status.',
+        entry.session,
+        ended,
+        count,
+        rubric,
+        budgetText,
+      ),
     };
   }
-  const lastText = last ?? 'no iterations';
+  const lastText = last ?? l10n.t('no iterations');
   if (epoch.state === 'paused') {
     return {
-      text: `$(debug-pause) ${entry.session} paused${SEPARATOR}${progressText(epoch)}${SEPARATOR}${rubric}${capText}`,
-      tooltip: `Loop Ledger — ${entry.session} is paused at ${progressText(epoch)} iterations this epoch, last outcome ${lastText}, rubric ${rubric}${budgetText}. Resume to continue. Click for its status.`,
+      text: `$(debug-pause) ${l10n.t('{0} paused', entry.session)}${SEPARATOR}${progressText(epoch)}${SEPARATOR}${rubric}${capText}`,
+      tooltip: l10n.t(
+        'Loop Ledger — {0} is paused at {1} iterations this epoch, last outcome {2}, rubric {3}{4}. Resume to continue. Click for its status.',
+        entry.session,
+        progressText(epoch),
+        lastText,
+        rubric,
+        budgetText,
+      ),
     };
   }
   return {
     text: `$(sync) ${entry.session} ${progressText(epoch)}${SEPARATOR}${lastText}${SEPARATOR}${rubric}${capText}`,
-    tooltip: `Loop Ledger — ${entry.session} is open: ${progressText(epoch)} iterations this epoch, last outcome ${lastText}, rubric ${rubric}${budgetText}. Click for its status.`,
+    tooltip: l10n.t(
+      'Loop Ledger — {0} is open: {1} iterations this epoch, last outcome {2}, rubric {3}{4}. Click for its status.',
+      entry.session,
+      progressText(epoch),
+      lastText,
+      rubric,
+      budgetText,
+    ),
   };
 }

@@ -8,6 +8,7 @@ import type { PrompterSlot } from '../input';
 import { TrustGate } from '../workspace/trust';
 import { clearWorkOrderHalt, haltWorkOrder, setKillSwitch, transitionWorkOrder } from './actions';
 import type { WoNode, WorkOrdersTreeProvider } from './treeProvider';
+import { sentence } from '../findingWords';
 
 export interface WoCommandDeps {
   prompter: PrompterSlot;
@@ -21,7 +22,10 @@ type TaskNode = Extract<WoNode, { kind: 'task' }>;
 function refuseUntrusted(deps: WoCommandDeps, action: string): boolean {
   if (deps.trust.isTrusted) return false;
   void vscode.window.showWarningMessage(
-    `Loop Ledger: ${action} changes work-order files, and this workspace is not trusted; the Work Orders view is read-only here.`,
+    vscode.l10n.t(
+      'Loop Ledger: {0} changes work-order files, and this workspace is not trusted; the Work Orders view is read-only here.',
+      action,
+    ),
   );
   return true;
 }
@@ -65,26 +69,35 @@ export class SetWorkOrderStatusCommand implements Command {
   constructor(private readonly deps: WoCommandDeps) {}
 
   async execute(arg?: unknown): Promise<string | undefined> {
-    if (refuseUntrusted(this.deps, 'Set Status')) return undefined;
-    const node = await workOrderArg(this.deps, arg, 'Set the status of a work order');
+    if (refuseUntrusted(this.deps, vscode.l10n.t('Set Status'))) return undefined;
+    const node = await workOrderArg(this.deps, arg, vscode.l10n.t('Set the status of a work order'));
     if (!node) return undefined;
     if (node.wo.row.terminal) {
       void vscode.window.showWarningMessage(
-        `Loop Ledger: ${node.wo.id} is TERMINAL (${String(node.wo.row.halt_reason)}); clear its HALT first.`,
+        vscode.l10n.t(
+          'Loop Ledger: {0} is TERMINAL ({1}); clear its HALT first.',
+          node.wo.id,
+          String(node.wo.row.halt_reason),
+        ),
       );
       return undefined;
     }
     const targets = legalTargets(node.wo.row.status);
     const to = await this.deps.prompter.current.pickOne({
       id: 'wo.status',
-      title: `${node.wo.id}: ${node.wo.row.status} →`,
+      title: vscode.l10n.t('{0}: {1} →', node.wo.id, node.wo.row.status),
       items: targets.map((t) => ({ label: t, value: t })),
     });
     if (typeof to !== 'string') return undefined;
     const result = transitionWorkOrder(node.wo.path, to);
     if (!result.ok)
       void vscode.window.showErrorMessage(
-        `Loop Ledger: ${node.wo.id} stays ${node.wo.row.status}: ${result.reason}`,
+        vscode.l10n.t(
+          'Loop Ledger: {0} stays {1}: {2}',
+          node.wo.id,
+          node.wo.row.status,
+          sentence(result.reason),
+        ),
       );
     this.deps.provider.refresh();
     return result.ok ? to : undefined;
@@ -96,16 +109,19 @@ export class HaltWorkOrderCommand implements Command {
   constructor(private readonly deps: WoCommandDeps) {}
 
   async execute(arg?: unknown): Promise<boolean> {
-    if (refuseUntrusted(this.deps, 'Halt')) return false;
-    const node = await workOrderArg(this.deps, arg, 'Halt a work order');
+    if (refuseUntrusted(this.deps, vscode.l10n.t('Halt'))) return false;
+    const node = await workOrderArg(this.deps, arg, vscode.l10n.t('Halt a work order'));
     if (!node || node.wo.row.terminal) return false;
     const reason = await this.deps.prompter.current.inputText({
       id: 'wo.haltReason',
-      title: `Halt ${node.wo.id}`,
-      prompt:
+      title: vscode.l10n.t('Halt {0}', node.wo.id),
+      prompt: vscode.l10n.t(
         'Why? (the reason goes on the HALT marker; the loop will not touch it until a person clears it)',
+      ),
       validate: (t) =>
-        /^[A-Za-z0-9_:.-]{1,120}$/.test(t.trim()) ? undefined : 'a short reason: letters, digits, _ : . -',
+        /^[A-Za-z0-9_:.-]{1,120}$/.test(t.trim())
+          ? undefined
+          : vscode.l10n.t('a short reason: letters, digits, _ : . -'),
     });
     if (typeof reason !== 'string') return false;
     haltWorkOrder(node.task.dir, node.wo.id, reason.trim(), new Date());
@@ -119,15 +135,20 @@ export class ClearWorkOrderHaltCommand implements Command {
   constructor(private readonly deps: WoCommandDeps) {}
 
   async execute(arg?: unknown): Promise<string | null | undefined> {
-    if (refuseUntrusted(this.deps, 'Clear HALT')) return undefined;
-    const node = await workOrderArg(this.deps, arg, 'Clear the HALT of a work order');
+    if (refuseUntrusted(this.deps, vscode.l10n.t('Clear HALT'))) return undefined;
+    const node = await workOrderArg(this.deps, arg, vscode.l10n.t('Clear the HALT of a work order'));
     if (!node || !node.wo.row.terminal) return undefined;
     const ok = await this.deps.prompter.current.confirm({
       id: 'wo.clearHalt',
-      title: `Clear the HALT of ${node.wo.id} (${String(node.wo.row.halt_reason ?? 'halted')})?`,
-      detail:
+      title: vscode.l10n.t(
+        'Clear the HALT of {0} ({1})?',
+        node.wo.id,
+        String(node.wo.row.halt_reason ?? vscode.l10n.t('halted')),
+      ),
+      detail: vscode.l10n.t(
         'The loop may dispatch it again on the next run. The marker is kept as a cleared copy beside it.',
-      confirmLabel: 'Clear HALT',
+      ),
+      confirmLabel: vscode.l10n.t('Clear HALT'),
     });
     if (!ok) return undefined;
     const kept = clearWorkOrderHalt(node.task.dir, node.wo.id, new Date());
@@ -141,8 +162,8 @@ export class ToggleKillSwitchCommand implements Command {
   constructor(private readonly deps: WoCommandDeps) {}
 
   async execute(arg?: unknown): Promise<boolean | undefined> {
-    if (refuseUntrusted(this.deps, 'the kill switch')) return undefined;
-    const node = await taskArg(this.deps, arg, 'Toggle the kill switch of a task');
+    if (refuseUntrusted(this.deps, vscode.l10n.t('the kill switch'))) return undefined;
+    const node = await taskArg(this.deps, arg, vscode.l10n.t('Toggle the kill switch of a task'));
     if (!node) return undefined;
     setKillSwitch(node.task.path, !node.task.killed, new Date());
     this.deps.provider.refresh();

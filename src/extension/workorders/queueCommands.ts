@@ -24,11 +24,11 @@ export class RunQueueCommand implements Command {
   async execute(arg?: unknown): Promise<QueueResult | undefined> {
     if (!this.deps.trust.isTrusted) {
       void vscode.window.showWarningMessage(
-        'Loop Ledger: Run Queue runs agents, and this workspace is not trusted.',
+        vscode.l10n.t('Loop Ledger: Run Queue runs agents, and this workspace is not trusted.'),
       );
       return undefined;
     }
-    const node = await taskArg(this.deps, arg, 'Run the work-order queue of a task');
+    const node = await taskArg(this.deps, arg, vscode.l10n.t('Run the work-order queue of a task'));
     if (!node) return undefined;
     const folder =
       vscode.workspace.getWorkspaceFolder(vscode.Uri.file(node.task.path))?.uri.fsPath ?? node.task.path;
@@ -37,17 +37,17 @@ export class RunQueueCommand implements Command {
       if (value) return value;
       const answer = await this.deps.prompter.current.inputText({
         id: `wo.${key}`,
-        title: 'Run Queue',
+        title: vscode.l10n.t('Run Queue'),
         prompt,
       });
       return typeof answer === 'string' && answer.trim() ? answer.trim() : undefined;
     };
     const builder = await ask(
       'builder',
-      'The builder command (it edits the files of one work order; see README)',
+      vscode.l10n.t('The builder command (it edits the files of one work order; see README)'),
     );
     if (!builder) return undefined;
-    const reviewer = await ask('reviewer', 'The reviewer command (exit 0 = pass)');
+    const reviewer = await ask('reviewer', vscode.l10n.t('The reviewer command (exit 0 = pass)'));
     if (!reviewer) return undefined;
     const worktreeSetting = setting<string>('worktree', '');
     const settings = {
@@ -65,7 +65,7 @@ export class RunQueueCommand implements Command {
     const result = await vscode.window.withProgress(
       {
         location: vscode.ProgressLocation.Notification,
-        title: `Work orders: ${node.task.name}`,
+        title: vscode.l10n.t('Work orders: {0}', node.task.name),
         cancellable: true,
       },
       (progress, token) =>
@@ -77,15 +77,17 @@ export class RunQueueCommand implements Command {
           (line) => {
             this.deps.output.appendLine(line);
             const m = /^wo-run-state dispatch ok wo=(\S+) attempts=(\d+)/.exec(line);
-            if (m) progress.report({ message: `${m[1]} attempt ${m[2]}` });
+            if (m) progress.report({ message: vscode.l10n.t('{0} attempt {1}', m[1]!, m[2]!) });
             this.deps.provider.refresh();
           },
           token,
         ),
     );
     this.deps.provider.refresh();
-    const outcome = result.summary?.outcome ?? `exit ${String(result.exitCode)}`;
-    void vscode.window.showInformationMessage(`Loop Ledger: ${node.task.name}: ${outcome}`);
+    const outcome = result.summary?.outcome ?? vscode.l10n.t('exit {0}', String(result.exitCode));
+    void vscode.window.showInformationMessage(
+      vscode.l10n.t('Loop Ledger: {0}: {1}', node.task.name, outcome),
+    );
     return result;
   }
 }
@@ -95,7 +97,7 @@ export class ShowWorkOrderReportCommand implements Command {
   constructor(private readonly deps: WoCommandDeps) {}
 
   async execute(arg?: unknown): Promise<string | undefined> {
-    const node = await taskArg(this.deps, arg, 'Show the work-order report of a task');
+    const node = await taskArg(this.deps, arg, vscode.l10n.t('Show the work-order report of a task'));
     if (!node) return undefined;
     const content = await obsReportMarkdown(node.task.dir, node.task.name);
     const doc = await vscode.workspace.openTextDocument({ content, language: 'markdown' });
@@ -140,11 +142,13 @@ export class ShowGatesCommand implements Command {
   async execute(arg?: unknown): Promise<string | undefined> {
     if (!this.deps.trust.isTrusted) {
       void vscode.window.showWarningMessage(
-        'Loop Ledger: the gates run the loop-ledger CLI (and its hooks), and this workspace is not trusted.',
+        vscode.l10n.t(
+          'Loop Ledger: the gates run the loop-ledger CLI (and its hooks), and this workspace is not trusted.',
+        ),
       );
       return undefined;
     }
-    const node = await taskArg(this.deps, arg, 'Show the exit gates of a task');
+    const node = await taskArg(this.deps, arg, vscode.l10n.t('Show the exit gates of a task'));
     if (!node) return undefined;
     const [ship, merge, mode] = await Promise.all(
       ['ship-gate', 'merge-gate', 'mode-gate'].map((g) => gate(this.deps.extensionPath, [g, node.task.path])),

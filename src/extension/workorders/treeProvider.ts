@@ -80,7 +80,8 @@ export class WorkOrdersTreeProvider implements vscode.TreeDataProvider<WoNode>, 
         wo: node.wo,
         dep,
       }));
-      if (node.wo.waitingOn) children.push({ kind: 'why', wo: node.wo, text: `waits: ${node.wo.waitingOn}` });
+      if (node.wo.waitingOn)
+        children.push({ kind: 'why', wo: node.wo, text: vscode.l10n.t('waits: {0}', node.wo.waitingOn) });
       return children;
     }
     return [];
@@ -92,7 +93,10 @@ export class WorkOrdersTreeProvider implements vscode.TreeDataProvider<WoNode>, 
         const item = new vscode.TreeItem(node.task.name, vscode.TreeItemCollapsibleState.Expanded);
         const done = node.task.workOrders.filter((w) => w.row.status === 'done').length;
         const terminal = node.task.workOrders.filter((w) => w.row.terminal).length;
-        item.description = `${done}/${node.task.workOrders.length} done${terminal ? ` · ${terminal} TERMINAL` : ''}${node.task.killed ? ' · KILL SWITCH ON' : ''}`;
+        item.description =
+          vscode.l10n.t('{0}/{1} done', done, node.task.workOrders.length) +
+          (terminal ? vscode.l10n.t(' · {0} TERMINAL', terminal) : '') +
+          (node.task.killed ? vscode.l10n.t(' · KILL SWITCH ON') : '');
         item.contextValue = `woTask${node.task.killed ? ' +killed' : ''}`;
         item.iconPath = new vscode.ThemeIcon(node.task.killed ? 'debug-stop' : 'checklist');
         item.tooltip = node.task.path;
@@ -102,8 +106,11 @@ export class WorkOrdersTreeProvider implements vscode.TreeDataProvider<WoNode>, 
         return woItem(node.wo, this.cap());
       case 'dep': {
         const dep = node.task.workOrders.find((w) => w.id === node.dep);
-        const item = new vscode.TreeItem(`depends on ${node.dep}`, vscode.TreeItemCollapsibleState.None);
-        item.description = dep ? dep.row.status : 'missing';
+        const item = new vscode.TreeItem(
+          vscode.l10n.t('depends on {0}', node.dep),
+          vscode.TreeItemCollapsibleState.None,
+        );
+        item.description = dep ? dep.row.status : vscode.l10n.t('missing');
         item.iconPath = new vscode.ThemeIcon(dep?.row.status === 'done' ? 'pass' : 'arrow-small-right');
         item.contextValue = 'woDependency';
         return item;
@@ -129,11 +136,13 @@ function woItem(wo: WorkOrder, cap: number): vscode.TreeItem {
     children ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None,
   );
   const parts = [
-    wo.row.terminal ? `TERMINAL: ${String(wo.row.halt_reason ?? 'halted')}` : wo.row.status,
+    wo.row.terminal
+      ? vscode.l10n.t('TERMINAL: {0}', String(wo.row.halt_reason ?? vscode.l10n.t('halted')))
+      : wo.row.status,
     `${wo.attempts}/${cap}`,
   ];
-  if (wo.row.has_review) parts.push(`review ${String(wo.row.review_verdict)}`);
-  if (wo.row.has_critique) parts.push(`critique ${wo.critiqueOverall}`);
+  if (wo.row.has_review) parts.push(vscode.l10n.t('review {0}', String(wo.row.review_verdict)));
+  if (wo.row.has_critique) parts.push(vscode.l10n.t('critique {0}', wo.critiqueOverall));
   if (!wo.row.terminal && wo.row.status !== 'done') parts.push(wo.next);
   item.description = parts.join(' · ');
   item.iconPath = wo.row.terminal
@@ -142,15 +151,32 @@ function woItem(wo: WorkOrder, cap: number): vscode.TreeItem {
   const tooltip = new vscode.MarkdownString(undefined, true);
   tooltip.appendMarkdown(`**${wo.id}** — ${wo.title}\n\n`);
   tooltip.appendMarkdown(
-    `- status: \`${wo.row.status}\`${wo.row.terminal ? ` — **TERMINAL** (${String(wo.row.halt_reason ?? 'halted')})` : ''}\n`,
+    (wo.row.terminal
+      ? vscode.l10n.t(
+          '- status: `{0}` — **TERMINAL** ({1})',
+          wo.row.status,
+          String(wo.row.halt_reason ?? vscode.l10n.t('halted')),
+        )
+      : vscode.l10n.t('- status: `{0}`', wo.row.status)) + '\n',
   );
   tooltip.appendMarkdown(
-    `- attempts: ${wo.attempts} of ${cap}\n- review: ${String(wo.row.review_verdict)} · critique: ${wo.critiqueOverall}\n- next: ${wo.next}\n`,
+    vscode.l10n.t(
+      '- attempts: {0} of {1}\n- review: {2} · critique: {3}\n- next: {4}\n',
+      wo.attempts,
+      cap,
+      String(wo.row.review_verdict),
+      wo.critiqueOverall,
+      wo.next,
+    ),
   );
-  if (wo.waitingOn) tooltip.appendMarkdown(`- waits: ${wo.waitingOn}\n`);
+  if (wo.waitingOn) tooltip.appendMarkdown(vscode.l10n.t('- waits: {0}', wo.waitingOn) + '\n');
   item.tooltip = tooltip;
   item.resourceUri = vscode.Uri.file(wo.path);
-  item.command = { command: 'vscode.open', title: 'Open Work Order', arguments: [vscode.Uri.file(wo.path)] };
+  item.command = {
+    command: 'vscode.open',
+    title: vscode.l10n.t('Open Work Order'),
+    arguments: [vscode.Uri.file(wo.path)],
+  };
   const settable = !wo.row.terminal && legalTargets(wo.row.status).length > 0;
   item.contextValue = ['workOrder', wo.row.terminal ? '+terminal' : '+live', settable ? '+settable' : '']
     .filter(Boolean)

@@ -19,9 +19,9 @@ export class TrustGate {
 
   /** The sentence a refused write shows. */
   static refusal(action: string): string {
-    return (
-      `Loop Ledger: ${action} writes to the ledger, and this workspace is not trusted. ` +
-      'Loop Ledger is read-only here (the tree, Show Status and Score still work); trust the workspace to record.'
+    return vscode.l10n.t(
+      'Loop Ledger: {0} writes to the ledger, and this workspace is not trusted. Loop Ledger is read-only here (the tree, Show Status and Score still work); trust the workspace to record.',
+      action,
     );
   }
 }

@@ -4,7 +4,7 @@ import * as assert from 'node:assert/strict';
 import { iterate } from '../../../src/engine/iterate';
 import { isRefusal } from '../../../src/engine/refusal';
 import type { Ledger } from '../../../src/engine/types';
-import { inUiWords, sentence } from '../../../src/extension/findingWords';
+import { inUiWords, runFindingInUiWords, sentence } from '../../../src/extension/findingWords';
 import { sampleLedger } from '../store/fixtures/sample-ledger';
 
 describe('findings in the UI’s words', () => {
@@ -39,5 +39,25 @@ describe('findings in the UI’s words', () => {
   it('leaves a message without fields as it is, apart from making it a sentence', () => {
     assert.equal(inUiWords({ message: 'diff is empty' }), 'Diff is empty.');
     assert.equal(sentence('already a sentence.'), 'Already a sentence.');
+  });
+});
+
+describe('Run Loop refusals in the UI’s words', () => {
+  it('names each flag Run Loop asks about as its question does, and ends each with a full stop', () => {
+    assert.equal(
+      runFindingInUiWords('--agent-config agents.toml: invalid TOML: expected "=" at line 2'),
+      '“Agent config” agents.toml: invalid TOML: expected "=" at line 2.',
+    );
+    assert.equal(
+      runFindingInUiWords(
+        '--session s1: run r1 is unfinished with a different --max-attempts; resume it with the same request or use another session',
+      ),
+      '“Session” s1: run r1 is unfinished with a different “Maximum attempts”; resume it with the same request or use another session.',
+    );
+    assert.equal(
+      runFindingInUiWords('--run-root /x: must be a relative path inside the repository'),
+      '--run-root /x: must be a relative path inside the repository.',
+      'a flag Run Loop never asks about keeps its name',
+    );
   });
 });
