@@ -181,7 +181,7 @@ export function recordSteps(
       if (values === BACK) return BACK;
       return settle(values, () => undefined);
     },
-    async (s, at) => askEngineeringFacts(prompter, TITLE, s, at),
+    async (s, at) => askEngineeringFacts(prompter, TITLE(), s, at),
     async (s, at) =>
       s.outcome === 'escalate' ? askEscalateFields(prompter, 'record', TITLE(), s, at) : 'skip',
   ];
