@@ -176,7 +176,7 @@ export class AssembleBriefCommand implements Command {
       spent: null,
       canRecord: true,
     };
-    const panel = this.panels.open(state, root);
+    const panel = await this.panels.open(state, root);
     return { status: 'shown', panel, outcome };
   }
 }
