@@ -56,8 +56,10 @@ function render(state: PanelState): void {
     exportPacket: () =>
       vscode.postMessage({ type: 'exportPacket', requestId: nextRequestId(), briefId: model.briefId }),
   });
-  if (!model.canRecord) form.showReadOnly();
+  // Spent first: it clears the banner when the brief is not spent, and the read-only notice of
+  // an untrusted workspace (a restored panel in Restricted Mode) must stay visible after it.
   form.showSpent(model.spent);
+  if (!model.canRecord && !model.spent) form.showReadOnly();
   const diff = diffView(model, {
     openInDiffEditor: (path) => vscode.postMessage({ type: 'openDiff', requestId: nextRequestId(), path }),
   });

@@ -23,7 +23,7 @@ export class ValidateContractCommand implements Command {
     const uri = target instanceof vscode.Uri ? target : vscode.window.activeTextEditor?.document.uri;
     const document =
       uri && isContractPath(uri.path) ? await vscode.workspace.openTextDocument(uri) : undefined;
-    const check = document && this.diagnostics.validateNow(document);
+    const check = document && (await this.diagnostics.validateNow(document));
     if (!uri || !check) {
       void vscode.window.showWarningMessage(
         'Loop Ledger: open a contract first (.loop/contracts/*.json or *.loop-contract.json).',
@@ -37,7 +37,7 @@ export class ValidateContractCommand implements Command {
     }
     const count = check.findings.length;
     if (count === 0) {
-      const dimensions = check.payload?.dimensions ?? 0;
+      const dimensions = check.dimensions ?? 0;
       void vscode.window.showInformationMessage(
         `Loop Ledger: ${label} is a valid contract (${dimensions} rubric dimension${dimensions === 1 ? '' : 's'}).`,
       );
