@@ -109,6 +109,13 @@ if (existsSync(join(root, 'src/extension/extension.ts'))) {
     // Halves what the extension host parses at activation; the linked source map keeps stack traces readable.
     minify: true,
   });
+  // The worker thread that checks large contracts off the extension host (contractCheckRunner.ts).
+  builds.push({
+    ...common,
+    entryPoints: ['src/extension/contract/contractCheckWorker.ts'],
+    outfile: 'dist/contractCheckWorker.js',
+    minify: true,
+  });
 }
 
 // The critic-brief panel app: a browser ES module with its stylesheet beside it (brief.css).

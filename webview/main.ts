@@ -1,6 +1,7 @@
-// The critic-brief panel app. It renders what the host sends, keeps it with setState so a reload
-// restores the panel, and turns clicks into protocol messages. Handshake: the app says `ready`
-// once its listener is attached; the host sends nothing before that.
+// The critic-brief panel app. It renders what the host sends and turns clicks into protocol
+// messages. With setState it keeps only which brief it shows (the host's `keep`: root, session,
+// brief id), never the packet: after a reload the host re-reads the packet and sends it again.
+// Handshake: the app says `ready` once its listener is attached; the host sends nothing before.
 import '@vscode-elements/elements/dist/vscode-button/index.js';
 import '@vscode-elements/elements/dist/vscode-form-group/index.js';
 import '@vscode-elements/elements/dist/vscode-form-helper/index.js';
@@ -43,7 +44,6 @@ function header(state: PanelState): HTMLElement {
 
 function render(state: PanelState): void {
   current = state;
-  vscode.setState(state);
   const model = toViewModel(state);
   form = new VerdictFormView(model.verdicts, {
     submit: (verdict: VerdictForm) =>
@@ -56,8 +56,10 @@ function render(state: PanelState): void {
     exportPacket: () =>
       vscode.postMessage({ type: 'exportPacket', requestId: nextRequestId(), briefId: model.briefId }),
   });
-  if (!model.canRecord) form.showReadOnly();
+  // Spent first: it clears the banner when the brief is not spent, and the read-only notice of
+  // an untrusted workspace (a restored panel in Restricted Mode) must stay visible after it.
   form.showSpent(model.spent);
+  if (!model.canRecord && !model.spent) form.showReadOnly();
   const diff = diffView(model, {
     openInDiffEditor: (path) => vscode.postMessage({ type: 'openDiff', requestId: nextRequestId(), path }),
   });
@@ -80,6 +82,7 @@ function onMessage(message: ToWebview): void {
       // Only the first answer counts: a repeated `ready` (below) may draw a second one.
       if (answered) break;
       answered = true;
+      vscode.setState(message.keep);
       performance.mark('brief:show');
       render(message.state);
       performance.mark('brief:rendered');
@@ -91,7 +94,6 @@ function onMessage(message: ToWebview): void {
           record: message.record,
         };
         current = { ...current, spent };
-        vscode.setState(current);
         form?.showSpent(spent);
       } else {
         form?.showRefusal(message.exitCode, message.meaning, message.findings);
@@ -108,8 +110,6 @@ function onMessage(message: ToWebview): void {
 }
 
 window.addEventListener('message', (event: MessageEvent<ToWebview>) => onMessage(event.data));
-const saved = vscode.getState() as PanelState | undefined;
-if (saved?.packet) render(saved);
 // The host answers `ready` with `show`. On a loaded machine a `ready` posted while the webview's
 // channel is still connecting can be lost, and the panel stayed at "Loading…": say it again each
 // second until the host answers (its gate accepts a repeated `ready`).

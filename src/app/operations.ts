@@ -10,7 +10,7 @@ import { isRefusal } from '../engine/refusal';
 import { resume, type ResumePayload } from '../engine/resume';
 import { score } from '../engine/score-command';
 import { status, type StatusPayload } from '../engine/status';
-import type { Evaluation, IterationRecord, Outcome as LoopOutcome } from '../engine/types';
+import type { Evaluation, IterationRecord, Ledger, Outcome as LoopOutcome } from '../engine/types';
 import { listSessions, type SessionSummary } from '../store';
 import { loadLedger, requireLedger, updateLedger } from './ledger-access';
 import type { LockOptions } from './lock-options';
@@ -72,18 +72,24 @@ export function briefOp(
 }
 
 export function scoreOp(root: string, session: string, measures: string[]): Outcome<Evaluation> {
-  return operation(ledgerFile(root, session), () => {
-    const result = score(loadLedger(root, session), measures);
-    if (isRefusal(result)) return fromRefusal<Evaluation>(result);
-    return { exitCode: result.exitCode, payload: result.payload, findings: [] };
-  });
+  return operation(ledgerFile(root, session), () => scoreOutcome(loadLedger(root, session), measures));
 }
 
 export function statusOp(root: string, session: string): Outcome<StatusPayload> {
-  return operation(ledgerFile(root, session), () => {
-    const { payload, exitCode } = status(loadLedger(root, session));
-    return { exitCode, payload, findings: [] };
-  });
+  return operation(ledgerFile(root, session), () => statusOutcome(loadLedger(root, session)));
+}
+
+/** `score` on a ledger already read (shared by scoreOp and the extension's scoreOpAsync). */
+export function scoreOutcome(ledger: Ledger, measures: string[]): Outcome<Evaluation> {
+  const result = score(ledger, measures);
+  if (isRefusal(result)) return fromRefusal<Evaluation>(result);
+  return { exitCode: result.exitCode, payload: result.payload, findings: [] };
+}
+
+/** `status` on a ledger already read (shared by statusOp and the extension's statusOpAsync). */
+export function statusOutcome(ledger: Ledger): Outcome<StatusPayload> {
+  const { payload, exitCode } = status(ledger);
+  return { exitCode, payload, findings: [] };
 }
 
 export function resumeOp(root: string, session: string, lock: LockOptions = {}): Outcome<ResumePayload> {

@@ -46,12 +46,29 @@ export function operation<P>(
   try {
     return body();
   } catch (error) {
-    if (error instanceof Refused) return { exitCode: error.exitCode, findings: error.findings };
-    if (isSystemError(error)) {
-      return { exitCode: EXIT.system, findings: [{ message: systemFailureMessage(error, file?.()) }] };
-    }
-    throw error;
+    return outcomeOfError<P>(error, file);
   }
+}
+
+/** operation() for an async body (the extension's reads that must not block its thread). */
+export async function operationAsync<P>(
+  file: () => string | undefined,
+  body: () => Promise<Outcome<P>>,
+): Promise<Outcome<P>> {
+  try {
+    return await body();
+  } catch (error) {
+    return outcomeOfError<P>(error, file);
+  }
+}
+
+/** A thrown Refused or system error as its Outcome; anything else (a bug) is thrown again. */
+function outcomeOfError<P>(error: unknown, file: (() => string | undefined) | undefined): Outcome<P> {
+  if (error instanceof Refused) return { exitCode: error.exitCode, findings: error.findings };
+  if (isSystemError(error)) {
+    return { exitCode: EXIT.system, findings: [{ message: systemFailureMessage(error, file?.()) }] };
+  }
+  throw error;
 }
 
 /** The ledger a command on `session` works on, named when the system refuses a file operation. */

@@ -107,7 +107,10 @@ export interface Finding {
 /** What an iteration record looks like to the panel (a subset it shows after recording). */
 export type RecordView = Record<string, unknown> & { n: number; critic_verdict: string | null };
 
-/** Everything the panel shows; also what the webview keeps with setState to survive a reload. */
+/**
+ * Everything the panel shows. The webview does NOT keep it: it keeps only a SavedPanel (below),
+ * and the host re-reads the packet from `.loop/briefs/<id>.panel.json` when VS Code restores it.
+ */
 export interface PanelState {
   session: string;
   change: ChangeRef;
@@ -119,7 +122,7 @@ export interface PanelState {
 }
 
 export type ToWebview =
-  | { type: 'show'; state: PanelState }
+  | { type: 'show'; state: PanelState; keep: SavedPanel }
   | {
       type: 'verdictResult';
       requestId: string;
@@ -132,8 +135,26 @@ export type ToWebview =
   | { type: 'openDiffResult'; requestId: string; ok: boolean; message: string }
   | { type: 'rejected'; requestId?: string; reason: string };
 
-/** The part of PanelState the serializer gets back after a reload; checked before it is trusted. */
-export const PersistedState = z
+/**
+ * What the webview keeps with setState to survive a reload: which brief, of which session, in
+ * which workspace folder. Only that: a packet can be as large as the input cap, and webview state
+ * is stored by the workbench and handed back as untrusted input. The host checks it with this
+ * schema, then checks the root against the workspace folders and the session against the store.
+ */
+export const SavedPanel = z
+  .object({
+    root: z.string().min(1).max(4096),
+    session: z.string().min(1).max(128),
+    briefId,
+  })
+  .strict();
+export type SavedPanel = z.infer<typeof SavedPanel>;
+
+/**
+ * The file a panel's packet is kept in (`.loop/briefs/<brief_id>.panel.json`), written when the
+ * panel opens and re-read when it is restored; checked before it is trusted.
+ */
+export const KeptPanel = z
   .object({
     session: z.string().max(128),
     change: z

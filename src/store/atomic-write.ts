@@ -21,6 +21,7 @@ import {
   unlinkSync,
   writeFileSync,
 } from 'node:fs';
+import { mkdir, open, rename, stat, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { isAlive } from './lock';
 import { sleepSync } from './sleep';
@@ -98,6 +99,41 @@ export function writeFileAtomicSync(target: string, data: string): void {
     throw error;
   }
   fsyncDir(dir);
+}
+
+/**
+ * writeFileAtomicSync's steps as promises, for the extension host: a multi-megabyte write and its
+ * fsyncs run on libuv's threads and the window keeps painting. (No rename retry: the extension
+ * writes these files only under `.loop/briefs/`, which no other process holds open.)
+ */
+export async function writeFileAtomic(target: string, data: string): Promise<void> {
+  const dir = dirname(target);
+  await mkdir(dir, { recursive: true });
+  const mode = await stat(target).then(
+    (s) => s.mode & 0o7777,
+    () => undefined,
+  );
+  const temp = tempPathFor(target);
+  let handle;
+  try {
+    handle = await open(temp, 'wx');
+    if (mode !== undefined && process.platform !== 'win32') await handle.chmod(mode);
+    await handle.writeFile(data, 'utf8');
+    await handle.sync();
+    await handle.close();
+    handle = undefined;
+    await rename(temp, target);
+  } catch (error) {
+    await handle?.close().catch(() => undefined);
+    await unlink(temp).catch(() => undefined);
+    throw error;
+  }
+  const folder = await open(dir, 'r').catch(() => undefined);
+  if (folder)
+    await folder
+      .sync()
+      .catch(() => undefined)
+      .finally(() => folder.close());
 }
 
 /**

@@ -1,7 +1,7 @@
 // The store: the only code that touches ledger files.
 export { sessionIdProblem, quoteSessionId, InvalidSessionIdError } from './session-id';
 export { ledgerDir, ledgerPath, legacyLedgerDir, legacyLedgerPath, writeTargetOutsideRoot } from './paths';
-export { writeFileAtomicSync } from './atomic-write';
+export { writeFileAtomic, writeFileAtomicSync } from './atomic-write';
 export { withLock, LockBusyError, LockObstructedError, LOCK_STALE_MS } from './lock';
 export type { LockHolder } from './lock';
 export {

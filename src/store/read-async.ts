@@ -3,6 +3,7 @@
 // flags, verdicts and decoding are the synchronous reader's own (ledger-file.ts): one rule, two readers.
 import { open, readdir, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
+import { isUtf8 } from 'node:buffer';
 import {
   decodeLedgerBytes,
   openFailure,
@@ -53,8 +54,45 @@ export async function readLedgerFileTimedAsync(path: string): Promise<{ read: Le
   }
 }
 
-/** The whole file, or the byte count read when it passed LEDGER_SIZE_LIMIT. */
-async function readCapped(handle: FileHandle): Promise<Buffer | number> {
+/** What readTextFileAsync found: the text, no file, or why the file is not read. */
+export type TextRead =
+  { kind: 'ok'; text: string } | { kind: 'absent' } | { kind: 'refused'; reason: string };
+
+/**
+ * A UTF-8 text file of at most `cap` bytes (a contract, a kept brief packet), read with the
+ * ledger reader's flags and checks: no symlink followed, no FIFO waited on, only a regular file,
+ * the cap enforced on the bytes read (not on a size the file may change after). Never throws.
+ */
+export async function readTextFileAsync(path: string, cap: number): Promise<TextRead> {
+  let handle;
+  try {
+    handle = await open(path, READ_FLAGS);
+  } catch (error) {
+    const read = openFailure(error);
+    return read.kind === 'absent' ? read : { kind: 'refused', reason: reasonOf(read) };
+  }
+  try {
+    const stat = await handle.stat();
+    if (!stat.isFile()) return { kind: 'refused', reason: 'is not a regular file' };
+    if (stat.size > cap) return { kind: 'refused', reason: `is larger than ${cap} bytes` };
+    const bytes = await readCapped(handle, cap);
+    if (typeof bytes === 'number') return { kind: 'refused', reason: `is larger than ${cap} bytes` };
+    if (!isUtf8(bytes)) return { kind: 'refused', reason: 'is not valid UTF-8 text' };
+    const bom = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
+    return { kind: 'ok', text: bytes.toString('utf8', bom) };
+  } catch (error) {
+    return { kind: 'refused', reason: reasonOf(readFailure(error)) };
+  } finally {
+    await handle.close().catch(() => undefined);
+  }
+}
+
+function reasonOf(read: LedgerRead): string {
+  return read.kind === 'corrupt' ? read.reason.replace(/; ledgers are .*$/, '') : read.kind;
+}
+
+/** The whole file, or the byte count read when it passed `cap`. */
+async function readCapped(handle: FileHandle, cap = LEDGER_SIZE_LIMIT): Promise<Buffer | number> {
   const chunks: Buffer[] = [];
   let total = 0;
   for (;;) {
@@ -62,7 +100,7 @@ async function readCapped(handle: FileHandle): Promise<Buffer | number> {
     const { bytesRead } = await handle.read(chunk, 0, chunk.length, null);
     if (bytesRead === 0) return Buffer.concat(chunks, total);
     total += bytesRead;
-    if (total > LEDGER_SIZE_LIMIT) return total;
+    if (total > cap) return total;
     chunks.push(bytesRead === chunk.length ? chunk : chunk.subarray(0, bytesRead));
   }
 }

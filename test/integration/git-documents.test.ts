@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { revisionUri } from '../../src/extension/brief/gitRevisionDocuments';
-import { loopLedgerApi, workspaceRoot } from './sessionsHelpers';
+import { loopLedgerApi, testingApi, workspaceRoot } from './sessionsHelpers';
 
 describe('loop-ledger-git: documents', () => {
   before(async () => {
@@ -37,5 +37,24 @@ describe('loop-ledger-git: documents', () => {
     } finally {
       rmSync(outside, { recursive: true, force: true });
     }
+  });
+
+  it('runs no git in an untrusted workspace: a URI it would serve is refused (no git repository needed)', async () => {
+    const untrusted = (await testingApi()).trust.simulateUntrusted();
+    try {
+      // A revision and path never asked for before, so no cached document answers instead.
+      const uri = revisionUri(workspaceRoot(), 'HEAD~3', `src/untrusted-${Date.now()}.js`);
+      await assert.rejects(
+        Promise.resolve(vscode.workspace.openTextDocument(uri)),
+        /runs no git in an untrusted workspace/,
+      );
+    } finally {
+      untrusted.dispose();
+    }
+    // Control: trusted again, the same URI is served (git runs; a missing file reads as empty).
+    const served = await vscode.workspace.openTextDocument(
+      revisionUri(workspaceRoot(), 'HEAD~3', 'src/untrusted-control.js'),
+    );
+    assert.equal(served.getText(), '');
   });
 });

@@ -4,7 +4,7 @@
 // the declared scope) is shown with the engine's own findings, and nothing is recorded.
 import * as vscode from 'vscode';
 import { briefOp, listOp, type Outcome } from '../../app/operations';
-import { loadLedger } from '../../app/ledger-access';
+import { loadLedgerAsync } from '../../app/read-operations-async';
 import type { BriefPacket } from '../../engine/brief';
 import { EXIT_MEANING } from '../../engine/refusal';
 import { inUiWords } from '../findingWords';
@@ -127,7 +127,7 @@ export class AssembleBriefCommand implements Command {
         return settle(range, (r) => (state.change = { kind: 'range', range: r.trim() }));
       },
       async (state, position) => {
-        const rubric = loadRubric(state.root!, state.session!);
+        const rubric = await loadRubric(state.root!, state.session!);
         const answer = await askVerification(
           prompter,
           state.root!,
@@ -195,14 +195,14 @@ export class AssembleBriefCommand implements Command {
       spent: null,
       canRecord: true,
     };
-    const panel = this.panels.open(state, root);
+    const panel = await this.panels.open(state, root);
     return { status: 'shown', panel, outcome };
   }
 }
 
-function loadRubric(root: string, session: string) {
+async function loadRubric(root: string, session: string) {
   try {
-    return loadLedger(root, session).contract.quality_rubric ?? [];
+    return (await loadLedgerAsync(root, session)).contract.quality_rubric ?? [];
   } catch {
     return []; // the brief itself will name the unreadable ledger
   }

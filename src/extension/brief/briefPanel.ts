@@ -70,7 +70,7 @@ export class BriefPanel implements vscode.Disposable {
     return new BriefPanel(panel, state, root, services);
   }
 
-  /** Adopts a panel VS Code restored after a reload (see serializer.ts). */
+  /** Adopts a panel VS Code restored after a reload (see briefPanels.ts). */
   static revive(
     panel: vscode.WebviewPanel,
     state: PanelState,
@@ -104,7 +104,11 @@ export class BriefPanel implements vscode.Disposable {
     const message = decision.accept;
     switch (message.type) {
       case 'ready':
-        this.post({ type: 'show', state: { ...this.state, canRecord: this.services.isTrusted() } });
+        this.post({
+          type: 'show',
+          state: { ...this.state, canRecord: this.services.isTrusted() },
+          keep: { root: this.root, session: this.session, briefId: this.briefId },
+        });
         break;
       case 'openDiff':
         await this.openDiff(message.requestId, message.path);

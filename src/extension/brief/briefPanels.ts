@@ -1,10 +1,20 @@
 // The open critic-brief panels: opened by the assemble command, restored by VS Code after a
 // reload (WebviewPanelSerializer), and found again by "Export Packet" (the last one focused).
+// A restore gets back only what the webview kept (a SavedPanel: root, session, brief id). That
+// state is untrusted input: its root must be a workspace folder, its session a valid id, and the
+// packet is re-read from the file the panel kept when it opened (keptPanel.ts), never taken from
+// the state. A restore reads and never writes, so it works the same in an untrusted workspace.
 import * as vscode from 'vscode';
-import { loadLedger } from '../../app/ledger-access';
-import { PersistedState, type PanelState } from '../../shared/protocol';
+import { SavedPanel, type PanelState } from '../../shared/protocol';
+import { sessionIdProblem } from '../../store';
+import { readSessionLedgerAsync } from '../../store/read-async';
 import { workspaceRoots } from '../workspace/roots';
 import { BriefPanel, type PanelServices } from './briefPanel';
+import { keepPanel, readKeptPanel } from './keptPanel';
+import { unrestorableHtml } from './panelHtml';
+
+/** What a restore did (tests read it): the panel, or why the brief cannot be shown again. */
+export type RestoreResult = { panel: BriefPanel } | { refused: string };
 
 export class BriefPanels implements vscode.Disposable, vscode.WebviewPanelSerializer<unknown> {
   private readonly panels = new Set<BriefPanel>();
@@ -12,7 +22,21 @@ export class BriefPanels implements vscode.Disposable, vscode.WebviewPanelSerial
 
   constructor(readonly services: PanelServices) {}
 
-  open(state: PanelState, root: string): BriefPanel {
+  /**
+   * Shows a freshly assembled brief, after keeping its packet so the panel can be restored after
+   * a reload. Assembling is refused in an untrusted workspace, so this only runs where writes
+   * are allowed; a packet that cannot be kept still shows (it just will not survive a reload).
+   */
+  async open(state: PanelState, root: string): Promise<BriefPanel> {
+    if (this.services.isTrusted()) {
+      try {
+        await keepPanel(root, state);
+      } catch (error) {
+        this.services.output.appendLine(
+          `[brief ${state.packet.brief_id}] its packet was not kept, so the panel will not survive a reload: ${error instanceof Error ? error.message : String(error)}`,
+        );
+      }
+    }
     return this.track(BriefPanel.create(state, root, this.services));
   }
 
@@ -27,26 +51,44 @@ export class BriefPanels implements vscode.Disposable, vscode.WebviewPanelSerial
   }
 
   async deserializeWebviewPanel(webviewPanel: vscode.WebviewPanel, saved: unknown): Promise<void> {
-    const parsed = PersistedState.safeParse(saved);
-    const state = parsed.success ? (parsed.data as unknown as PanelState) : undefined;
-    const root = state ? rootOfBrief(state) : undefined;
-    if (!state || !root) {
+    await this.restore(webviewPanel, saved);
+  }
+
+  /** Restores one panel from its saved state, or shows in it why that brief cannot come back. */
+  async restore(webviewPanel: vscode.WebviewPanel, saved: unknown): Promise<RestoreResult> {
+    const found = await this.findKept(saved);
+    if ('refused' in found) {
       this.services.output.appendLine(
-        state
-          ? vscode.l10n.t(
-              'a critic-brief panel could not be restored: no workspace folder holds a ledger for {0}',
-              state.session,
-            )
-          : vscode.l10n.t(
-              'a critic-brief panel could not be restored: its saved state is missing or malformed',
-            ),
+        vscode.l10n.t('a critic-brief panel could not be restored: {0}', found.refused),
       );
-      webviewPanel.dispose();
-      return;
+      webviewPanel.webview.options = { enableScripts: false, localResourceRoots: [] };
+      webviewPanel.webview.html = unrestorableHtml(
+        webviewPanel.webview,
+        this.services.extensionUri,
+        found.refused,
+      );
+      return found;
     }
-    this.track(
-      BriefPanel.revive(webviewPanel, { ...state, spent: stillPending(root, state) }, root, this.services),
-    );
+    const { root, state } = found;
+    return { panel: this.track(BriefPanel.revive(webviewPanel, state, root, this.services)) };
+  }
+
+  private async findKept(saved: unknown): Promise<{ root: string; state: PanelState } | { refused: string }> {
+    const parsed = SavedPanel.safeParse(saved);
+    if (!parsed.success)
+      return {
+        refused: vscode.l10n.t('its saved state is missing or malformed (it may be from an older version).'),
+      };
+    const { root, session, briefId } = parsed.data;
+    if (sessionIdProblem(session) !== null)
+      return { refused: vscode.l10n.t('its saved state names an invalid session id.') };
+    // Only a folder open in this window: saved state cannot point the panel anywhere else.
+    if (!workspaceRoots().some((folder) => folder.path === root))
+      return { refused: vscode.l10n.t('its folder {0} is not a folder of this workspace.', root) };
+    const kept = await readKeptPanel(root, session, briefId);
+    if ('missing' in kept) return { refused: kept.missing };
+    const spent = await stillPending(root, session, briefId);
+    return { root, state: { ...kept.kept, spent, canRecord: this.services.isTrusted() } };
   }
 
   private track(panel: BriefPanel): BriefPanel {
@@ -68,41 +110,19 @@ export class BriefPanels implements vscode.Disposable, vscode.WebviewPanelSerial
 }
 
 /**
- * The workspace folder a restored brief belongs to: the one whose ledger for its session holds
- * this brief as pending, else the one that has a ledger for the session at all. Only workspace
- * folders are candidates, so saved state cannot point the panel anywhere else.
- */
-function rootOfBrief(state: PanelState): string | undefined {
-  let withLedger: string | undefined;
-  for (const { path } of workspaceRoots()) {
-    let pending: string | null | undefined;
-    try {
-      pending = loadLedger(path, state.session).pending_brief?.brief_id ?? null;
-    } catch {
-      continue; // no readable ledger for this session here
-    }
-    if (pending === state.packet.brief_id) return path;
-    withLedger ??= path;
-  }
-  return withLedger;
-}
-
-/**
  * A restored brief is still usable only if the ledger still holds it as the pending brief; a
  * verdict recorded meanwhile (here or from the CLI) or a newer brief spends it.
  */
-function stillPending(root: string, state: PanelState): PanelState['spent'] {
-  if (state.spent) return state.spent;
-  try {
-    const pending = loadLedger(root, state.session).pending_brief?.brief_id ?? null;
-    if (pending === state.packet.brief_id) return null;
-    return {
-      reason:
-        pending === null
-          ? vscode.l10n.t('the ledger holds no pending brief any more (a verdict was recorded against it).')
-          : vscode.l10n.t("the ledger's pending brief is now {0}.", pending),
-    };
-  } catch {
-    return { reason: vscode.l10n.t('the ledger of {0} cannot be read.', state.session) };
-  }
+async function stillPending(root: string, session: string, briefId: string): Promise<PanelState['spent']> {
+  const found = await readSessionLedgerAsync(root, session);
+  if (found === null || found.read.kind !== 'ok')
+    return { reason: vscode.l10n.t('the ledger of {0} cannot be read.', session) };
+  const pending = found.read.ledger.pending_brief?.brief_id ?? null;
+  if (pending === briefId) return null;
+  return {
+    reason:
+      pending === null
+        ? vscode.l10n.t('the ledger holds no pending brief any more (a verdict was recorded against it).')
+        : vscode.l10n.t("the ledger's pending brief is now {0}.", pending),
+  };
 }

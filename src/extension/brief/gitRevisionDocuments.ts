@@ -8,7 +8,8 @@ import * as vscode from 'vscode';
 import type { ChangeRef } from '../../shared/protocol';
 import { workspaceRoots } from '../workspace/roots';
 import { runGit } from './git';
-import { checkRevisionQuery, showFileArgs, type RevisionQuery } from './revisions';
+import { revisionContent } from './revisionContent';
+import type { RevisionQuery } from './revisions';
 
 export const GIT_REVISION_SCHEME = 'loop-ledger-git';
 
@@ -20,19 +21,12 @@ export function revisionUri(root: string, rev: string, path: string): vscode.Uri
 class GitRevisionProvider implements vscode.TextDocumentContentProvider {
   constructor(private readonly isTrusted: () => boolean) {}
 
-  async provideTextDocumentContent(uri: vscode.Uri): Promise<string> {
-    // Repository config can run programs (textconv, fsmonitor): VS Code's own git extension
-    // runs nothing in an untrusted folder, and neither does this.
-    if (!this.isTrusted())
-      throw new Error(vscode.l10n.t('Loop Ledger runs no git in an untrusted workspace.'));
-    const query = checkRevisionQuery(
-      uri.query,
-      workspaceRoots().map((root) => root.path),
-    );
-    if ('refused' in query)
-      throw new Error(vscode.l10n.t('Loop Ledger: refused to show {0}: {1}.', uri.path, query.refused));
-    if (query.rev === '') return '';
-    return runGit(query.root, showFileArgs(query.rev, query.path)).catch(() => '');
+  provideTextDocumentContent(uri: vscode.Uri): Promise<string> {
+    return revisionContent(uri.query, uri.path, {
+      isTrusted: this.isTrusted,
+      roots: () => workspaceRoots().map((root) => root.path),
+      runGit,
+    });
   }
 }
 

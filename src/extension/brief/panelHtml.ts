@@ -34,3 +34,34 @@ export function panelHtml(webview: vscode.Webview, extensionUri: vscode.Uri): st
 </body>
 </html>`;
 }
+
+/**
+ * The page of a restored panel whose brief cannot be shown again: no script at all, only the
+ * reason and what to do. The reason is text, escaped, never markup.
+ */
+export function unrestorableHtml(webview: vscode.Webview, extensionUri: vscode.Uri, reason: string): string {
+  const csp = ["default-src 'none'", `style-src ${webview.cspSource}`, `font-src ${webview.cspSource}`].join(
+    '; ',
+  );
+  const css = webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'dist', 'webview', 'brief.css'));
+  const title = vscode.l10n.t('This critic brief cannot be shown again');
+  const next = vscode.l10n.t('Run "Loop Ledger: Assemble Critic Brief" to assemble the brief again.');
+  return `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="UTF-8">
+<meta http-equiv="Content-Security-Policy" content="${csp}">
+<link rel="stylesheet" href="${css.toString()}">
+<title>${escapeHtml(title)}</title>
+</head>
+<body data-unrestorable="true">
+<h1>${escapeHtml(title)}</h1>
+<p id="unrestorable-reason">${escapeHtml(reason)}</p>
+<p>${escapeHtml(next)}</p>
+</body>
+</html>`;
+}
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}

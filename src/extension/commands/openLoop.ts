@@ -1,6 +1,7 @@
-import { readFileSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
+import { CONTRACT_LIMIT } from '../../app/read-input';
 import * as vscode from 'vscode';
+import { readTextFileAsync } from '../../store/read-async';
 import { openOp } from '../../app/contract-operations';
 import type { OpenPayload } from '../../engine/open';
 import { STALL_THRESHOLD_FIELD, stallThresholdProblem } from '../../engine/open-settings';
@@ -59,9 +60,10 @@ export class OpenLoopCommand implements Command {
     const steps: Step<OpenAnswers>[] = [
       async (s, at) => {
         if (given) return ((s.contract = given), 'skip');
-        const items = contracts.map((c) => ({
+        const purposes = await Promise.all(contracts.map((c) => purposeOf(c.path)));
+        const items = contracts.map((c, i) => ({
           label: vscode.workspace.asRelativePath(c.path, roots.length > 1),
-          description: purposeOf(c.path),
+          description: purposes[i],
           value: c,
         }));
         return settle(
@@ -103,7 +105,7 @@ export class OpenLoopCommand implements Command {
           (v) => (s.stallThreshold = Number(v)),
         ),
       async (s, at) => {
-        const dimensions = rubricDimensions(s.contract!.path);
+        const dimensions = await rubricDimensions(s.contract!.path);
         if (dimensions.length === 0) return ((s.evidence = []), 'skip');
         const picked = await ask().pickMany({
           id: 'open.baselineEvidence',
@@ -222,22 +224,29 @@ function rootOfPath(path: string, roots: WorkspaceRoot[]): WorkspaceRoot | undef
     .sort((a, b) => b.path.length - a.path.length)[0];
 }
 
-/** The contract's JSON, best effort: only to label items and offer dimensions; openOp validates. */
-function contractJson(path: string): { purpose?: unknown; quality_rubric?: unknown } | undefined {
+/**
+ * The contract's JSON, best effort: only to label items and offer dimensions; openOp validates.
+ * Read without blocking the extension host, and no more than the CLI's contract cap.
+ */
+async function contractJson(
+  path: string,
+): Promise<{ purpose?: unknown; quality_rubric?: unknown } | undefined> {
+  const read = await readTextFileAsync(path, CONTRACT_LIMIT);
+  if (read.kind !== 'ok') return undefined;
   try {
-    return JSON.parse(readFileSync(path, 'utf8')) as { purpose?: unknown; quality_rubric?: unknown };
+    return JSON.parse(read.text) as { purpose?: unknown; quality_rubric?: unknown };
   } catch {
     return undefined;
   }
 }
 
-function purposeOf(path: string): string | undefined {
-  const purpose = contractJson(path)?.purpose;
+async function purposeOf(path: string): Promise<string | undefined> {
+  const purpose = (await contractJson(path))?.purpose;
   return typeof purpose === 'string' ? purpose : undefined;
 }
 
-function rubricDimensions(path: string): string[] {
-  const rubric = contractJson(path)?.quality_rubric;
+async function rubricDimensions(path: string): Promise<string[]> {
+  const rubric = (await contractJson(path))?.quality_rubric;
   if (!Array.isArray(rubric)) return [];
   return rubric.flatMap((d) => (typeof d?.dimension === 'string' ? [d.dimension as string] : []));
 }

@@ -1,5 +1,5 @@
 import * as l10n from '@vscode/l10n';
-import { scoreOp } from '../../app/operations';
+import { scoreOpAsync } from '../../app/read-operations-async';
 import { deriveBaseline } from '../../engine/baseline';
 import type { Evaluation } from '../../engine/types';
 import type { Command } from '../commandManager';
@@ -14,7 +14,7 @@ import { formatScore } from '../../shared/numbers';
 const TITLE = (): string => l10n.t('Score');
 
 /**
- * Scores one measurement per rubric dimension against a session's contract through scoreOp.
+ * Scores one measurement per rubric dimension against a session's contract through scoreOpAsync.
  * Writes nothing, so it works in an untrusted workspace and on closed sessions.
  */
 export class ScoreCommand implements Command {
@@ -62,7 +62,7 @@ export class ScoreCommand implements Command {
       ['session', chosen.session],
       ['measure', measures],
     ]);
-    const outcome = scoreOp(chosen.root, chosen.session, measures);
+    const outcome = await scoreOpAsync(chosen.root, chosen.session, measures);
     // Exit 6 carries the payload: scored, with a hard gate breached. Shown as a warning, not a refusal.
     if (!outcome.payload) return reportRefusal(deps, TITLE(), outcome, cli);
     deps.cliHistory.remember(chosen.root, chosen.session, 'score', cli);

@@ -1,5 +1,5 @@
 import * as l10n from '@vscode/l10n';
-import { statusOp } from '../../app/operations';
+import { statusOpAsync } from '../../app/read-operations-async';
 import type { StatusPayload } from '../../engine/status';
 import type { Command } from '../commandManager';
 import { progressText, stateText } from '../sessions/labels';
@@ -13,7 +13,8 @@ import { formatScore } from '../../shared/numbers';
 
 const TITLE = (): string => l10n.t('Show Status');
 
-/** What `loop-ledger status` says about a session, read through statusOp. Read-only. */
+/** What `loop-ledger status` says about a session, read through statusOpAsync (no
+ * synchronous read on the extension host). Read-only. */
 export class ShowStatusCommand implements Command {
   readonly id = 'loopLedger.showStatus';
 
@@ -35,7 +36,7 @@ export class ShowStatusCommand implements Command {
       ['root', chosen.root],
       ['session', chosen.session],
     ]);
-    const outcome = statusOp(chosen.root, chosen.session);
+    const outcome = await statusOpAsync(chosen.root, chosen.session);
     const payload = outcome.payload;
     // Exit 4 (no iterations yet) still carries the payload: it is a status, not a failure here.
     if (!payload) return reportRefusal(deps, TITLE(), outcome, cli);

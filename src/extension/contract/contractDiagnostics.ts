@@ -1,14 +1,10 @@
-import { parseTree } from 'jsonc-parser';
 import * as vscode from 'vscode';
-import {
-  CONTRACT_TOO_LARGE,
-  validateContractText,
-  type ValidatePayload,
-} from '../../app/contract-operations';
+import { CONTRACT_TOO_LARGE } from '../../app/contract-operations';
 import { isEngineeringJsonText } from '../../app/engineering-validate';
 import { DebouncedDiagnostics, DIAGNOSTIC_SOURCE } from '../diagnostics/debouncedDiagnostics';
 import { contractLabel, contractRoot, isContractDocument } from './contractDocuments';
-import { locateFindings } from './findingSpan';
+import { MAX_SHOWN_FINDINGS } from './contractCheckData';
+import { ContractCheckRunner } from './contractCheckRunner';
 
 /** One engine finding, where it sits in the document it was found in. */
 export interface PlacedFinding {
@@ -22,7 +18,8 @@ export interface PlacedFinding {
 export interface ContractCheck {
   readonly version: number;
   readonly parsed: boolean;
-  readonly payload?: ValidatePayload;
+  /** Rubric dimensions of a valid contract. */
+  readonly dimensions?: number | null;
   readonly findings: readonly PlacedFinding[];
   /** Set when the file declares the other kind (EngineeringDiagnostics judges it, not this). */
   readonly kind?: 'loop-engineering';
@@ -32,70 +29,76 @@ export interface ContractCheck {
  * The engine's contract findings as diagnostics (the JSON schema gives structure; this gives
  * meaning). Validation runs on open, debounced while typing, and is cleared when the document
  * closes. It only reads: program resolution stats PATH and never runs anything, so it also runs
- * in an untrusted workspace.
+ * in an untrusted workspace. A large contract is checked in a worker thread (contractCheckRunner.ts)
+ * so the extension host keeps answering while it is parsed and validated.
  */
 export class ContractDiagnostics extends DebouncedDiagnostics<ContractCheck> {
-  constructor(debounceMs = 300) {
+  constructor(runner: ContractCheckRunner = new ContractCheckRunner(undefined), debounceMs = 300) {
     super(
       {
         collection: 'loopLedger.contract',
         accepts: isContractDocument,
-        check: checkContract,
+        check: (document) => checkContract(runner, document),
         toDiagnostics: (_document, check) => check.findings.map(toDiagnostic),
       },
       debounceMs,
     );
+    this.runner = runner;
+  }
+
+  private readonly runner: ContractCheckRunner;
+
+  override dispose(): void {
+    super.dispose();
+    this.runner.dispose();
   }
 }
 
-/**
- * How many findings become diagnostics. A machine-made contract can carry thousands; past this
- * the Problems panel is no help, and one more diagnostic says how many were left out.
- */
-export const MAX_SHOWN_FINDINGS = 200;
+export { MAX_SHOWN_FINDINGS };
 
-function checkContract(document: vscode.TextDocument): ContractCheck {
-  const text = document.getText();
+async function checkContract(
+  runner: ContractCheckRunner,
+  document: vscode.TextDocument,
+): Promise<ContractCheck> {
+  const version = document.version;
   // `"kind": "loop-engineering"` makes it the other kind: EngineeringDiagnostics judges it.
-  if (isEngineeringJsonText(text))
-    return { version: document.version, parsed: true, kind: 'loop-engineering', findings: [] };
-  const outcome = validateContractText(contractRoot(document.uri), text, contractLabel(document.uri));
-  const payload = outcome.payload;
-  const tooLarge = outcome.findings.find((f) => f.code === CONTRACT_TOO_LARGE);
-  if (tooLarge) {
+  if (isEngineeringJsonText(document.getText()))
+    return { version, parsed: true, kind: 'loop-engineering', findings: [] };
+  const data = await runner.check(
+    contractRoot(document.uri),
+    document.getText(),
+    contractLabel(document.uri),
+  );
+  const first = () => new vscode.Range(document.positionAt(0), document.positionAt(1));
+  if (data.tooLarge !== undefined) {
     // One diagnostic on the first character; nothing of the text was parsed or walked.
-    const range = new vscode.Range(document.positionAt(0), document.positionAt(1));
-    const finding = { code: CONTRACT_TOO_LARGE, message: tooLarge.message, path: [], range };
-    return { version: document.version, parsed: false, findings: [finding] };
+    return {
+      version,
+      parsed: false,
+      findings: [{ code: CONTRACT_TOO_LARGE, message: data.tooLarge, path: [], range: first() }],
+    };
   }
-  // Text that is not JSON gets no semantic findings: the JSON language service already marks
-  // the syntax error, and a path into unparsable text has no range.
-  if (!payload) return { version: document.version, parsed: false, findings: [] };
-  const shown = payload.findings
-    .slice(0, MAX_SHOWN_FINDINGS)
-    .map((f) => ({ ...f, code: f.code ?? 'contract' }));
-  const spans = locateFindings(parseTree(text), shown);
-  const findings: PlacedFinding[] = shown.map((finding, i) => {
-    const span = spans[i]!;
-    const range = new vscode.Range(
-      document.positionAt(span.offset),
-      document.positionAt(span.offset + span.length),
-    );
-    return { code: finding.code, message: finding.message, path: finding.path, range };
-  });
-  const hidden = payload.findings.length - shown.length;
-  if (hidden > 0) {
+  if (!data.parsed) return { version, parsed: false, findings: [] };
+  // The document may have changed while the worker ran: this check is for `version`, and the
+  // base class drops it unless that is still the document's version.
+  const findings: PlacedFinding[] = data.shown.map((f) => ({
+    code: f.code,
+    message: f.message,
+    path: f.path,
+    range: new vscode.Range(document.positionAt(f.offset), document.positionAt(f.offset + f.length)),
+  }));
+  if (data.hidden > 0) {
     findings.push({
       code: MORE_FINDINGS,
       message: vscode.l10n.t(
         '{0} more findings are not shown; `loop-ledger validate` lists every one.',
-        hidden,
+        data.hidden,
       ),
       path: [],
-      range: new vscode.Range(document.positionAt(0), document.positionAt(1)),
+      range: first(),
     });
   }
-  return { version: document.version, parsed: true, payload, findings };
+  return { version, parsed: true, dimensions: data.dimensions, findings };
 }
 
 /** The code of the diagnostic that counts the findings past MAX_SHOWN_FINDINGS. */

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { CommandManager } from '../commandManager';
 import type { PrompterSlot } from '../input';
+import { ContractCheckRunner } from './contractCheckRunner';
 import { ContractCodeLens } from './contractCodeLens';
 import { ContractDiagnostics } from './contractDiagnostics';
 import { CONTRACT_SELECTOR } from './contractDocuments';
@@ -14,7 +15,9 @@ export function registerContractEditor(
   commands: CommandManager,
   prompter: PrompterSlot,
 ): void {
-  const diagnostics = new ContractDiagnostics();
+  // Large contracts are checked in a worker thread, bundled beside the extension.
+  const worker = vscode.Uri.joinPath(context.extensionUri, 'dist', 'contractCheckWorker.js').fsPath;
+  const diagnostics = new ContractDiagnostics(new ContractCheckRunner(worker));
   context.subscriptions.push(
     diagnostics,
     vscode.languages.registerCodeActionsProvider(CONTRACT_SELECTOR, new ContractQuickFixes(diagnostics), {

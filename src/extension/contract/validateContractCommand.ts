@@ -24,7 +24,7 @@ export class ValidateContractCommand implements Command {
     const uri = target instanceof vscode.Uri ? target : vscode.window.activeTextEditor?.document.uri;
     const document =
       uri && isContractPath(uri.path) ? await vscode.workspace.openTextDocument(uri) : undefined;
-    const check = document && this.diagnostics.validateNow(document);
+    const check = document && (await this.diagnostics.validateNow(document));
     if (!uri || !check) {
       void vscode.window.showWarningMessage(
         vscode.l10n.t('Loop Ledger: open a contract first (.loop/contracts/*.json or *.loop-contract.json).'),
@@ -41,7 +41,7 @@ export class ValidateContractCommand implements Command {
     if (check.kind === 'loop-engineering') return reportEngineering(label, document.getText());
     const count = check.findings.length;
     if (count === 0) {
-      const dimensions = check.payload?.dimensions ?? 0;
+      const dimensions = check.dimensions ?? 0;
       void vscode.window.showInformationMessage(
         dimensions === 1
           ? vscode.l10n.t('Loop Ledger: {0} is a valid contract (1 rubric dimension).', label)

@@ -15,7 +15,8 @@ export interface DiagnosticsSpec<C extends VersionedCheck> {
   /** A settings section whose change re-checks every open document (it changes the result). */
   readonly configurationSection?: string;
   accepts(document: vscode.TextDocument): boolean;
-  check(document: vscode.TextDocument): C;
+  /** A check may be asynchronous (a worker thread): its result is applied only if still current. */
+  check(document: vscode.TextDocument): C | Promise<C>;
   toDiagnostics(document: vscode.TextDocument, check: C): vscode.Diagnostic[];
 }
 
@@ -28,6 +29,9 @@ export class DebouncedDiagnostics<C extends VersionedCheck> implements vscode.Di
   private readonly collection: vscode.DiagnosticCollection;
   private readonly pending = new Map<string, ReturnType<typeof setTimeout>>();
   private readonly checks = new Map<string, C>();
+  /** The check running for each document, so a second request for the same version shares it. */
+  private readonly running = new Map<string, { version: number; result: Promise<C> }>();
+  private disposed = false;
   private readonly subscriptions: vscode.Disposable[] = [];
 
   constructor(
@@ -54,19 +58,29 @@ export class DebouncedDiagnostics<C extends VersionedCheck> implements vscode.Di
   }
 
   /** Checks at once (lenses, commands, and quick fixes that need fresh findings). */
-  validateNow(document: vscode.TextDocument): C | undefined {
-    if (!this.spec.accepts(document)) return undefined;
+  validateNow(document: vscode.TextDocument): Promise<C | undefined> {
+    if (!this.spec.accepts(document)) return Promise.resolve(undefined);
     this.cancel(document.uri);
-    const check = this.spec.check(document);
-    this.checks.set(document.uri.toString(), check);
-    this.collection.set(document.uri, this.spec.toDiagnostics(document, check));
-    return check;
+    const key = document.uri.toString();
+    const version = document.version;
+    const already = this.running.get(key);
+    if (already?.version === version) return already.result;
+    const result = Promise.resolve(this.spec.check(document)).then((check) => {
+      if (this.running.get(key)?.result === result) this.running.delete(key);
+      // Typed over, closed or disposed while the check ran: a newer check (or none) applies.
+      if (this.disposed || document.isClosed || document.version !== version) return check;
+      this.checks.set(key, check);
+      this.collection.set(document.uri, this.spec.toDiagnostics(document, check));
+      return check;
+    });
+    this.running.set(key, { version, result });
+    return result;
   }
 
   /** The check of the document's current version, checking first when the kept one is stale. */
-  current(document: vscode.TextDocument): C | undefined {
+  current(document: vscode.TextDocument): Promise<C | undefined> {
     const known = this.checks.get(document.uri.toString());
-    return known?.version === document.version ? known : this.validateNow(document);
+    return known?.version === document.version ? Promise.resolve(known) : this.validateNow(document);
   }
 
   private schedule(document: vscode.TextDocument): void {
@@ -90,11 +104,13 @@ export class DebouncedDiagnostics<C extends VersionedCheck> implements vscode.Di
 
   private forget(uri: vscode.Uri): void {
     this.cancel(uri);
+    this.running.delete(uri.toString());
     this.checks.delete(uri.toString());
     this.collection.delete(uri);
   }
 
   dispose(): void {
+    this.disposed = true;
     for (const timer of this.pending.values()) clearTimeout(timer);
     this.pending.clear();
     for (const subscription of this.subscriptions) subscription.dispose();

@@ -22,18 +22,22 @@ export type Fixer = (diagnostic: vscode.Diagnostic) => Iterable<OfferedFix>;
 export abstract class DiagnosticQuickFixes<C extends VersionedCheck> implements vscode.CodeActionProvider {
   static readonly providedCodeActionKinds = [vscode.CodeActionKind.QuickFix];
 
-  constructor(private readonly diagnostics: { current(document: vscode.TextDocument): C | undefined }) {}
+  constructor(
+    private readonly diagnostics: { current(document: vscode.TextDocument): Promise<C | undefined> },
+  ) {}
 
   /** The per-document fixer (it may prepare once what every diagnostic needs), or none. */
   protected abstract fixer(document: vscode.TextDocument, check: C): Fixer | undefined;
 
-  provideCodeActions(
+  async provideCodeActions(
     document: vscode.TextDocument,
     _range: vscode.Range,
     context: vscode.CodeActionContext,
-  ): vscode.CodeAction[] {
-    const check = this.diagnostics.current(document);
-    const fixesOf = check && this.fixer(document, check);
+  ): Promise<vscode.CodeAction[]> {
+    const check = await this.diagnostics.current(document);
+    // The document moved on while the check ran: its diagnostics are about to be replaced.
+    if (!check || check.version !== document.version) return [];
+    const fixesOf = this.fixer(document, check);
     if (!fixesOf) return [];
     const actions = new Map<string, vscode.CodeAction>();
     for (const diagnostic of context.diagnostics) {

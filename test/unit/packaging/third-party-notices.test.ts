@@ -38,6 +38,8 @@ describe('third-party notices', () => {
       'dist/cli-repeat.js',
       'dist/cli-run.js',
       'dist/cli.js',
+      // The contract editor's worker thread bundles jsonc-parser and the engine too.
+      'dist/contractCheckWorker.js',
       'dist/extension.js',
       'dist/webview/brief.js',
     ]);
