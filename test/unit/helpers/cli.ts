@@ -22,14 +22,8 @@ export function childEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv 
   return env;
 }
 
-export function runCli(args: string[], options: { cwd?: string; input?: string } = {}): CliResult {
-  const r = spawnSync(process.execPath, [CLI, ...args], {
-    cwd: options.cwd,
-    input: options.input,
-    env: childEnv(),
-    encoding: 'utf8',
-    maxBuffer: 256 * 1024 * 1024,
-  });
+/** A finished child's result, with stdout parsed as JSON when it is JSON. */
+export function cliResultOf(r: { status: number | null; stdout: string; stderr: string }): CliResult {
   let json: unknown;
   try {
     json = JSON.parse(r.stdout);
@@ -37,6 +31,20 @@ export function runCli(args: string[], options: { cwd?: string; input?: string }
     json = undefined;
   }
   return { code: r.status, stdout: r.stdout, stderr: r.stderr, json };
+}
+
+export function runCli(
+  args: string[],
+  options: { cwd?: string; input?: string; env?: Record<string, string> } = {},
+): CliResult {
+  const r = spawnSync(process.execPath, [CLI, ...args], {
+    cwd: options.cwd,
+    input: options.input,
+    env: childEnv(options.env),
+    encoding: 'utf8',
+    maxBuffer: 256 * 1024 * 1024,
+  });
+  return cliResultOf(r);
 }
 
 /** Async variant for concurrency tests. */

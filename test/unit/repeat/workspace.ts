@@ -7,6 +7,7 @@ import { join, resolve } from 'node:path';
 import {
   CLI,
   childEnv,
+  cliResultOf,
   readLedger,
   runCli,
   sampleContract,
@@ -79,15 +80,7 @@ export function workspace(
   if (opened.code !== 0) throw new Error(`open failed: ${opened.stderr}`);
   const plan = join(outside, 'plan.json');
   const env = () => childEnv({ REPEAT_PLAN: plan, CI: '' });
-  const parse = (r: { status: number | null; stdout: string; stderr: string }): CliResult => {
-    let json: unknown;
-    try {
-      json = JSON.parse(r.stdout);
-    } catch {
-      json = undefined;
-    }
-    return { code: r.status, stdout: r.stdout, stderr: r.stderr, json };
-  };
+  const parse = cliResultOf;
   const argv = (args: string[], command = 'repeat') => [
     CLI,
     command,

@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { CLI, childEnv, tempRoot } from '../helpers/cli';
+import { CLI, childEnv, cliResultOf, tempRoot } from '../helpers/cli';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 function compile(sub: string, input: unknown): { code: number | null; json: any; stderr: string } {
@@ -16,14 +16,9 @@ function compile(sub: string, input: unknown): { code: number | null; json: any;
     encoding: 'utf8',
     maxBuffer: 64 * 1024 * 1024,
   });
-  let json: unknown;
-  try {
-    json = JSON.parse(r.stdout);
-  } catch {
-    json = undefined;
-  }
   assert.equal(r.stdout.trim().split('\n').length, 1, `one JSON line on stdout: ${r.stdout}`);
-  return { code: r.status, json, stderr: r.stderr };
+  const { code, json, stderr } = cliResultOf(r);
+  return { code, json, stderr };
 }
 
 const entry = (aspect: unknown, verified: boolean, ref = 'g') => ({ aspect, kind: 'guide', ref, verified });

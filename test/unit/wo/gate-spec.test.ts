@@ -3,20 +3,12 @@
 // lines; a task nested under the project). Cases already covered in gates.test.ts are named there;
 // this file holds the rest, run through the CLI as a child process.
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { chmodSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { CLI, childEnv, tempRoot, type CliResult } from '../helpers/cli';
+import { runCli, tempRoot, type CliResult } from '../helpers/cli';
 
 function run(args: string[], env: Record<string, string> = {}): CliResult {
-  const r = spawnSync(process.execPath, [CLI, ...args], { env: childEnv(env), encoding: 'utf8' });
-  let json: unknown;
-  try {
-    json = JSON.parse(r.stdout);
-  } catch {
-    json = undefined;
-  }
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr, json };
+  return runCli(args, { env });
 }
 
 function stub(dir: string, name: string, body: string): string {

@@ -3,7 +3,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { CLI, childEnv, type CliResult } from '../helpers/cli';
+import { CLI, childEnv, cliResultOf, type CliResult } from '../helpers/cli';
 import { FIXTURES, type Task } from './fixture';
 
 export const agent = (name: string): string => `"${process.execPath}" "${join(FIXTURES, `${name}.mjs`)}"`;
@@ -54,14 +54,7 @@ function argsFor(t: Task, a: RunArgs): { args: string[]; env: NodeJS.ProcessEnv 
 
 export function woRun(t: Task, a: RunArgs = {}): CliResult {
   const { args, env } = argsFor(t, a);
-  const r = spawnSync(process.execPath, args, { env, encoding: 'utf8', timeout: 120_000 });
-  let json: unknown;
-  try {
-    json = JSON.parse(r.stdout);
-  } catch {
-    json = undefined;
-  }
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr, json };
+  return cliResultOf(spawnSync(process.execPath, args, { env, encoding: 'utf8', timeout: 120_000 }));
 }
 
 /** Starts `wo run` without waiting (cancel tests). */
