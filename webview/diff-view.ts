@@ -5,6 +5,7 @@
 import { html as renderDiffHtml } from 'diff2html';
 import { h } from './dom';
 import type { BriefViewModel, FileView } from './view-model';
+import { w } from './words';
 
 export interface DiffViewActions {
   openInDiffEditor(path: string): void;
@@ -21,7 +22,7 @@ const CHANGE_LABEL: Record<FileView['change'], string> = {
 function stats(file: FileView): HTMLElement {
   return h(
     'span',
-    { class: 'stats', 'aria-label': `${file.additions} added, ${file.deletions} removed` },
+    { class: 'stats', 'aria-label': w('{0} added, {1} removed', file.additions, file.deletions) },
     h('span', { class: 'added' }, `+${file.additions}`),
     ' ',
     h('span', { class: 'removed' }, `−${file.deletions}`),
@@ -30,7 +31,7 @@ function stats(file: FileView): HTMLElement {
 
 function undeclaredBadge(file: FileView): HTMLElement | null {
   return file.undeclared
-    ? h('span', { class: 'badge undeclared', title: 'Not declared in the change scope' }, 'undeclared')
+    ? h('span', { class: 'badge undeclared', title: w('Not declared in the change scope') }, w('undeclared'))
     : null;
 }
 
@@ -45,7 +46,7 @@ function fileList(model: BriefViewModel, expand: (file: FileView) => void): HTML
       },
       h(
         'span',
-        { class: `change change-${file.change}`, 'aria-label': file.change },
+        { class: `change change-${file.change}`, 'aria-label': w(file.change) },
         CHANGE_LABEL[file.change],
       ),
       ' ',
@@ -59,7 +60,7 @@ function fileList(model: BriefViewModel, expand: (file: FileView) => void): HTML
     });
     return h('li', {}, link, ' ', stats(file), ' ', undeclaredBadge(file));
   });
-  return h('nav', { class: 'file-list', 'aria-label': 'Changed files' }, h('ol', {}, ...items));
+  return h('nav', { class: 'file-list', 'aria-label': w('Changed files') }, h('ol', {}, ...items));
 }
 
 class FileSection {
@@ -87,8 +88,8 @@ class FileSection {
     this.toggle.addEventListener('click', () => this.setExpanded(!this.expanded));
     const open = h(
       'vscode-button',
-      { secondary: true, class: 'open-diff', title: `Open ${file.path} in VS Code's diff editor` },
-      'Open in diff editor',
+      { secondary: true, class: 'open-diff', title: w("Open {0} in VS Code's diff editor", file.path) },
+      w('Open in diff editor'),
     );
     open.addEventListener('click', () => actions.openInDiffEditor(file.path));
     this.body = h('div', { class: 'file-body', id: `${file.anchor}-body`, hidden: true });
@@ -117,7 +118,7 @@ class FileSection {
       this.body.querySelectorAll<HTMLElement>('.d2h-file-side-diff').forEach((side, index) => {
         side.tabIndex = 0;
         side.setAttribute('role', 'region');
-        side.setAttribute('aria-label', `${this.file.path}, ${index === 0 ? 'before' : 'after'}`);
+        side.setAttribute('aria-label', w(index === 0 ? '{0}, before' : '{0}, after', this.file.path));
       });
     }
     this.toggle.setAttribute('aria-expanded', String(expanded));
@@ -136,12 +137,12 @@ export function diffView(model: BriefViewModel, actions: DiffViewActions): HTMLE
       secondary: true,
       id: 'wrap-lines',
       'aria-pressed': 'false',
-      title: 'Wrap long lines instead of scrolling',
+      title: w('Wrap long lines instead of scrolling'),
     },
-    'Wrap lines',
+    w('Wrap lines'),
   );
-  const expandAll = h('vscode-button', { secondary: true }, 'Expand all');
-  const collapseAll = h('vscode-button', { secondary: true }, 'Collapse all');
+  const expandAll = h('vscode-button', { secondary: true }, w('Expand all'));
+  const collapseAll = h('vscode-button', { secondary: true }, w('Collapse all'));
   expandAll.addEventListener('click', () => sections.forEach((s) => s.setExpanded(true)));
   collapseAll.addEventListener('click', () => sections.forEach((s) => s.setExpanded(false)));
   const { files, additions, deletions } = model.totals;
@@ -151,7 +152,7 @@ export function diffView(model: BriefViewModel, actions: DiffViewActions): HTMLE
     h(
       'div',
       { class: 'diff-toolbar' },
-      h('h2', {}, `Diff — ${files} file(s), +${additions} −${deletions}`),
+      h('h2', {}, w('Diff — {0} file(s), +{1} −{2}', files, additions, deletions)),
       h('span', { class: 'spacer' }),
       wrap,
       expandAll,

@@ -16,6 +16,7 @@ import { h } from './dom';
 import { packetView } from './packet-view';
 import { VerdictFormView } from './verdict-form';
 import { toViewModel } from './view-model';
+import { useWords, w } from './words';
 
 interface VsCodeApi {
   postMessage(message: FromWebview): void;
@@ -37,8 +38,8 @@ function header(state: PanelState): HTMLElement {
   return h(
     'header',
     { class: 'panel-header' },
-    h('h1', {}, 'Critic brief ', h('code', { id: 'brief-id' }, state.packet.brief_id)),
-    h('span', { class: 'muted' }, `session ${state.session} · ${state.change.label}`),
+    h('h1', {}, `${w('Critic brief')} `, h('code', { id: 'brief-id' }, state.packet.brief_id)),
+    h('span', { class: 'muted' }, w('session {0} · {1}', state.session, state.change.label)),
   );
 }
 
@@ -65,7 +66,7 @@ function render(state: PanelState): void {
   });
   const side = h(
     'aside',
-    { class: 'side-column', 'aria-label': 'Rubric, scope, verification and verdict' },
+    { class: 'side-column', 'aria-label': w('Rubric, scope, verification and verdict') },
     ...packetView(model),
     form.element,
   );
@@ -83,6 +84,7 @@ function onMessage(message: ToWebview): void {
       if (answered) break;
       answered = true;
       vscode.setState(message.keep);
+      useWords(message.words);
       performance.mark('brief:show');
       render(message.state);
       performance.mark('brief:rendered');
@@ -90,7 +92,7 @@ function onMessage(message: ToWebview): void {
     case 'verdictResult':
       if (message.exitCode === 0 && message.record && current) {
         const spent = {
-          reason: `verdict recorded as iteration ${message.record.n}.`,
+          reason: w('verdict recorded as iteration {0}.', message.record.n),
           record: message.record,
         };
         current = { ...current, spent };
@@ -104,7 +106,7 @@ function onMessage(message: ToWebview): void {
       if (!message.ok) form?.showMessage(message.message);
       break;
     case 'rejected':
-      form?.showMessage(`The host did not accept that request: ${message.reason}`);
+      form?.showMessage(w('The host did not accept that request: {0}', message.reason));
       break;
   }
 }

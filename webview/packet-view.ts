@@ -3,27 +3,28 @@
 // about the change appears here: the packet carries none of it.
 import { h, section } from './dom';
 import type { BriefViewModel, RubricView } from './view-model';
+import { w } from './words';
 
 function scopeBlock(model: BriefViewModel): HTMLElement {
   const { scope } = model;
   const badge = h(
     'span',
     { class: `badge provenance-${scope.provenance}` },
-    scope.provenance === 'verified' ? 'verified' : 'unverified',
+    w(scope.provenance === 'verified' ? 'verified' : 'unverified'),
   );
   const declared =
     scope.declared === null
-      ? h('p', { class: 'muted' }, 'No change scope was given.')
+      ? h('p', { class: 'muted' }, w('No change scope was given.'))
       : h(
           'div',
           {},
-          h('h3', {}, `Declared paths (${scope.declared.length})`),
+          h('h3', {}, w('Declared paths ({0})', scope.declared.length)),
           h('ul', { class: 'paths' }, ...scope.declared.map((p) => h('li', {}, p))),
         );
   const diffPaths = h(
     'div',
     {},
-    h('h3', {}, `Paths in the diff (${scope.diffPaths.length})`),
+    h('h3', {}, w('Paths in the diff ({0})', scope.diffPaths.length)),
     h(
       'ul',
       { class: 'paths' },
@@ -32,15 +33,15 @@ function scopeBlock(model: BriefViewModel): HTMLElement {
           'li',
           { class: mark.undeclared ? 'undeclared' : undefined },
           mark.path,
-          mark.undeclared ? h('span', { class: 'badge undeclared' }, 'undeclared') : null,
+          mark.undeclared ? h('span', { class: 'badge undeclared' }, w('undeclared')) : null,
         ),
       ),
     ),
   );
   return section(
     'scope',
-    'Scope',
-    h('p', {}, 'Provenance: ', badge),
+    w('Scope'),
+    h('p', {}, `${w('Provenance:')} `, badge),
     h('p', { class: 'explanation' }, scope.explanation),
     declared,
     diffPaths,
@@ -48,9 +49,11 @@ function scopeBlock(model: BriefViewModel): HTMLElement {
 }
 
 function rubricRow(row: RubricView): HTMLElement {
-  const flags = [row.hardGate ? 'hard gate' : null, row.mustNotRegress ? 'must not regress' : null].filter(
-    (f): f is string => f !== null,
-  );
+  const flags = [
+    row.hardGate ? w('hard gate') : null,
+    row.mustNotRegress ? w('must not regress') : null,
+  ].filter((f): f is string => f !== null);
+  const direction = w(row.direction === 'lower-is-better' ? 'lower is better' : 'higher is better');
   return h(
     'tr',
     {},
@@ -59,7 +62,7 @@ function rubricRow(row: RubricView): HTMLElement {
       { scope: 'row' },
       h('span', { class: 'dimension' }, row.dimension),
       ' ',
-      h('span', { class: 'direction', title: row.direction, 'aria-label': row.direction }, row.arrow),
+      h('span', { class: 'direction', title: direction, 'aria-label': direction }, row.arrow),
       ...flags.map((f) => h('span', { class: 'badge gate' }, f)),
       h('div', { class: 'muted command' }, row.evidenceCommand),
     ),
@@ -71,7 +74,7 @@ function rubricRow(row: RubricView): HTMLElement {
 }
 
 function rubricBlock(model: BriefViewModel): HTMLElement {
-  const head = ['Dimension', 'Weight', 'Baseline', 'Target', 'Threshold'];
+  const head = [w('Dimension'), w('Weight'), w('Baseline'), w('Target'), w('Threshold')];
   const table = h(
     'table',
     { class: 'rubric' },
@@ -83,19 +86,21 @@ function rubricBlock(model: BriefViewModel): HTMLElement {
       ? h(
           'p',
           { class: 'muted' },
-          'Baseline also carries: ',
-          model.extraBaseline.map((b) => `${b.dimension} = ${b.value}`).join(', '),
+          w(
+            'Baseline also carries: {0}',
+            model.extraBaseline.map((b) => `${b.dimension} = ${b.value}`).join(', '),
+          ),
         )
       : null;
   return section(
     'rubric',
-    'Rubric and baseline',
-    model.rubric.length > 0 ? table : h('p', { class: 'muted' }, 'The contract has no rubric.'),
+    w('Rubric and baseline'),
+    model.rubric.length > 0 ? table : h('p', { class: 'muted' }, w('The contract has no rubric.')),
     extra,
     h(
       'p',
       { class: 'muted' },
-      'A baseline shown in bold was measured in the ledger; the others are declared.',
+      w('A baseline shown in bold was measured in the ledger; the others are declared.'),
     ),
   );
 }
@@ -106,12 +111,12 @@ export function packetView(model: BriefViewModel): HTMLElement[] {
     rubricBlock(model),
     section(
       'verification',
-      'Verification output',
+      w('Verification output'),
       h('pre', { class: 'verification', tabindex: '0' }, model.verification),
     ),
     section(
       'asks',
-      'What the critic is asked',
+      w('What the critic is asked'),
       h('ol', { class: 'asks' }, ...model.asks.map((a) => h('li', {}, a))),
     ),
   ];

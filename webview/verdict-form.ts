@@ -6,6 +6,7 @@ import { DECISIONS, OUTCOMES } from '../src/engine/types';
 import { decisionForVerdict } from '../src/engine/verdict-decision';
 import type { Finding, PanelState, RecordView, VerdictForm } from '../src/shared/protocol';
 import { h, section } from './dom';
+import { w } from './words';
 
 type Field = HTMLElement & { value: string; disabled: boolean };
 
@@ -31,7 +32,11 @@ function select(id: string, options: readonly string[], chosen: string): Field {
     'vscode-single-select',
     { id, name: id },
     ...options.map((option) =>
-      h('vscode-option', { value: option, selected: option === chosen }, option === '' ? '(none)' : option),
+      h(
+        'vscode-option',
+        { value: option, selected: option === chosen },
+        option === '' ? w('(none)') : option,
+      ),
     ),
   ) as unknown as Field;
 }
@@ -64,24 +69,24 @@ export class VerdictFormView {
   ) {
     this.fields = {
       verdict: select('verdict', verdicts, 'PASS'),
-      criticNext: textarea('criticNext', 2, 'The single most valuable next improvement'),
-      evidencePaths: textarea('evidencePaths', 2, 'One path per line, e.g. .loop/evidence/suite.txt'),
+      criticNext: textarea('criticNext', 2, w('The single most valuable next improvement')),
+      evidencePaths: textarea('evidencePaths', 2, w('One path per line, e.g. .loop/evidence/suite.txt')),
       decision: select('decision', ['', ...DECISIONS], decisionForVerdict('PASS') ?? ''),
       outcome: select('outcome', OUTCOMES, 'continue'),
-      actions: textarea('actions', 2, 'Action ids completed in this iteration, one per line'),
-      measurements: textarea('measurements', 2, 'DIM=NUMBER, one per line'),
-      note: textarea('note', 2, 'Optional note'),
-      blocker: textarea('blocker', 2, 'What blocks the loop'),
-      evidence: textarea('evidence', 2, 'What shows it'),
-      recommendedNext: textarea('recommendedNext', 2, 'Who should do what next'),
+      actions: textarea('actions', 2, w('Action ids completed in this iteration, one per line')),
+      measurements: textarea('measurements', 2, w('DIM=NUMBER, one per line')),
+      note: textarea('note', 2, w('Optional note')),
+      blocker: textarea('blocker', 2, w('What blocks the loop')),
+      evidence: textarea('evidence', 2, w('What shows it')),
+      recommendedNext: textarea('recommendedNext', 2, w('Who should do what next')),
     };
     const f = this.fields;
     this.escalation = h(
       'div',
       { class: 'escalation', hidden: true },
-      group('Blocker', 'blocker', f.blocker!),
-      group('Evidence', 'evidence', f.evidence!),
-      group('Recommended next', 'recommendedNext', f.recommendedNext!),
+      group(w('Blocker'), 'blocker', f.blocker!),
+      group(w('Evidence'), 'evidence', f.evidence!),
+      group(w('Recommended next'), 'recommendedNext', f.recommendedNext!),
     );
     // The decision follows the verdict (REVISE → revise, FAIL → revert…) until the person picks one.
     let decisionChosen = false;
@@ -92,30 +97,30 @@ export class VerdictFormView {
     f.outcome!.addEventListener('change', () => {
       this.escalation.hidden = f.outcome!.value !== 'escalate';
     });
-    this.submitButton = h('vscode-button', { id: 'submit-verdict' }, 'Record verdict') as unknown as Field;
+    this.submitButton = h('vscode-button', { id: 'submit-verdict' }, w('Record verdict')) as unknown as Field;
     this.submitButton.addEventListener('click', () => this.onSubmit());
-    const exportButton = h('vscode-button', { secondary: true, id: 'export-packet' }, 'Export packet');
+    const exportButton = h('vscode-button', { secondary: true, id: 'export-packet' }, w('Export packet'));
     exportButton.addEventListener('click', () => this.actions.exportPacket());
     this.result = h('div', { class: 'result', role: 'status', 'aria-live': 'polite' });
     this.spentBanner = h('p', { class: 'spent', hidden: true });
     // The section is "verdict-section": the id "verdict" belongs to the select its label names.
     this.element = section(
       'verdict-section',
-      'Verdict',
+      w('Verdict'),
       this.spentBanner,
       this.result,
       h(
         'form',
         { class: 'verdict-form', novalidate: true },
-        group('Verdict', 'verdict', f.verdict!),
-        group('Critic next', 'criticNext', f.criticNext!, 'Required with a verdict.'),
-        group('Evidence paths', 'evidencePaths', f.evidencePaths!, 'At least one; one per line.'),
-        group('Decision', 'decision', f.decision!),
-        group('Outcome', 'outcome', f.outcome!),
+        group(w('Verdict'), 'verdict', f.verdict!),
+        group(w('Critic next'), 'criticNext', f.criticNext!, w('Required with a verdict.')),
+        group(w('Evidence paths'), 'evidencePaths', f.evidencePaths!, w('At least one; one per line.')),
+        group(w('Decision'), 'decision', f.decision!),
+        group(w('Outcome'), 'outcome', f.outcome!),
         this.escalation,
-        group('Actions', 'actions', f.actions!),
-        group('Measurements', 'measurements', f.measurements!, 'Scored against the rubric.'),
-        group('Note', 'note', f.note!),
+        group(w('Actions'), 'actions', f.actions!),
+        group(w('Measurements'), 'measurements', f.measurements!, w('Scored against the rubric.')),
+        group(w('Note'), 'note', f.note!),
         h('div', { class: 'buttons' }, this.submitButton, exportButton),
       ),
     );
@@ -147,7 +152,7 @@ export class VerdictFormView {
 
   setBusy(busy: boolean): void {
     this.submitButton.disabled = busy;
-    this.submitButton.textContent = busy ? 'Recording…' : 'Record verdict';
+    this.submitButton.textContent = w(busy ? 'Recording…' : 'Record verdict');
   }
 
   setEnabled(enabled: boolean): void {
@@ -157,10 +162,10 @@ export class VerdictFormView {
 
   showSpent(spent: PanelState['spent']): void {
     this.spentBanner.hidden = spent === null;
-    this.spentBanner.textContent = spent ? `This brief is spent: ${spent.reason}` : '';
+    this.spentBanner.textContent = spent ? w('This brief is spent: {0}', spent.reason) : '';
     if (spent) {
       this.setEnabled(false);
-      this.submitButton.textContent = 'Verdict recorded';
+      this.submitButton.textContent = w('Verdict recorded');
     }
     if (spent?.record) this.showRecord(spent.record);
   }
@@ -177,7 +182,7 @@ export class VerdictFormView {
         ),
       );
     this.result.replaceChildren(
-      h('h3', {}, `Recorded as iteration ${record.n}`),
+      h('h3', {}, w('Recorded as iteration {0}', record.n)),
       h('table', { class: 'record' }, h('tbody', {}, ...rows)),
     );
   }
@@ -185,7 +190,7 @@ export class VerdictFormView {
   showRefusal(exitCode: number, meaning: string, findings: Finding[]): void {
     this.setBusy(false);
     this.result.replaceChildren(
-      h('h3', { class: 'refused' }, `Refused (exit ${exitCode}): ${meaning}`),
+      h('h3', { class: 'refused' }, w('Refused (exit {0}): {1}', exitCode, meaning)),
       h('ul', { class: 'findings' }, ...findings.map((f) => h('li', {}, f.message))),
     );
   }
@@ -199,7 +204,8 @@ export class VerdictFormView {
   showReadOnly(): void {
     this.setEnabled(false);
     this.spentBanner.hidden = false;
-    this.spentBanner.textContent =
-      'This workspace is not trusted: Loop Ledger is read-only here, so no verdict can be recorded.';
+    this.spentBanner.textContent = w(
+      'This workspace is not trusted: Loop Ledger is read-only here, so no verdict can be recorded.',
+    );
   }
 }

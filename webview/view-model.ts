@@ -3,6 +3,7 @@
 // browser. There is no builder summary in a packet, and none is invented here.
 import type { PanelState, RubricRow } from '../src/shared/protocol';
 import { splitDiff, type DiffFile } from '../src/shared/diff-files';
+import { w } from './words';
 
 export interface FileView extends DiffFile {
   /** Stable DOM id of the file's section. */
@@ -101,9 +102,14 @@ function rubricView(rows: RubricRow[], baseline: Record<string, number>): Rubric
 
 function scopeExplanation(provenance: 'verified' | 'unverified', undeclared: number): string {
   if (provenance === 'unverified')
-    return 'Unverified: nothing shows that this diff is the whole change. Judge only what the diff contains.';
-  if (undeclared === 0) return 'Verified: the diff covers every path the change scope declares.';
-  return `Verified: the diff covers the declared scope, and touches ${undeclared} path(s) the scope does not declare.`;
+    return w(
+      'Unverified: nothing shows that this diff is the whole change. Judge only what the diff contains.',
+    );
+  if (undeclared === 0) return w('Verified: the diff covers every path the change scope declares.');
+  return w(
+    'Verified: the diff covers the declared scope, and touches {0} path(s) the scope does not declare.',
+    undeclared,
+  );
 }
 
 export function toViewModel(state: PanelState): BriefViewModel {

@@ -5,6 +5,7 @@
 // code ends up in its bundle.
 import { z } from 'zod';
 import { CRITIC_VERDICTS, DECISIONS, OUTCOMES, type RubricDimension } from '../engine/types';
+import { BRIEF_WORDS, MAX_BRIEF_WORD_CHARS, type BriefWord } from './brief-words';
 
 /** Larger than any honest message from the panel; a bigger one is dropped before it is parsed. */
 export const MAX_INCOMING_MESSAGE_CHARS = 64 * 1024;
@@ -121,8 +122,22 @@ export interface PanelState {
   canRecord: boolean;
 }
 
+/**
+ * The webview's words in the display language (src/shared/brief-words.ts): known keys only, each
+ * a non-blank string of bounded length. The host checks the table it sends with this schema,
+ * since its values come from a translation bundle the extension does not write.
+ */
+export const BriefWordTable = z
+  .object(
+    Object.fromEntries(
+      BRIEF_WORDS.map((key) => [key, z.string().trim().min(1).max(MAX_BRIEF_WORD_CHARS).optional()]),
+    ) as Record<BriefWord, z.ZodOptional<z.ZodString>>,
+  )
+  .strict();
+export type BriefWordTable = Partial<Record<BriefWord, string>>;
+
 export type ToWebview =
-  | { type: 'show'; state: PanelState; keep: SavedPanel }
+  | { type: 'show'; state: PanelState; keep: SavedPanel; words: BriefWordTable }
   | {
       type: 'verdictResult';
       requestId: string;

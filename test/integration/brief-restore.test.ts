@@ -12,7 +12,8 @@ import { openOp } from '../../src/app/contract-operations';
 import { briefOp } from '../../src/app/operations';
 import type { BriefPanel } from '../../src/extension/brief/briefPanel';
 import { BriefPanels } from '../../src/extension/brief/briefPanels';
-import type { PanelState, ToWebview } from '../../src/shared/protocol';
+import { BRIEF_WORDS } from '../../src/shared/brief-words';
+import { BriefWordTable, type PanelState, type ToWebview } from '../../src/shared/protocol';
 import { extensionPath, loopLedgerApi, workspaceRoot } from './sessionsHelpers';
 
 const SESSION = 'brief-restore-it';
@@ -138,6 +139,23 @@ describe('critic brief panel restore (webview state keeps no packet)', function 
     const saved = JSON.stringify(keep);
     assert.ok(!saved.includes(MARKER) && !saved.includes('diff --git'), 'no diff text in webview state');
     assert.ok(saved.length < 4096 + 256, `webview state is small (${saved.length} chars)`);
+  });
+
+  it('sends the webview its words in the display language with show, every key checked', async () => {
+    const opened = await panels().open(state, root);
+    created.push(opened);
+    const { words } = await shown(opened);
+    assert.deepEqual(Object.keys(words).sort(), [...BRIEF_WORDS].sort(), 'a translation for every key');
+    assert.ok(BriefWordTable.safeParse(words).success, 'the table passes its own schema');
+    // The test instance runs in English with no language pack: each word is its key.
+    assert.equal(vscode.env.language, 'en');
+    assert.deepEqual(
+      BRIEF_WORDS.filter((key) => words[key] !== key),
+      [],
+    );
+    assert.match(opened.panel.webview.html, /<html lang="en">/);
+    assert.match(opened.panel.webview.html, /<title>Critic brief<\/title>/);
+    assert.match(opened.panel.webview.html, /Loading the critic brief…/);
   });
 
   it('restores the panel from that state through the serializer, re-reading the packet', async () => {

@@ -8,6 +8,7 @@ import type { FromWebview, PanelState, RecordView, ToWebview } from '../../share
 import { inUiWords } from '../findingWords';
 import { exportPacket } from './exportPacket';
 import { diffSides } from './gitRevisionDocuments';
+import { briefWordTable } from './briefWords';
 import { MessageGate } from './messageGate';
 import { localResourceRoots, panelHtml } from './panelHtml';
 import { recordVerdict } from './recordVerdict';
@@ -108,6 +109,7 @@ export class BriefPanel implements vscode.Disposable {
           type: 'show',
           state: { ...this.state, canRecord: this.services.isTrusted() },
           keep: { root: this.root, session: this.session, briefId: this.briefId },
+          words: briefWordTable(),
         });
         break;
       case 'openDiff':

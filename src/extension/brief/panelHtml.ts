@@ -19,17 +19,19 @@ export function panelHtml(webview: vscode.Webview, extensionUri: vscode.Uri): st
     `img-src ${webview.cspSource}`,
     `script-src 'nonce-${nonce}'`,
   ].join('; ');
+  const title = vscode.l10n.t('Critic brief');
+  const loading = vscode.l10n.t('Loading the critic brief…');
   return `<!DOCTYPE html>
-<html lang="en">
+<html lang="${escapeHtml(vscode.env.language)}">
 <head>
 <meta charset="UTF-8">
 <meta http-equiv="Content-Security-Policy" content="${csp}">
 <meta name="viewport" content="width=device-width, initial-scale=1.0">
 <link rel="stylesheet" href="${asset('brief.css')}">
-<title>Critic brief</title>
+<title>${escapeHtml(title)}</title>
 </head>
 <body>
-<div id="app"><p>Loading the critic brief…</p></div>
+<div id="app"><p>${escapeHtml(loading)}</p></div>
 <script type="module" nonce="${nonce}" src="${asset('brief.js')}"></script>
 </body>
 </html>`;
@@ -47,7 +49,7 @@ export function unrestorableHtml(webview: vscode.Webview, extensionUri: vscode.U
   const title = vscode.l10n.t('This critic brief cannot be shown again');
   const next = vscode.l10n.t('Run "Loop Ledger: Assemble Critic Brief" to assemble the brief again.');
   return `<!DOCTYPE html>
-<html lang="en">
+<html lang="${escapeHtml(vscode.env.language)}">
 <head>
 <meta charset="UTF-8">
 <meta http-equiv="Content-Security-Policy" content="${csp}">

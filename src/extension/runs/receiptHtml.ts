@@ -1,5 +1,9 @@
 // The receipt viewer's page: rendered by the host from the model (every value escaped), a strict
-// Content-Security-Policy with a nonce, and a few lines of script that only post messages.
+// Content-Security-Policy with a nonce, and a few lines of script that only post messages. The
+// page's own words go through l10n.t and are escaped like values; the words the engine explains a
+// run with (return codes, stop reasons) and the validator's `LOOP RECEIPT VALID` are the CLI's and
+// stay as it writes them.
+import * as l10n from '@vscode/l10n';
 import { randomBytes } from 'node:crypto';
 import type { ReceiptModel } from './receiptModel';
 
@@ -27,31 +31,37 @@ export function receiptHtml(model: ReceiptModel, cspSource: string): string {
     ? model.files
         .map(
           (f) =>
-            `<li class="${f.inScope ? 'in' : 'out'}">${f.inScope ? 'in scope' : 'OUT OF SCOPE'} · ${link('openDiff', f.path, f.path)}</li>`,
+            `<li class="${f.inScope ? 'in' : 'out'}">${esc(f.inScope ? l10n.t('in scope') : l10n.t('OUT OF SCOPE'))} · ${link('openDiff', f.path, f.path)}</li>`,
         )
         .join('')
-    : '<li>none</li>';
+    : `<li>${esc(l10n.t('none'))}</li>`;
   const checks = model.checks.length
     ? model.checks
         .map(
           (c, i) => `<tr class="${c.returncode === 0 ? 'ok' : 'bad'}">
 <td>${i + 1}</td><td><code>${esc(c.command)}</code></td><td>${esc(c.words)}${c.timedOut ? ' ⏱' : ''}</td>
-<td><pre>${esc(c.stdoutExcerpt)}</pre>${c.stdout ? link('openFile', c.stdout, 'full stdout') : ''}</td>
-<td><pre>${esc(c.stderrExcerpt)}</pre>${c.stderr ? link('openFile', c.stderr, 'full stderr') : ''}</td></tr>`,
+<td><pre>${esc(c.stdoutExcerpt)}</pre>${c.stdout ? link('openFile', c.stdout, l10n.t('full stdout')) : ''}</td>
+<td><pre>${esc(c.stderrExcerpt)}</pre>${c.stderr ? link('openFile', c.stderr, l10n.t('full stderr')) : ''}</td></tr>`,
         )
         .join('')
-    : '<tr><td colspan="5">No check ran (a run without checks cannot PASS).</td></tr>';
+    : `<tr><td colspan="5">${esc(l10n.t('No check ran (a run without checks cannot PASS).'))}</td></tr>`;
   const findings = model.reviewer.findings.length
     ? model.reviewer.findings.map((f) => `<li>${esc(f)}</li>`).join('')
-    : '<li>none</li>';
+    : `<li>${esc(l10n.t('none'))}</li>`;
   const validator = model.validatorErrors.length
     ? `<p class="bad">LOOP RECEIPT INVALID</p><ul>${model.validatorErrors.map((e) => `<li>${esc(e)}</li>`).join('')}</ul>`
     : '<p class="ok">LOOP RECEIPT VALID</p>';
+  const checkHeads = [l10n.t('command'), l10n.t('result'), l10n.t('stdout'), l10n.t('stderr')]
+    .map((head) => `<th>${esc(head)}</th>`)
+    .join('');
+  const reviewer = model.reviewer.editedFiles
+    ? l10n.t('Reviewer: {0} (edited files)', model.reviewer.verdict)
+    : l10n.t('Reviewer: {0}', model.reviewer.verdict);
   return `<!DOCTYPE html>
-<html lang="en"><head><meta charset="UTF-8">
+<html><head><meta charset="UTF-8">
 <meta http-equiv="Content-Security-Policy" content="${csp}">
 <meta name="viewport" content="width=device-width, initial-scale=1.0">
-<title>Receipt ${esc(model.runId)}</title>
+<title>${esc(l10n.t('Receipt {0}', model.runId))}</title>
 <style nonce="${nonce}">
 body { font-family: var(--vscode-font-family); color: var(--vscode-foreground); padding: 0 1em 2em; }
 .badge { display: inline-block; padding: 2px 10px; border-radius: 10px; font-weight: bold; color: #fff; }
@@ -65,13 +75,13 @@ button.link { background: none; border: none; color: var(--vscode-textLink-foreg
 <body>
 <h1><span class="badge ${BADGE[model.verdict] ?? 'blocked'}" id="verdict">${esc(model.verdict)}</span> ${esc(model.stopReason)}</h1>
 <p id="reason">${esc(model.reasonWords)}</p>
-<p><b>Run</b> ${esc(model.runId)} · ${esc(model.attempts)}</p>
-<p><b>Objective</b> ${esc(model.objective)}</p>
-<h2>Changed files</h2><ul id="files">${files}</ul>
-<h2>Checks</h2><table id="checks"><tr><th>#</th><th>command</th><th>result</th><th>stdout</th><th>stderr</th></tr>${checks}</table>
-<h2>Reviewer: ${esc(model.reviewer.verdict)}${model.reviewer.editedFiles ? ' (edited files)' : ''}</h2><ul id="findings">${findings}</ul>
-<h2>Final diff</h2><p>${model.finalDiff ? link('openFile', model.finalDiff, model.finalDiff) : 'none (the run stopped before the checks)'}</p>
-<h2>Validator</h2><div id="validator">${validator}</div>
+<p><b>${esc(l10n.t('Run'))}</b> ${esc(model.runId)} · ${esc(model.attempts)}</p>
+<p><b>${esc(l10n.t('Objective'))}</b> ${esc(model.objective)}</p>
+<h2>${esc(l10n.t('Changed files'))}</h2><ul id="files">${files}</ul>
+<h2>${esc(l10n.t('Checks'))}</h2><table id="checks"><tr><th>#</th>${checkHeads}</tr>${checks}</table>
+<h2>${esc(reviewer)}</h2><ul id="findings">${findings}</ul>
+<h2>${esc(l10n.t('Final diff'))}</h2><p>${model.finalDiff ? link('openFile', model.finalDiff, model.finalDiff) : esc(l10n.t('none (the run stopped before the checks)'))}</p>
+<h2>${esc(l10n.t('Validator'))}</h2><div id="validator">${validator}</div>
 <script nonce="${nonce}">
 const vscode = acquireVsCodeApi();
 document.addEventListener('click', (event) => {

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import * as l10n from '@vscode/l10n';
 import { receiptHtml } from '../../../src/extension/runs/receiptHtml';
 import { receiptModel } from '../../../src/extension/runs/receiptModel';
 import { phaseLabel } from '../../../src/extension/runs/phaseLabel';
@@ -55,6 +56,29 @@ describe('run: the receipt viewer’s model and page', () => {
     assert.equal(html.match(/<script /g)?.length, 1);
     assert.ok(html.includes(`<script nonce="${nonce}">`));
     assert.match(html, /OUT OF SCOPE/);
+  });
+
+  it('the page’s own words come from the display language bundle, escaped; the validator’s stay', () => {
+    l10n.config({
+      contents: {
+        'Changed files': 'Fichiers <modifiés>',
+        'OUT OF SCOPE': 'HORS PÉRIMÈTRE',
+        'Reviewer: {0}': 'Relecteur : {0}',
+        'Receipt {0}': 'Reçu {0}',
+      },
+    });
+    try {
+      const html = receiptHtml(receiptModel(receipt), 'vscode-resource:');
+      assert.ok(html.includes('<h2>Fichiers &lt;modifiés&gt;</h2>'), 'translated and escaped');
+      assert.ok(!html.includes('<modifiés>'));
+      assert.match(html, /HORS PÉRIMÈTRE/);
+      assert.match(html, /<h2>Relecteur : BLOCKED<\/h2>/);
+      assert.match(html, /<title>Reçu r1<\/title>/);
+      assert.match(html, /LOOP RECEIPT VALID/, 'the validator’s words are the CLI’s');
+      assert.match(html, /<h2>Checks<\/h2>/, 'an untranslated word stays English');
+    } finally {
+      l10n.config({ contents: {} });
+    }
   });
 
   it('phase labels: explorer, attempt n/max with the step, elapsed against the timeout', () => {
