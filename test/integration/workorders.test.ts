@@ -351,11 +351,18 @@ describe('Work Orders view and commands', function () {
     const result = await run<QueueResult & { notice: QueueNotice }>(
       'loopLedger.wo.runQueue',
       [
-        { step: 'wo.builderChoice', pick: "The task's agents.toml" },
+        // Another config file, typed relative to the workspace folder (here: the task's own copy).
+        { step: 'wo.builderChoice', pick: 'Another agent config file…' },
+        { step: 'wo.builderConfig', text: 'wo-it/rounds/agents.toml' },
         { step: 'wo.mode', pick: 'Parallel' },
         { step: 'wo.max', text: '2' },
       ],
       await node('rounds'),
+    );
+    assert.equal(
+      JSON.parse(readFileSync(join(root, 'wo-it', 'rounds', 'work-orders', 'wo-02.build.json'), 'utf8'))
+        .builder,
+      'loop-ledger run',
     );
     // Both work orders in one round: each in its own worktree, merged back.
     assert.match(result.stderr, /^wo-parallel-batch ready=2 batch=2 deferred=0 max=2$/m);
@@ -376,6 +383,22 @@ describe('Work Orders view and commands', function () {
       /^Loop Ledger: rounds: gates refused \(2\/2 done\): ship gate: refused \(/,
     );
     assert.match(result.notice.message, /merge gate: refused \(ship_not_ok:/);
+  });
+
+  it('Run Queue: a config file that does not exist stops before anything runs; Back re-asks the builder', async () => {
+    harnessTask(root, 'missing', 1);
+    const result = await run(
+      'loopLedger.wo.runQueue',
+      [
+        { step: 'wo.builderChoice', pick: 'Another agent config file…' },
+        { step: 'wo.builderConfig', back: true },
+        { step: 'wo.builderChoice', pick: 'Another agent config file…' },
+        { step: 'wo.builderConfig', text: 'wo-it/missing/nothing.toml' },
+      ],
+      await node('missing'),
+    );
+    assert.equal(result, undefined);
+    assert.equal(existsSync(join(root, 'wo-it', 'missing', 'work-orders', 'wo-01.run.json')), false);
   });
 
   it('Run Queue refuses in an untrusted workspace before asking anything', async () => {
