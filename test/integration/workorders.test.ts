@@ -4,13 +4,22 @@
 // with the fake agents of test/fixtures/wo/.
 import * as assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { LoopLedgerApi } from '../../src/extension/extension';
 import { ScriptedPrompter, type ScriptedAnswer } from '../hooks/scriptedPrompter';
 import type { WoNode } from '../../src/extension/workorders/treeProvider';
 import type { QueueResult } from '../../src/extension/workorders/runQueue';
+import type { QueueNotice } from '../../src/extension/workorders/queueOutcome';
 import { extensionPath, loopLedgerApi, testingApi, workspaceRoot } from './sessionsHelpers';
 
 function woFile(n: number, status: string, deps: number[] = []): string {
@@ -39,6 +48,40 @@ function makeTask(root: string, name: string): string {
   writeFileSync(join(dir, 'wo-02-second.md'), woFile(2, 'blocked', [1]));
   writeFileSync(join(dir, 'wo-03-third.md'), woFile(3, 'blocked', [2]));
   return join(root, 'wo-it', name);
+}
+
+/** A git repository with one commit: the worktree builds commit into. */
+function gitRepo(path: string): string {
+  mkdirSync(path, { recursive: true });
+  const git = (...args: string[]) => execFileSync('git', args, { cwd: path, stdio: 'ignore' });
+  git('init', '-q', '-b', 'main');
+  git('config', 'user.email', 'it@example.com');
+  git('config', 'user.name', 'it');
+  writeFileSync(join(path, 'README.md'), 'base\n');
+  git('add', '-A');
+  git('commit', '-qm', 'base');
+  return path;
+}
+
+/**
+ * A task for the default builder: work orders whose runnable acceptance passes once their file
+ * says "done", and the task's own agents.toml (the fake harness agents of test/fixtures/wo/).
+ */
+function harnessTask(root: string, name: string, count: number): string {
+  const task = join(root, 'wo-it', name);
+  const dir = join(task, 'work-orders');
+  mkdirSync(dir, { recursive: true });
+  for (let n = 1; n <= count; n += 1) {
+    const body = woFile(n, 'ready').replace(
+      '## Files to touch',
+      `## Goal\n- **Acceptance:** \`grep -qx done src/wo-0${n}.txt\`\n## Files to touch`,
+    );
+    writeFileSync(join(dir, `wo-0${n}-part.md`), body);
+  }
+  const fixtures = join(extensionPath(), 'test', 'fixtures', 'wo');
+  for (const file of ['agents.toml', 'harness-agent.mjs', 'plan.mjs'])
+    copyFileSync(join(fixtures, file), join(task, file));
+  return task;
 }
 
 describe('Work Orders view and commands', function () {
@@ -232,7 +275,15 @@ describe('Work Orders view and commands', function () {
       vscode.ConfigurationTarget.Workspace,
     );
     await config.update('worktree', code, vscode.ConfigurationTarget.Workspace);
-    const result = await run<QueueResult>('loopLedger.wo.runQueue', [], await node('queue'));
+    // The settings' commands are taken as they are: only the choices are asked.
+    const result = await run<QueueResult>(
+      'loopLedger.wo.runQueue',
+      [
+        { step: 'wo.builderChoice', pick: 'Custom builder and reviewer commands…' },
+        { step: 'wo.mode', pick: 'Sequential' },
+      ],
+      await node('queue'),
+    );
     assert.equal(result.exitCode, 0, result.stderr);
     assert.equal(result.summary?.outcome, 'complete');
     const tasks = await api.workOrders.load();
@@ -245,5 +296,120 @@ describe('Work Orders view and commands', function () {
       ],
     );
     assert.ok(existsSync(join(task, 'work-orders', 'loop-obs.ndjson')));
+  });
+  it("Run Queue offers the task's agents.toml first; the default builder ends with every gate answered", async () => {
+    const task = harnessTask(root, 'harness', 1);
+    const code = gitRepo(join(root, 'wo-it', 'code-harness'));
+    const config = vscode.workspace.getConfiguration('loopLedger.workOrders');
+    const critic = `"${process.execPath}" "${join(extensionPath(), 'test', 'fixtures', 'wo', 'critic.mjs')}"`;
+    await config.update('critic', `ELECTRON_RUN_AS_NODE=1 ${critic}`, vscode.ConfigurationTarget.Workspace);
+    await config.update('worktree', code, vscode.ConfigurationTarget.Workspace);
+    const prompter = new ScriptedPrompter([
+      { step: 'wo.builderChoice', pick: "The task's agents.toml" },
+      { step: 'wo.mode', pick: 'Sequential' },
+    ]);
+    const using = (await testingApi()).prompter.use(prompter);
+    let result: QueueResult & { notice: QueueNotice };
+    try {
+      result = (await vscode.commands.executeCommand(
+        'loopLedger.wo.runQueue',
+        await node('harness'),
+      )) as typeof result;
+    } finally {
+      using.dispose();
+    }
+    assert.deepEqual(prompter.remaining, []);
+    // The default is offered first (Enter takes it), the custom commands last.
+    const offered = prompter.asked[0]?.items?.map((i) => i.label) ?? [];
+    assert.equal(offered[0], "The task's agents.toml");
+    assert.equal(offered[offered.length - 1], 'Custom builder and reviewer commands…');
+    assert.equal(result.exitCode, 0, result.stderr);
+    assert.equal(result.summary?.outcome, 'complete');
+    // Built by the loop-ledger run harness: its build record says so.
+    const build = JSON.parse(readFileSync(join(task, 'work-orders', 'wo-01.build.json'), 'utf8'));
+    assert.equal(build.builder, 'loop-ledger run');
+    assert.equal(build.final_verdict, 'PASS');
+    assert.equal(result.notice.severity, 'info');
+    assert.deepEqual(result.notice.lines, [
+      'task review: pass',
+      'ship gate: ship (shippable)',
+      'merge gate: merge (merge_ok); auto-merge allowed',
+      'mode gate (open a PR): not allowed (run_mode_unreadable)',
+    ]);
+    assert.match(
+      result.notice.message,
+      /^Loop Ledger: harness: complete, 1\/1 done; the gates allow the branch\./,
+    );
+  });
+
+  it('Run Queue in parallel rounds (max 2) passes --parallel --max; a refused gate is a warning naming it', async () => {
+    harnessTask(root, 'rounds', 2);
+    const code = gitRepo(join(root, 'wo-it', 'code-rounds'));
+    const config = vscode.workspace.getConfiguration('loopLedger.workOrders');
+    await config.update('critic', undefined, vscode.ConfigurationTarget.Workspace);
+    await config.update('worktree', code, vscode.ConfigurationTarget.Workspace);
+    const result = await run<QueueResult & { notice: QueueNotice }>(
+      'loopLedger.wo.runQueue',
+      [
+        // Another config file, typed relative to the workspace folder (here: the task's own copy).
+        { step: 'wo.builderChoice', pick: 'Another agent config file…' },
+        { step: 'wo.builderConfig', text: 'wo-it/rounds/agents.toml' },
+        { step: 'wo.mode', pick: 'Parallel' },
+        { step: 'wo.max', text: '2' },
+      ],
+      await node('rounds'),
+    );
+    assert.equal(
+      JSON.parse(readFileSync(join(root, 'wo-it', 'rounds', 'work-orders', 'wo-02.build.json'), 'utf8'))
+        .builder,
+      'loop-ledger run',
+    );
+    // Both work orders in one round: each in its own worktree, merged back.
+    assert.match(result.stderr, /^wo-parallel-batch ready=2 batch=2 deferred=0 max=2$/m);
+    assert.match(result.stderr, /^wo-merge-back branch=wo-02\S* merged=true/m);
+    assert.deepEqual(
+      result.summary?.work_orders.map((w) => [w.wo_id, w.status]),
+      [
+        ['wo-01', 'done'],
+        ['wo-02', 'done'],
+      ],
+    );
+    // No critic: nothing critiqued, so the ship gate refuses, and the run says which gate.
+    assert.equal(result.exitCode, 1, result.stderr);
+    assert.equal(result.summary?.outcome, 'gates_refused');
+    assert.equal(result.notice.severity, 'warning');
+    assert.match(
+      result.notice.message,
+      /^Loop Ledger: rounds: gates refused \(2\/2 done\): ship gate: refused \(/,
+    );
+    assert.match(result.notice.message, /merge gate: refused \(ship_not_ok:/);
+  });
+
+  it('Run Queue: a config file that does not exist stops before anything runs; Back re-asks the builder', async () => {
+    harnessTask(root, 'missing', 1);
+    const result = await run(
+      'loopLedger.wo.runQueue',
+      [
+        { step: 'wo.builderChoice', pick: 'Another agent config file…' },
+        { step: 'wo.builderConfig', back: true },
+        { step: 'wo.builderChoice', pick: 'Another agent config file…' },
+        { step: 'wo.builderConfig', text: 'wo-it/missing/nothing.toml' },
+      ],
+      await node('missing'),
+    );
+    assert.equal(result, undefined);
+    assert.equal(existsSync(join(root, 'wo-it', 'missing', 'work-orders', 'wo-01.run.json')), false);
+  });
+
+  it('Run Queue refuses in an untrusted workspace before asking anything', async () => {
+    harnessTask(root, 'untrusted', 1);
+    const untrusted = (await testingApi()).trust.simulateUntrusted();
+    try {
+      // An empty script: any question would throw.
+      assert.equal(await run('loopLedger.wo.runQueue', [], await node('untrusted')), undefined);
+    } finally {
+      untrusted.dispose();
+    }
+    assert.equal(existsSync(join(root, 'wo-it', 'untrusted', 'work-orders', 'wo-01.run.json')), false);
   });
 });

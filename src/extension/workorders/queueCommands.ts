@@ -6,6 +6,8 @@ import * as vscode from 'vscode';
 import type { Command } from '../commandManager';
 import { taskArg, type WoCommandDeps } from './commands';
 import { obsReportMarkdown } from './report';
+import { queueNotice, type QueueNotice } from './queueOutcome';
+import { askQueueChoices } from './queueQuestions';
 import { runQueue, type QueueResult } from './runQueue';
 
 export interface QueueDeps extends WoCommandDeps {
@@ -21,7 +23,7 @@ export class RunQueueCommand implements Command {
   readonly id = 'loopLedger.wo.runQueue';
   constructor(private readonly deps: QueueDeps) {}
 
-  async execute(arg?: unknown): Promise<QueueResult | undefined> {
+  async execute(arg?: unknown): Promise<(QueueResult & { notice: QueueNotice }) | undefined> {
     if (!this.deps.trust.isTrusted) {
       void vscode.window.showWarningMessage(
         vscode.l10n.t('Loop Ledger: Run Queue runs agents, and this workspace is not trusted.'),
@@ -32,27 +34,21 @@ export class RunQueueCommand implements Command {
     if (!node) return undefined;
     const folder =
       vscode.workspace.getWorkspaceFolder(vscode.Uri.file(node.task.path))?.uri.fsPath ?? node.task.path;
-    const ask = async (key: string, prompt: string): Promise<string | undefined> => {
-      const value = setting<string>(key, '');
-      if (value) return value;
-      const answer = await this.deps.prompter.current.inputText({
-        id: `wo.${key}`,
-        title: vscode.l10n.t('Run Queue'),
-        prompt,
-      });
-      return typeof answer === 'string' && answer.trim() ? answer.trim() : undefined;
-    };
-    const builder = await ask(
-      'builder',
-      vscode.l10n.t('The builder command (it edits the files of one work order; see README)'),
+    const configs = (await vscode.workspace.findFiles('**/agents.toml', '**/{node_modules,.git}/**', 50)).map(
+      (u) => u.fsPath,
     );
-    if (!builder) return undefined;
-    const reviewer = await ask('reviewer', vscode.l10n.t('The reviewer command (exit 0 = pass)'));
-    if (!reviewer) return undefined;
+    const choices = await askQueueChoices({
+      prompter: this.deps.prompter.current,
+      task: node.task.path,
+      folder,
+      configs,
+      settings: { builder: setting<string>('builder', ''), reviewer: setting<string>('reviewer', '') },
+    });
+    if (!choices) return undefined;
     const worktreeSetting = setting<string>('worktree', '');
     const settings = {
-      builder,
-      reviewer,
+      builder: choices.builder,
+      parallelMax: choices.parallelMax,
       critic: setting<string>('critic', ''),
       worktree: worktreeSetting
         ? worktreeSetting.startsWith('/')
@@ -61,7 +57,13 @@ export class RunQueueCommand implements Command {
         : folder,
       cap: setting<number>('cap', 3),
     };
-    this.deps.output.appendLine(`wo run ${node.task.path}`);
+    this.deps.output.appendLine(
+      `wo run ${node.task.path} ${
+        settings.builder.kind === 'config'
+          ? `--builder-config ${settings.builder.path}`
+          : '--builder … --reviewer …'
+      }${settings.parallelMax !== undefined ? ` --parallel --max ${settings.parallelMax}` : ''}`,
+    );
     const result = await vscode.window.withProgress(
       {
         location: vscode.ProgressLocation.Notification,
@@ -84,11 +86,17 @@ export class RunQueueCommand implements Command {
         ),
     );
     this.deps.provider.refresh();
-    const outcome = result.summary?.outcome ?? vscode.l10n.t('exit {0}', String(result.exitCode));
-    void vscode.window.showInformationMessage(
-      vscode.l10n.t('Loop Ledger: {0}: {1}', node.task.name, outcome),
-    );
-    return result;
+    const notice = queueNotice(node.task.name, result);
+    for (const line of notice.lines) this.deps.output.appendLine(line);
+    this.deps.output.appendLine(notice.message);
+    const show =
+      notice.severity === 'error'
+        ? vscode.window.showErrorMessage
+        : notice.severity === 'warning'
+          ? vscode.window.showWarningMessage
+          : vscode.window.showInformationMessage;
+    void show(notice.message);
+    return { ...result, notice };
   }
 }
 

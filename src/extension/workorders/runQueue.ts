@@ -3,19 +3,29 @@
 // whole process group (the CLI then stops its agent's group and exits 130).
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
+import type { RunSummary } from '../../app/workorders/run-queue';
+import type { BuilderChoice } from './queueQuestions';
 
 export interface QueueSettings {
-  builder: string;
-  reviewer: string;
+  builder: BuilderChoice;
   critic: string;
   worktree: string;
   cap: number;
+  /** `--parallel --max N`; undefined = the sequential pass. */
+  parallelMax?: number;
 }
 
 export interface QueueResult {
   exitCode: number | null;
-  summary?: { outcome: string; work_orders: { wo_id: string; status: string; terminal: boolean }[] };
+  summary?: RunSummary;
   stderr: string;
+}
+
+/** The builder's flags: the harness's agent config, or the custom agent commands. */
+function builderArgs(b: BuilderChoice): string[] {
+  return b.kind === 'config'
+    ? ['--builder-config', b.path]
+    : ['--builder', b.builder, '--reviewer', b.reviewer];
 }
 
 export function runQueue(
@@ -31,10 +41,7 @@ export function runQueue(
     'wo',
     'run',
     task,
-    '--builder',
-    s.builder,
-    '--reviewer',
-    s.reviewer,
+    ...builderArgs(s.builder),
     '--worktree',
     s.worktree,
     '--root',
@@ -43,6 +50,7 @@ export function runQueue(
     String(s.cap),
   ];
   if (s.critic) args.push('--critic', s.critic);
+  if (s.parallelMax !== undefined) args.push('--parallel', '--max', String(s.parallelMax));
   const env = { ...process.env };
   delete env.NODE_OPTIONS;
   delete env.ELECTRON_RUN_AS_NODE;
