@@ -56,7 +56,7 @@ export function loadLedger(root: string, session: string): Ledger {
  * A hand-made ledger nested thousands of levels deep exhausts the stack somewhere in parsing or
  * processing; it is an unreadable ledger (exit 2), not an internal error.
  */
-function guardDepth<T>(location: LedgerLocation, fn: () => T): T {
+export function guardDepth<T>(location: LedgerLocation, fn: () => T): T {
   try {
     return fn();
   } catch (error) {

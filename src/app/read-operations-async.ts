@@ -7,8 +7,9 @@ import type { Evaluation, Ledger } from '../engine/types';
 import type { StatusPayload } from '../engine/status';
 import { sessionIdProblem } from '../store';
 import { ledgerPath } from '../store/paths';
-import { readSessionLedgerAsync } from '../store/read-async';
-import { requireLedger } from './ledger-access';
+import { listSessionsAsync, readSessionLedgerAsync } from '../store/read-async';
+import type { SessionSummary } from '../store/discover';
+import { guardDepth, requireLedger } from './ledger-access';
 import { scoreOutcome, statusOutcome } from './operations';
 import { ledgerFile, operationAsync, Refused, type Outcome } from './outcome';
 
@@ -20,10 +21,20 @@ export async function loadLedgerAsync(root: string, session: string): Promise<Le
   const found = await readSessionLedgerAsync(root, session);
   if (found === null)
     return requireLedger({ kind: 'absent' }, { readPath: writePath, writePath, legacy: false }, session);
-  return requireLedger(
-    found.read,
-    { readPath: found.ref.path, writePath, legacy: found.ref.legacy },
-    session,
+  const location = { readPath: found.ref.path, writePath, legacy: found.ref.legacy };
+  // The read parsed already; a ledger nested too deeply to use is refused as loadLedger refuses it.
+  return guardDepth(location, () => requireLedger(found.read, location, session));
+}
+
+/** listOp's outcome, the files read without blocking (listSessionsAsync: same rules as list). */
+export function listOpAsync(root: string): Promise<Outcome<{ root: string; sessions: SessionSummary[] }>> {
+  return operationAsync(
+    () => undefined,
+    async () => ({
+      exitCode: 0,
+      payload: { root, sessions: await listSessionsAsync(root) },
+      findings: [],
+    }),
   );
 }
 

@@ -36,12 +36,46 @@ export interface UnfinishedRun {
   };
 }
 
+/**
+ * The file reads the run lookup needs, as requests: the rule below is written once as a generator
+ * and driven either synchronously (the CLI, here) or asynchronously (the extension host,
+ * run-session-async.ts), so the two never disagree about which run is the newest or unfinished.
+ */
+export type RunLookupRead =
+  { kind: 'names'; dir: string } | { kind: 'json'; path: string } | { kind: 'exists'; path: string };
+
+/** What a read answers: names (sorted or not; [] when unreadable), parsed JSON or undefined, a boolean. */
+export type RunLookupAnswer = string[] | unknown | boolean;
+
+export type RunLookup<T> = Generator<RunLookupRead, T, RunLookupAnswer>;
+
 function readJson(path: string): unknown {
   try {
     return JSON.parse(readFileSync(path, 'utf8')) as unknown;
   } catch {
     return undefined;
   }
+}
+
+function answerSync(read: RunLookupRead): RunLookupAnswer {
+  switch (read.kind) {
+    case 'names':
+      try {
+        return readdirSync(read.dir);
+      } catch {
+        return [];
+      }
+    case 'json':
+      return readJson(read.path);
+    case 'exists':
+      return existsSync(read.path);
+  }
+}
+
+function runSync<T>(lookup: RunLookup<T>): T {
+  let step = lookup.next();
+  while (!step.done) step = lookup.next(answerSync(step.value));
+  return step.value;
 }
 
 /** The newest run directory under `runRootRel` linked to `session`, or null. */
@@ -55,35 +89,48 @@ export interface LinkedRun {
   finished: boolean;
 }
 
-export function newestLinkedRun(root: string, runRootRel: string, session: string): LinkedRun | null {
+export function* newestLinkedRunLookup(
+  root: string,
+  runRootRel: string,
+  session: string,
+): RunLookup<LinkedRun | null> {
   const dir = join(root, runRootRel);
-  let names: string[];
-  try {
-    names = readdirSync(dir).sort().reverse();
-  } catch {
-    return null;
-  }
+  const names = [...((yield { kind: 'names', dir }) as string[])].sort().reverse();
   for (const name of names) {
-    const link = readJson(join(dir, name, RUN_LEDGER_FILE)) as RunLedgerLink | undefined;
+    const link = (yield { kind: 'json', path: join(dir, name, RUN_LEDGER_FILE) }) as
+      RunLedgerLink | undefined;
     if (!link || link.session !== session) continue;
     return {
       runId: name,
       runDirRel: `${runRootRel.replace(/\/+$/, '')}/${name}`,
       runDir: join(dir, name),
       link,
-      finished: existsSync(join(dir, name, 'final-receipt.json')),
+      finished: (yield { kind: 'exists', path: join(dir, name, 'final-receipt.json') }) as boolean,
     };
   }
   return null;
 }
 
+export function newestLinkedRun(root: string, runRootRel: string, session: string): LinkedRun | null {
+  return runSync(newestLinkedRunLookup(root, runRootRel, session));
+}
+
 /** The newest run under `runRootRel` linked to `session`, when it has no receipt. */
-export function findUnfinishedRun(root: string, runRootRel: string, session: string): UnfinishedRun | null {
-  const newest = newestLinkedRun(root, runRootRel, session);
+export function* unfinishedRunLookup(
+  root: string,
+  runRootRel: string,
+  session: string,
+): RunLookup<UnfinishedRun | null> {
+  const newest = yield* newestLinkedRunLookup(root, runRootRel, session);
   if (!newest || newest.finished) return null;
-  const request = readJson(join(newest.runDir, 'request.json')) as UnfinishedRun['request'] | undefined;
+  const request = (yield { kind: 'json', path: join(newest.runDir, 'request.json') }) as
+    UnfinishedRun['request'] | undefined;
   if (!request) return null;
   return { runId: newest.runId, runDirRel: newest.runDirRel, request };
+}
+
+export function findUnfinishedRun(root: string, runRootRel: string, session: string): UnfinishedRun | null {
+  return runSync(unfinishedRunLookup(root, runRootRel, session));
 }
 
 /**

@@ -3,7 +3,7 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Outcome } from '../engine/types';
-import { readLedgerFile } from './ledger-file';
+import { readLedgerFile, type LedgerRead } from './ledger-file';
 import { ledgerDir, legacyLedgerDir } from './paths';
 import { isWindowsDeviceId, sessionIdProblem } from './session-id';
 
@@ -75,7 +75,7 @@ export function sessionOfLedgerFileName(name: string): string | null {
  * A ledger named after a Windows device (`con.json`, written by the original engine or on another
  * system) is listed, not hidden, and not opened: no command can address it by that id.
  */
-function deviceNamed(session: string, path: string, legacy: boolean): SessionSummary {
+export function deviceNamed(session: string, path: string, legacy: boolean): SessionSummary {
   return { ...unknownSummary(session, path, legacy), error: deviceNameProblem(session) };
 }
 
@@ -98,8 +98,17 @@ function unknownSummary(session: string, path: string, legacy: boolean): Session
 }
 
 function summarize(session: string, path: string, legacy: boolean): SessionSummary {
+  return summaryOfRead(session, path, legacy, readLedgerFile(path));
+}
+
+/** A listing's line for a ledger already read: the one rule `list` and the async listing share. */
+export function summaryOfRead(
+  session: string,
+  path: string,
+  legacy: boolean,
+  read: LedgerRead,
+): SessionSummary {
   const unknown = unknownSummary(session, path, legacy);
-  const read = readLedgerFile(path);
   switch (read.kind) {
     case 'absent':
       return { ...unknown, error: 'disappeared while listing' };

@@ -15,7 +15,8 @@ import {
 } from './ledger-file';
 import { LEDGER_SIZE_LIMIT } from './limits';
 import { ledgerDir, ledgerPath, legacyLedgerDir, legacyLedgerPath } from './paths';
-import { sessionOfLedgerFileName } from './discover';
+import { deviceNamed, sessionOfLedgerFileName, summaryOfRead, type SessionSummary } from './discover';
+import { isWindowsDeviceId } from './session-id';
 
 /**
  * One ledger file, read through a single descriptor: the file checked (a regular file within
@@ -159,4 +160,20 @@ async function sessionFilesIn(dir: string): Promise<string[]> {
     const session = entry.isDirectory() ? null : sessionOfLedgerFileName(entry.name);
     return session === null ? [] : [session];
   });
+}
+
+/**
+ * listSessions without blocking: the same files (listLedgerFilesAsync shares its filter and
+ * precedence), each summarised by the same rule, a device-named file listed and never opened.
+ */
+export async function listSessionsAsync(root: string): Promise<SessionSummary[]> {
+  const summaries: SessionSummary[] = [];
+  for (const { session, path, legacy } of await listLedgerFilesAsync(root)) {
+    summaries.push(
+      isWindowsDeviceId(session)
+        ? deviceNamed(session, path, legacy)
+        : summaryOfRead(session, path, legacy, await readLedgerFileAsync(path)),
+    );
+  }
+  return summaries;
 }

@@ -6,7 +6,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Frame, Page } from 'playwright-core';
 import { changeWorkingTree, prepareRepository, SESSION, VERIFICATION_FILE } from './brief-fixture';
-import { assembleFromWorkingTree } from './brief-quick-input';
+import { answerQuickInput, startPaletteCommand } from './brief-quick-input';
 import { repoRoot, Workbench } from './workbench';
 
 const UI_TIMEOUT = 30_000;
@@ -84,7 +84,24 @@ describe('critic brief panel', function () {
     JSON.parse(readFileSync(join(workbench.workspace, '.loop', 'ledgers', `${SESSION}.json`), 'utf8'));
 
   it('assembles a brief from the working tree and shows the packet side by side', async function () {
-    await assembleFromWorkingTree(workbench.page, SESSION, VERIFICATION_FILE);
+    const page = workbench.page;
+    await startPaletteCommand(page, 'Loop Ledger: Assemble Critic Brief');
+    await answerQuickInput(page, 'Assemble Critic Brief: session', { pick: SESSION });
+    await answerQuickInput(page, 'Assemble Critic Brief: change', { pick: 'Working tree vs HEAD' });
+    await answerQuickInput(page, 'Assemble Critic Brief: verification output', { pick: 'From a file' });
+    // A missing file first: the box checks the disk asynchronously (issue 10 item 8), shows why,
+    // and stays open on Enter; then the real file is accepted.
+    await answerQuickInput(page, 'Assemble Critic Brief: verification output file', {
+      text: '.loop/evidence/missing.txt',
+    });
+    const widget = page.locator('.quick-input-widget');
+    await widget
+      .locator('.quick-input-message', { hasText: 'No such file: .loop/evidence/missing.txt' })
+      .waitFor({ timeout: UI_TIMEOUT });
+    await workbench.screenshot('brief-00-verification-file-missing');
+    await answerQuickInput(page, 'Assemble Critic Brief: verification output file', {
+      text: VERIFICATION_FILE,
+    });
     const view = workbench.webview();
     await view.locator('body[data-ready="true"]').waitFor({ timeout: UI_TIMEOUT });
     briefId = (await view.locator('#brief-id').innerText()).trim();

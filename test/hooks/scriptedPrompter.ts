@@ -81,7 +81,7 @@ export class ScriptedPrompter implements Prompter {
     if ('back' in answer) return BACK;
     if ('cancel' in answer) return undefined;
     if (!('text' in answer)) throw unexpected(request.id, answer, 'text');
-    const problem = request.validate?.(answer.text);
+    const problem = await request.validate?.(answer.text);
     if (problem !== undefined) throw new Error(`step ${request.id}: "${answer.text}" refused: ${problem}`);
     return answer.text;
   }

@@ -125,13 +125,13 @@ describe('critic brief panel host', function () {
       rmSync(join(root, path), { recursive: true, force: true });
   });
 
-  async function assemble(): Promise<AssembleResult> {
+  async function assemble(verificationFile = '.loop/evidence/suite.txt'): Promise<AssembleResult> {
     const testing = await testingApi();
     const script = new ScriptedPrompter([
       { step: 'brief.session', pick: SESSION },
       { step: 'brief.change', pick: 'Working tree vs HEAD' },
       { step: 'brief.verificationSource', pick: 'From a file…' },
-      { step: 'brief.verificationFile', text: '.loop/evidence/suite.txt' },
+      { step: 'brief.verificationFile', text: verificationFile },
     ]);
     const using = testing.prompter.use(script);
     try {
@@ -141,6 +141,16 @@ describe('critic brief panel host', function () {
       assert.deepEqual(script.remaining, []);
     }
   }
+
+  it('checks the verification file on disk without blocking: a missing file and a folder are refused', async () => {
+    // The session step lists sessions with listOpAsync; the file step's check is an async stat.
+    await assert.rejects(
+      assemble('.loop/evidence/missing.txt'),
+      /refused: No such file: \.loop\/evidence\/missing\.txt/,
+    );
+    await assert.rejects(assemble('.loop/evidence'), /refused: Not a file: \.loop\/evidence/);
+    assert.equal(readLedger().pending_brief ?? null, null, 'nothing is armed');
+  });
 
   it('refuses with exit 8 and the engine’s finding when the working tree has no change', async () => {
     const result = await assemble();

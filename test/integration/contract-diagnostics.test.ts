@@ -200,6 +200,23 @@ describe('contract editor: diagnostics, CodeLens, New Contract', () => {
       );
     });
 
+    it('refuses a name already taken, the disk checked asynchronously (issue 10 item 8)', async () => {
+      const taken = join(contracts(), 'tidy-greeting.json');
+      assert.ok(existsSync(taken), 'created by the test above');
+      const before = readFileSync(taken, 'utf8');
+      await assert.rejects(
+        withAnswers(
+          [
+            { step: 'newContract.kind', pick: 'Work-loop contract (JSON)' },
+            { step: 'newContract.name', text: 'tidy-greeting' },
+          ],
+          () => vscode.commands.executeCommand('loopLedger.newContract'),
+        ),
+        /newContract\.name: "tidy-greeting" refused: \.loop\/contracts\/tidy-greeting already exists/,
+      );
+      assert.equal(readFileSync(taken, 'utf8'), before, 'the existing contract is untouched');
+    });
+
     it('writes nothing when the name question is cancelled', async () => {
       const result = await withAnswers(
         [

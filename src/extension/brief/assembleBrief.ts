@@ -3,7 +3,8 @@
 // and the panel shows it. A refusal (8: an empty or unreadable input, 9: the diff does not cover
 // the declared scope) is shown with the engine's own findings, and nothing is recorded.
 import * as vscode from 'vscode';
-import { briefOp, listOp, type Outcome } from '../../app/operations';
+import { briefOp, type Outcome } from '../../app/operations';
+import { listOpAsync } from '../../app/read-operations-async';
 import { loadLedgerAsync } from '../../app/read-operations-async';
 import type { BriefPacket } from '../../engine/brief';
 import { EXIT_MEANING } from '../../engine/refusal';
@@ -78,7 +79,9 @@ export class AssembleBriefCommand implements Command {
         return settle(answer, (root) => (state.root = root));
       },
       async (state, position) => {
-        const sessions = (listOp(state.root!).payload?.sessions ?? []).filter((s) => s.status !== null);
+        const sessions = ((await listOpAsync(state.root!)).payload?.sessions ?? []).filter(
+          (s) => s.status !== null,
+        );
         if (sessions.length === 0) {
           void vscode.window.showWarningMessage(
             vscode.l10n.t('Loop Ledger: no session in this folder yet; open one with a contract first.'),

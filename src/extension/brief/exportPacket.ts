@@ -4,7 +4,7 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { PanelState } from '../../shared/protocol';
-import { writeFileAtomicSync } from '../../store';
+import { writeFileAtomic } from '../../store';
 import { packetMarkdown } from './packetMarkdown';
 
 export async function exportPacket(
@@ -19,7 +19,8 @@ export async function exportPacket(
   const json = join(folder, `${packet.brief_id}.json`);
   // The store's atomic write: a unique temporary name, fsync, rename, cleanup on failure. A
   // reader never sees half a packet, and two exports at once never share a temporary file.
-  writeFileAtomicSync(markdown, packetMarkdown(state.session, state.change, packet));
-  writeFileAtomicSync(json, JSON.stringify(packet, null, 2) + '\n');
+  // The asynchronous one: the fsyncs run off the extension host's thread.
+  await writeFileAtomic(markdown, packetMarkdown(state.session, state.change, packet));
+  await writeFileAtomic(json, JSON.stringify(packet, null, 2) + '\n');
   return { markdown, json };
 }

@@ -5,8 +5,9 @@ import * as l10n from '@vscode/l10n';
 import { isAbsolute, join } from 'node:path';
 import type { BriefInput } from '../../engine/brief';
 import type { RubricDimension } from '../../engine/types';
-import { existsSync, statSync } from 'node:fs';
-import { readTextFile, INPUT_LIMIT } from '../../app/read-input';
+import { stat } from 'node:fs/promises';
+import { INPUT_LIMIT } from '../../app/read-input';
+import { readTextFileAsync } from '../../store/read-async';
 import { BACK, type Answer, type PickItem, type Prompter, type StepPosition } from '../input';
 import { runEvidenceCommands } from './evidenceTerminal';
 
@@ -16,12 +17,13 @@ function resolvePath(root: string, path: string): string {
   return isAbsolute(path) ? path : join(root, path);
 }
 
-function fileProblem(root: string, text: string): string | undefined {
+/** Checked with an asynchronous stat: the box asks on every keystroke, the host never waits. */
+async function fileProblem(root: string, text: string): Promise<string | undefined> {
   if (text.trim() === '')
     return l10n.t('Name the file holding the verification output (relative to the workspace).');
-  const path = resolvePath(root, text.trim());
-  if (!existsSync(path)) return l10n.t('No such file: {0}', text.trim());
-  if (!statSync(path).isFile()) return l10n.t('Not a file: {0}', text.trim());
+  const found = await stat(resolvePath(root, text.trim())).catch(() => undefined);
+  if (found === undefined) return l10n.t('No such file: {0}', text.trim());
+  if (!found.isFile()) return l10n.t('Not a file: {0}', text.trim());
   return undefined;
 }
 
@@ -83,7 +85,13 @@ export async function askVerification(
 
 /** The verification output as the engine's BriefInput: text, or why it could not be read. */
 export async function readVerification(root: string, choice: VerificationChoice): Promise<BriefInput> {
-  if (choice.kind === 'file') return readTextFile(resolvePath(root, choice.path), INPUT_LIMIT);
+  if (choice.kind === 'file') {
+    // The CLI's cap on verification output, read in chunks without blocking the host.
+    const path = resolvePath(root, choice.path);
+    const read = await readTextFileAsync(path, INPUT_LIMIT);
+    if (read.kind === 'ok') return { path, text: read.text };
+    return { path, error: read.kind === 'absent' ? 'no such file' : read.reason };
+  }
   const run = await runEvidenceCommands(choice.commands, root);
   return { path: 'evidence commands (terminal transcript)', text: run.transcript };
 }

@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { lstat } from 'node:fs/promises';
 import * as vscode from 'vscode';
 import type { Command } from '../commandManager';
 import { BACK, type PrompterSlot } from '../input';
@@ -68,7 +68,13 @@ export class NewContractCommand implements Command {
     if (kind === undefined || kind === BACK) return { created: undefined, reason: 'cancelled' };
     const folder = vscode.Uri.joinPath(workspace.uri, ...CONTRACTS);
     const fileFor = (name: string) => vscode.Uri.joinPath(folder, `${name}.${kind}`);
-    const taken = (name: string) => existsSync(fileFor(name).fsPath);
+    // Anything at that path (a file, a folder, a dangling link) takes the name, as existsSync did
+    // minus following a link: an lstat answers for the entry itself.
+    const taken = (name: string) =>
+      lstat(fileFor(name).fsPath).then(
+        () => true,
+        () => false,
+      );
     const answer = await this.prompter.current.inputText({
       id: NEW_CONTRACT_NAME_STEP,
       title: vscode.l10n.t('Loop Ledger: New Contract'),

@@ -57,8 +57,11 @@ export interface InputTextRequest extends StepInfo {
   readonly placeholder?: string;
   /** Prefilled text, e.g. the last reading of a measurement. */
   readonly value?: string;
-  /** Returns a message while the text is not acceptable, undefined once it is. */
-  readonly validate?: (text: string) => string | undefined;
+  /**
+   * Returns a message while the text is not acceptable, undefined once it is. May answer with a
+   * promise: a check that looks at the disk does so asynchronously, off the extension host's thread.
+   */
+  readonly validate?: (text: string) => string | undefined | Promise<string | undefined>;
 }
 
 export interface ConfirmRequest {

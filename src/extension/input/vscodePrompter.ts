@@ -59,14 +59,22 @@ export class VscodePrompter implements Prompter {
     box.prompt = request.prompt;
     box.placeholder = request.placeholder;
     box.value = request.value ?? '';
-    const check = (text: string): string | undefined => request.validate?.(text);
-    box.validationMessage = box.value === '' ? undefined : check(box.value);
+    const check = async (text: string): Promise<string | undefined> => request.validate?.(text);
+    // An asynchronous check may answer after the text changed again: only the answer for the
+    // text still in the box is shown, and Enter settles only on the text it checked.
+    const show = (text: string): void =>
+      void check(text).then((problem) => {
+        if (box.value === text) box.validationMessage = problem;
+      });
+    if (box.value !== '') show(box.value);
     return ask(box, (settleWith) => {
-      box.onDidChangeValue((text) => (box.validationMessage = check(text)));
-      box.onDidAccept(() => {
-        const problem = check(box.value);
+      box.onDidChangeValue(show);
+      box.onDidAccept(async () => {
+        const text = box.value;
+        const problem = await check(text);
+        if (box.value !== text) return;
         box.validationMessage = problem;
-        if (problem === undefined) settleWith(box.value);
+        if (problem === undefined) settleWith(text);
       });
     });
   }

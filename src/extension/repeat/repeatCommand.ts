@@ -3,7 +3,7 @@
 // Cancel stops between iterations and records pause. The convergence summary opens as a
 // markdown preview. Everything runs through src/app/repeat-operation.ts, as the CLI does.
 import * as vscode from 'vscode';
-import { loadLedger } from '../../app/ledger-access';
+import { loadLedgerAsync } from '../../app/read-operations-async';
 import { repeatOperation } from '../../app/repeat-operation';
 import type { RepeatOutcome, RepeatRequest } from '../../app/repeat-types';
 import { readRepeatState } from '../../engine/repeat/ledger';
@@ -47,9 +47,9 @@ function repeatInProgress(ledger: Ledger): boolean {
 }
 
 /** Read fresh (the tree may not have seen the last write yet); unreadable → the operation says why. */
-function repeatInProgressOnDisk(root: string, session: string): boolean {
+async function repeatInProgressOnDisk(root: string, session: string): Promise<boolean> {
   try {
-    return repeatInProgress(loadLedger(root, session));
+    return repeatInProgress(await loadLedgerAsync(root, session));
   } catch {
     return false;
   }
@@ -117,7 +117,7 @@ export class RepeatUntilSettledCommand implements Command {
         },
       ),
     };
-    const continuing = repeatInProgressOnDisk(chosen.root, chosen.session);
+    const continuing = await repeatInProgressOnDisk(chosen.root, chosen.session);
     if (!continuing) {
       const remembered = deps.memory.get<Record<string, string>>(MEMORY_KEY, {});
       const spec = await deps.prompter.current.inputText({

@@ -1,8 +1,10 @@
 // Open Receipt: the receipt viewer for a run's final-receipt.json (argument: a file URI, or the
 // newest receipt of a session node; else a pick of every receipt in the workspace).
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readdir, stat } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
 import { RUN_LEDGER_FILE } from '../../app/run-session';
+import { readTextFileAsync } from '../../store/read-async';
+import { LEDGER_SIZE_LIMIT } from '../../store/limits';
 import * as vscode from 'vscode';
 import type { Command } from '../commandManager';
 import type { CommandDeps, CommandReport } from '../commands/deps';
@@ -16,28 +18,45 @@ interface ReceiptRef {
   file: string;
 }
 
-/** The receipts of one session's runs, newest first (the run dir's run-ledger.json names its session). */
-function receiptsOfSession(root: string, session: string): ReceiptRef[] {
-  return receiptsUnder(root).filter((r) => {
-    try {
-      const link = JSON.parse(readFileSync(join(dirname(r.file), RUN_LEDGER_FILE), 'utf8')) as {
-        session?: unknown;
-      };
-      return link.session === session;
-    } catch {
-      return false;
-    }
-  });
+/**
+ * The receipts of one session's runs, newest first (the run dir's run-ledger.json names its
+ * session). Read asynchronously through the store's capped reader: a run folder holding a FIFO
+ * or a huge file named run-ledger.json is passed over, never waited on.
+ */
+async function receiptsOfSession(root: string, session: string): Promise<ReceiptRef[]> {
+  const linked: ReceiptRef[] = [];
+  for (const ref of await receiptsUnder(root)) {
+    const read = await readTextFileAsync(join(dirname(ref.file), RUN_LEDGER_FILE), LEDGER_SIZE_LIMIT);
+    if (read.kind === 'ok' && sessionNamedBy(read.text) === session) linked.push(ref);
+  }
+  return linked;
 }
 
-function receiptsUnder(root: string): ReceiptRef[] {
+function sessionNamedBy(text: string): unknown {
+  try {
+    return (JSON.parse(text) as { session?: unknown } | null)?.session;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Every run folder's final-receipt.json under `root`, newest run first. */
+async function receiptsUnder(root: string): Promise<ReceiptRef[]> {
   const dir = join(root, '.loop', 'runs');
-  if (!existsSync(dir)) return [];
-  return readdirSync(dir)
+  const names = await readdir(dir).catch(() => [] as string[]);
+  const refs = names
     .sort()
     .reverse()
-    .map((name) => ({ root, file: join(dir, name, 'final-receipt.json') }))
-    .filter((r) => existsSync(r.file));
+    .map((name) => ({ root, file: join(dir, name, 'final-receipt.json') }));
+  const present = await Promise.all(
+    refs.map((r) =>
+      stat(r.file).then(
+        () => true,
+        () => false,
+      ),
+    ),
+  );
+  return refs.filter((_, index) => present[index]);
 }
 
 export class OpenReceiptCommand implements Command {
@@ -57,12 +76,12 @@ export class OpenReceiptCommand implements Command {
     } else if (typeof argument === 'object' && argument !== null && 'kind' in argument) {
       const node = sessionOf(argument as SessionsNode);
       if (node) {
-        ref = receiptsOfSession(node.root.path, node.entry.session)[0];
+        ref = (await receiptsOfSession(node.root.path, node.entry.session))[0];
         if (!ref) return nothingToDo(vscode.l10n.t('session {0} has no run receipt.', node.entry.session));
       }
     }
     if (!ref) {
-      const all = roots.flatMap((r) => receiptsUnder(r.path));
+      const all = (await Promise.all(roots.map((r) => receiptsUnder(r.path)))).flat();
       if (all.length === 0)
         return nothingToDo(vscode.l10n.t('no run receipt yet (Loop Ledger: Run Loop writes one).'));
       const pick = await this.deps.prompter.current.pickOne({

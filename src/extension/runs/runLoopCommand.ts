@@ -4,7 +4,7 @@
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { runOp, type RunOpInput, type RunOpResult } from '../../app/run';
-import { findUnfinishedRun } from '../../app/run-session';
+import { findUnfinishedRunAsync } from '../../app/run-session-async';
 import { sessionIdProblem } from '../../store';
 import type { Command } from '../commandManager';
 import type { CommandDeps, CommandReport } from '../commands/deps';
@@ -70,7 +70,7 @@ export class RunLoopCommand implements Command {
     if (session && liveRuns.get(root.path, session))
       return nothingToDo(vscode.l10n.t('session {0} already has a run in progress.', session));
 
-    const unfinished = session ? findUnfinishedRun(root.path, RUN_ROOT, session) : null;
+    const unfinished = session ? await findUnfinishedRunAsync(root.path, RUN_ROOT, session) : null;
     let request: Omit<RunOpInput, 'root' | 'env' | 'now' | 'runRoot' | 'requireClean'>;
     if (unfinished) {
       const go = await ask().confirm({
@@ -94,7 +94,7 @@ export class RunLoopCommand implements Command {
       };
     } else {
       const answers = await askRun(ask, {
-        ledger: ledgerForPrefill(root.path, session),
+        ledger: await ledgerForPrefill(root.path, session),
         root: root.path,
         configs: (
           await vscode.workspace.findFiles(

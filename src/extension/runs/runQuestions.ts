@@ -1,9 +1,8 @@
 // The questions Run Loop asks: objective, allowed globs (prefilled from the contract's expected
 // outputs), checks (prefilled from the rubric's evidence commands), agent config, attempts.
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { Ledger } from '../../engine/types';
+import { loadLedgerAsync } from '../../app/read-operations-async';
 import { runSteps, settle, type Prompter, type Step } from '../input';
 
 const TITLE = (): string => vscode.l10n.t('Loop Ledger: Run Loop');
@@ -143,11 +142,9 @@ export async function askRun(ask: () => Prompter, d: RunDefaults): Promise<RunAn
 }
 
 /** The ledger of `session` under `root`, when it can be read (prefills only; never required). */
-export function ledgerForPrefill(root: string, session: string | undefined): Ledger | null {
+export async function ledgerForPrefill(root: string, session: string | undefined): Promise<Ledger | null> {
   if (!session) return null;
-  try {
-    return JSON.parse(readFileSync(join(root, '.loop', 'ledgers', `${session}.json`), 'utf8')) as Ledger;
-  } catch {
-    return null;
-  }
+  // The store's reader (size cap, no symlink, no FIFO), off the host's thread; any refusal is
+  // simply no prefill.
+  return loadLedgerAsync(root, session).catch(() => null);
 }

@@ -6,8 +6,14 @@ import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { openOp } from '../../../src/app/contract-operations';
-import { iterateOp, scoreOp, statusOp } from '../../../src/app/operations';
-import { scoreOpAsync, statusOpAsync } from '../../../src/app/read-operations-async';
+import { loadLedger } from '../../../src/app/ledger-access';
+import { iterateOp, listOp, scoreOp, statusOp } from '../../../src/app/operations';
+import {
+  listOpAsync,
+  loadLedgerAsync,
+  scoreOpAsync,
+  statusOpAsync,
+} from '../../../src/app/read-operations-async';
 import { ledgerPath, sampleContract, tempRoot, writeJson } from '../helpers/cli';
 
 describe('app: statusOpAsync / scoreOpAsync agree with statusOp / scoreOp', () => {
@@ -64,6 +70,31 @@ describe('app: statusOpAsync / scoreOpAsync agree with statusOp / scoreOp', () =
           scoreOp(root, session, measures),
           `${session} ${measures.join(' ')}`,
         );
+  });
+
+  it('loadLedgerAsync: the same ledger, or the same refusal (exit code and findings)', async () => {
+    const settle = async (load: () => unknown) => {
+      try {
+        return { ledger: await load() };
+      } catch (error) {
+        return { refused: { ...(error as object) }, message: (error as Error).message };
+      }
+    };
+    for (const session of sessions)
+      assert.deepEqual(
+        await settle(() => loadLedgerAsync(root, session)),
+        await settle(() => loadLedger(root, session)),
+        session,
+      );
+  });
+
+  it('listOpAsync: the same listing as listOp, unreadable files listed with the same problem', async () => {
+    writeFileSync(join(root, '.loop', 'ledgers', 'con.json'), '{}'); // a device name: listed, never opened
+    writeFileSync(join(root, '.loop', 'ledgers', 'fresh.json.lock'), '');
+    const sync = listOp(root);
+    assert.ok((sync.payload?.sessions.filter((s) => s.error !== undefined).length ?? 0) >= 3);
+    assert.deepEqual(await listOpAsync(root), sync);
+    assert.deepEqual(await listOpAsync(join(root, 'no-such-folder')), listOp(join(root, 'no-such-folder')));
   });
 
   it('covers every case above (not all refused, not all read)', () => {
