@@ -2,7 +2,6 @@
 // run records into, each finished attempt as one iteration with its critic brief, a cancel as a
 // `pause`, and a hash of the ledger after each of our writes so an agent's edit is caught.
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { brief } from '../engine/brief';
 import { close } from '../engine/close';
 import {
@@ -16,13 +15,14 @@ import { iterate, type IterateInput } from '../engine/iterate';
 import { isRefusal } from '../engine/refusal';
 import type { Ledger } from '../engine/types';
 import type { AttemptOutcome, BriefMaterial, HarnessRecorder, RunEnding } from '../drivers/harness/harness';
-import { locateLedger } from '../store';
+import { locateLedger, readRegularFileBytes } from '../store';
 import { loadLedger, requireLedger, updateLedger } from './ledger-access';
 import { Refused } from './outcome';
 
 function fileHash(path: string): string {
   try {
-    return createHash('sha256').update(readFileSync(path)).digest('hex');
+    const bytes = readRegularFileBytes(path);
+    return bytes === undefined ? 'absent' : createHash('sha256').update(bytes).digest('hex');
   } catch {
     return 'absent';
   }

@@ -3,7 +3,6 @@
 // the ending saved just before the receipt (RUN_ENDING_FILE) is recorded once — the check and
 // the write happen under the ledger's lock, so two runs racing record it once — and the new run
 // then starts as after any finished run.
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { epochRecords } from '../engine/ledger-view';
 import { stepAction } from '../engine/harness/ledger-mapping';
@@ -16,23 +15,11 @@ import {
 } from '../drivers/harness/harness';
 import { requireLedger, updateLedger } from './ledger-access';
 import { LedgerRecorder } from './run-ledger';
+import { readRunJson, readRunText } from './run-files';
 import { newestLinkedRun, type LinkedRun } from './run-session';
 
-function readJson(path: string): unknown {
-  try {
-    return JSON.parse(readFileSync(path, 'utf8')) as unknown;
-  } catch {
-    return undefined;
-  }
-}
-
-function readText(path: string): string | undefined {
-  try {
-    return readFileSync(path, 'utf8');
-  } catch {
-    return undefined;
-  }
-}
+const readJson = readRunJson;
+const readText = readRunText;
 
 const isObject = (v: unknown): v is Record<string, unknown> =>
   v !== null && typeof v === 'object' && !Array.isArray(v);

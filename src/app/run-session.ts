@@ -1,7 +1,8 @@
 // Which session and epoch a run records into, and whether this is a resume (README "loop-ledger
 // run → Resume"): a run is one epoch; with --session, an unfinished run of that session (no
 // receipt) continues at its first unrecorded attempt instead of starting over.
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
+import { readRunJson } from './run-files';
 import { join } from 'node:path';
 import { epochRecords } from '../engine/ledger-view';
 import { generatedContract, recordedAttempts, type RunRequestFacts } from '../engine/harness/ledger-mapping';
@@ -49,13 +50,7 @@ export type RunLookupAnswer = string[] | unknown | boolean;
 
 export type RunLookup<T> = Generator<RunLookupRead, T, RunLookupAnswer>;
 
-function readJson(path: string): unknown {
-  try {
-    return JSON.parse(readFileSync(path, 'utf8')) as unknown;
-  } catch {
-    return undefined;
-  }
-}
+const readJson = readRunJson;
 
 function answerSync(read: RunLookupRead): RunLookupAnswer {
   switch (read.kind) {

@@ -21,6 +21,7 @@ import { EXIT } from '../engine/refusal';
 import { sessionIdProblem } from '../store';
 import { Refused } from './outcome';
 import { LedgerRecorder } from './run-ledger';
+import { readRunJson } from './run-files';
 import { recoverRunEnding } from './run-recover';
 import {
   findUnfinishedRun,
@@ -144,13 +145,7 @@ function sameRequest(input: RunOpInput, run: UnfinishedRun): string | null {
   return null;
 }
 
-function readJsonFile(path: string): unknown {
-  try {
-    return JSON.parse(readFileSync(path, 'utf8')) as unknown;
-  } catch {
-    return undefined;
-  }
-}
+const readJsonFile = readRunJson;
 
 /** Moves a partial step's files aside (kept as evidence) so the rerun writes into a clean folder. */
 function setAside(run: RunDirectory, inside: string, stamp: string): void {

@@ -11,6 +11,7 @@ export {
   serializeLedger,
   saveLedgerFile,
   keepCorruptCopy,
+  readRegularFileBytes,
 } from './ledger-file';
 export type { LedgerRead, LedgerFormat } from './ledger-file';
 export type { RecordsSpan } from './json-scan';

@@ -104,6 +104,16 @@ export function oversized(size: number): LedgerRead {
   return { kind: 'corrupt', reason: tooLarge(size) };
 }
 
+/**
+ * The bytes of a regular file of at most LEDGER_SIZE_LIMIT, read as a ledger is (no symlink
+ * followed, no FIFO or device waited on), or undefined: for the run's own small files, which a
+ * cloned repository could replace by a link to a device that never ends.
+ */
+export function readRegularFileBytes(path: string): Buffer | undefined {
+  const read = loadRegularFile(path);
+  return Buffer.isBuffer(read) ? read : undefined;
+}
+
 function loadRegularFile(path: string): Buffer | LedgerRead {
   let fd: number;
   try {

@@ -4,7 +4,7 @@
 // extension with promises. Both drivers must answer the same for every layout below.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { findUnfinishedRun, newestLinkedRun, RUN_LEDGER_FILE } from '../../../src/app/run-session';
 import { findUnfinishedRunAsync } from '../../../src/app/run-session-async';
@@ -51,15 +51,22 @@ describe('run lookup: findUnfinishedRunAsync agrees with findUnfinishedRun', () 
     assert.equal(await findUnfinishedRunAsync(root, RUNS, 'c'), null);
   });
 
-  it('passes over a run whose link is a FIFO without waiting on it (the extension host would hang)', async () => {
-    // Async only: the CLI's synchronous reader would block on the FIFO, which is why the
-    // extension reads through the store's reader (opened non-blocking, regular files only).
+  it('passes over a run whose link is a FIFO or a link to a device, without waiting on it', async () => {
+    // Both readers go through the store's (opened non-blocking, no symlink followed, regular
+    // files only): a FIFO would block the CLI and the extension host, /dev/zero never ends.
     const fifoRoot = tempRoot('loop-ledger-run-lookup-fifo-');
     run(fifoRoot, '20260101-a', { [RUN_LEDGER_FILE]: link('a'), 'request.json': JSON.stringify(request) });
     run(fifoRoot, '20260102-e', { 'request.json': JSON.stringify(request) });
     execFileSync('mkfifo', [join(fifoRoot, RUNS, '20260102-e', RUN_LEDGER_FILE)]);
     assert.equal((await findUnfinishedRunAsync(fifoRoot, RUNS, 'a'))?.runId, '20260101-a');
     assert.equal(await findUnfinishedRunAsync(fifoRoot, RUNS, 'e'), null);
+    assert.equal(findUnfinishedRun(fifoRoot, RUNS, 'a')?.runId, '20260101-a');
+    assert.equal(findUnfinishedRun(fifoRoot, RUNS, 'e'), null);
+    run(fifoRoot, '20260103-z', {});
+    symlinkSync('/dev/zero', join(fifoRoot, RUNS, '20260103-z', RUN_LEDGER_FILE));
+    symlinkSync('/dev/zero', join(fifoRoot, RUNS, '20260103-z', 'request.json'));
+    assert.equal(findUnfinishedRun(fifoRoot, RUNS, 'z'), null);
+    assert.equal(await findUnfinishedRunAsync(fifoRoot, RUNS, 'z'), null);
   });
 
   it('finds nothing, without failing, when the runs folder does not exist', async () => {
