@@ -2,6 +2,7 @@
 // the ledger's `repeat` key): both shells ask this before choosing the plain resume.
 import { resumeContinuesRepeat } from '../engine/repeat/ledger';
 import { loadLedger } from './ledger-access';
+import { loadLedgerAsync } from './read-operations-async';
 
 /**
  * Read fresh from disk. An unreadable or missing ledger is not a repeat: the plain resume
@@ -10,6 +11,15 @@ import { loadLedger } from './ledger-access';
 export function resumeContinuesRepeatOnDisk(root: string, session: string): boolean {
   try {
     return resumeContinuesRepeat(loadLedger(root, session));
+  } catch {
+    return false;
+  }
+}
+
+/** The same question, read off the extension host's thread (the store's asynchronous reader). */
+export async function resumeContinuesRepeatOnDiskAsync(root: string, session: string): Promise<boolean> {
+  try {
+    return resumeContinuesRepeat(await loadLedgerAsync(root, session));
   } catch {
     return false;
   }

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { openOp } from '../../src/app/contract-operations';
+import { closeOp } from '../../src/app/operations';
 import type { RepeatCommandReport } from '../../src/extension/repeat/repeatCommand';
 import type { LoopLedgerApi } from '../../src/extension/extension';
 import { ScriptedPrompter, type ScriptedAnswer } from '../hooks/scriptedPrompter';
@@ -23,6 +24,17 @@ function alive(pid: number): boolean {
   } catch {
     return false;
   }
+}
+
+/** The `viewItem =~ /…/` of Resume's entry in the session's context menu, as package.json declares it. */
+function resumeMenuWhen(): RegExp {
+  const manifest = JSON.parse(readFileSync(join(extensionPath(), 'package.json'), 'utf8'));
+  const entry = manifest.contributes.menus['view/item/context'].find(
+    (m: { command: string }) => m.command === 'loopLedger.resume',
+  );
+  const pattern = /viewItem =~ \/(.*)\/ &&/.exec(entry.when)?.[1];
+  assert.ok(pattern, entry.when);
+  return new RegExp(pattern);
 }
 
 describe('Repeat Until Settled, in a real VS Code', () => {
@@ -75,14 +87,11 @@ describe('Repeat Until Settled, in a real VS Code', () => {
     return `"${process.execPath}" "${step}" max=8`;
   }
 
-  async function run(script: ScriptedAnswer[], argument: unknown) {
+  async function run(script: ScriptedAnswer[], argument: unknown, command = 'loopLedger.repeatUntilSettled') {
     const prompter = new ScriptedPrompter(script);
     const using = (await testingApi()).prompter.use(prompter);
     try {
-      const report = (await vscode.commands.executeCommand(
-        'loopLedger.repeatUntilSettled',
-        argument,
-      )) as RepeatCommandReport;
+      const report = (await vscode.commands.executeCommand(command, argument)) as RepeatCommandReport;
       assert.deepEqual(prompter.remaining, [], 'unused scripted answers');
       return { report, prompter };
     } finally {
@@ -297,5 +306,128 @@ describe('Repeat Until Settled, in a real VS Code', () => {
     assert.equal(second.report.exitCode, 10);
     assert.match(second.report.message, /Partial: abandoned at stall pause/);
     assert.equal(ledger('repeat-paused').final_outcome, 'stop');
+  });
+  describe('Resume on a session', () => {
+    it('whose repeat is paused: asks the pending question, then the repeat continues and settles', async () => {
+      const spec = prepare('repeat-resume', [
+        { summary: STUCK },
+        { summary: STUCK },
+        { summary: STUCK },
+        { summary: 'Applied 1 recommendation', files: { 'repeat-demo/r.txt': 'one' } },
+        { summary: NONE },
+      ]);
+      const first = await run(
+        [
+          { step: 'repeat.spec', text: spec },
+          { step: 'repeat.answer', cancel: true },
+        ],
+        { root, session: 'repeat-resume' },
+      );
+      assert.equal(first.report.status, 'paused', first.report.message);
+      assert.equal(ledger('repeat-resume').final_outcome, 'pause');
+      await api.sessions.refreshAll();
+      // The palette's Resume: the paused repeat is among the sessions offered; no spec is asked.
+      const resumed = await run(
+        [
+          { step: 'resume.session', pick: 'repeat-resume' },
+          { step: 'repeat.answer', pick: 'skip' },
+        ],
+        undefined,
+        'loopLedger.resume',
+      );
+      assert.equal(resumed.report.status, 'done', resumed.report.message);
+      assert.equal(resumed.report.exitCode, 0);
+      assert.match(resumed.report.message, /Settled after 5 iteration/);
+      const question = resumed.prompter.asked.find((q) => q.id === 'repeat.answer');
+      assert.ok(question, 'the pending question is asked');
+      assert.match(question.title, /stalled ×3: retry, skip, abandon or change scope/);
+      const done = ledger('repeat-resume');
+      assert.equal(done.status, 'closed');
+      assert.equal(done.final_outcome, 'complete');
+      assert.equal(done.repeat.status, 'finished');
+      assert.equal(done.repeat.resolutions['3'], 'skipped');
+      assert.deepEqual(
+        done.iterations.map((r: { repeat: { classification: string } }) => r.repeat.classification),
+        ['stalled', 'stalled', 'stalled', 'continuing', 'settled'],
+      );
+      await api.sessions.refreshAll();
+      const node = await waitFor('the session in the tree', () =>
+        api.sessions.findSession(root, 'repeat-resume'),
+      );
+      if (node.entry.kind === 'ledger') assert.match(sessionDescription(node.entry), /repeat: settled/);
+      assert.doesNotMatch(String(api.sessions.getTreeItem(node).contextValue), resumeMenuWhen());
+    });
+
+    it('whose repeat was interrupted (the ledger still open): Resume from the tree node continues it', async () => {
+      const started = join(outside, 'crash-started');
+      const spec = prepare('repeat-crashed', [
+        { summary: 'Applied 2 recommendations', files: { 'repeat-demo/k.txt': 'one' } },
+        { summary: NONE, sleepMs: 2_000, startedMarker: started },
+      ]);
+      const file = join(root, '.loop', 'ledgers', 'repeat-crashed.json');
+      const pending = run([{ step: 'repeat.spec', text: spec }], { root, session: 'repeat-crashed' });
+      // What a window that died during the second run leaves on disk: this ledger, as it is now.
+      await waitFor('the second run of the step', () => existsSync(started) || undefined, 20_000);
+      const crashed = readFileSync(file, 'utf8');
+      assert.equal((await pending).report.status, 'done');
+      writeFileSync(file, crashed);
+      const left = ledger('repeat-crashed');
+      assert.equal(left.status, 'open');
+      assert.equal(left.repeat.status, 'running');
+      await api.sessions.refreshAll();
+      const node = await waitFor('the session in the tree', () =>
+        api.sessions.findSession(root, 'repeat-crashed'),
+      );
+      // Resume is on the open session's menu because its repeat is unfinished.
+      const contextValue = String(api.sessions.getTreeItem(node).contextValue);
+      assert.match(contextValue, /^session\+open\+repeatUnfinished/);
+      assert.match(contextValue, resumeMenuWhen());
+      const resumed = await run([], node, 'loopLedger.resume');
+      assert.equal(resumed.report.status, 'done', resumed.report.message);
+      assert.equal(resumed.report.exitCode, 0);
+      const done = ledger('repeat-crashed');
+      assert.equal(done.final_outcome, 'complete');
+      assert.deepEqual(
+        done.iterations.map((r: { repeat: { classification: string } }) => r.repeat.classification),
+        ['continuing', 'settled'],
+      );
+    });
+
+    it('without a repeat: Resume is still the plain resume (nothing run, nothing asked)', async () => {
+      prepare('plain-paused', []);
+      const closed = closeOp(root, 'plain-paused', { outcome: 'pause', note: 'lunch' });
+      assert.equal(closed.exitCode, 0, JSON.stringify(closed.findings));
+      await api.sessions.refreshAll();
+      const { report, prompter } = await run([], { root, session: 'plain-paused' }, 'loopLedger.resume');
+      assert.equal(report.status, 'done', report.message);
+      assert.equal(prompter.asked.length, 0);
+      assert.match(report.message, /plain-paused: open, next iteration 1 \(resumed 1×\)/);
+      const written = ledger('plain-paused');
+      assert.equal(written.status, 'open');
+      assert.equal(written.resumed, 1);
+      assert.equal(written.iterations.length, 0);
+      assert.equal(written.repeat, undefined);
+    });
+
+    it('untrusted: refused as before, the paused repeat left as it was', async () => {
+      const spec = prepare('repeat-untrusted', [{ summary: STUCK }]);
+      const first = await run(
+        [
+          { step: 'repeat.spec', text: spec },
+          { step: 'repeat.answer', cancel: true },
+        ],
+        { root, session: 'repeat-untrusted' },
+      );
+      assert.equal(first.report.status, 'paused', first.report.message);
+      const before = readFileSync(join(root, '.loop', 'ledgers', 'repeat-untrusted.json'), 'utf8');
+      const untrusted = (await testingApi()).trust.simulateUntrusted();
+      try {
+        const { report } = await run([], { root, session: 'repeat-untrusted' }, 'loopLedger.resume');
+        assert.equal(report.status, 'untrusted', report.message);
+      } finally {
+        untrusted.dispose();
+      }
+      assert.equal(readFileSync(join(root, '.loop', 'ledgers', 'repeat-untrusted.json'), 'utf8'), before);
+    });
   });
 });

@@ -1,11 +1,9 @@
-// "Repeat Until Settled…": the spec string (the last one used is remembered per folder), the
-// recipe when ambiguous, progress with the iteration, its classification and change metric;
-// Cancel stops between iterations and records pause. The convergence summary opens as a
-// markdown preview. Everything runs through src/app/repeat-operation.ts, as the CLI does.
+// "Repeat Until Settled…": the spec string (the last one used is remembered per folder), then
+// the run in the window (runInWindow.ts: progress, Cancel, the pause quick pick, the summary),
+// or, on a session whose repeat is unfinished, no spec: the run continues it.
 import * as vscode from 'vscode';
 import { loadLedgerAsync } from '../../app/read-operations-async';
-import { repeatOperation } from '../../app/repeat-operation';
-import type { RepeatOutcome, RepeatRequest } from '../../app/repeat-types';
+import type { StartRequest } from '../../app/repeat-types';
 import { readRepeatState } from '../../engine/repeat/ledger';
 import { parseRepeatSpec } from '../../engine/repeat/spec';
 import { repeatUnfinished } from '../../engine/repeat/state';
@@ -18,13 +16,12 @@ import type { PrompterSlot } from '../input';
 import type { SessionsTreeProvider } from '../sessions/treeProvider';
 import type { TrustGate } from '../workspace/trust';
 import { chooseSession } from '../commands/target';
-import { inUiWords } from '../findingWords';
-import { PrompterAsker } from './prompterAsker';
+import { runRepeatInWindow, type RepeatCommandReport } from './runInWindow';
+
+export type { RepeatCommandReport } from './runInWindow';
 
 const TITLE = (): string => vscode.l10n.t('Repeat Until Settled');
 const MEMORY_KEY = 'loopLedger.repeat.lastSpec';
-/** Per run of the inner step; a person can always Cancel sooner. */
-const STEP_TIMEOUT_MS = 60 * 60 * 1000;
 
 export interface RepeatDeps {
   readonly prompter: PrompterSlot;
@@ -32,13 +29,6 @@ export interface RepeatDeps {
   readonly trust: TrustGate;
   readonly output: vscode.OutputChannel;
   readonly memory: vscode.Memento;
-}
-
-export interface RepeatCommandReport {
-  readonly status: 'done' | 'paused' | 'refused' | 'cancelled' | 'untrusted' | 'nothing-to-do';
-  readonly message: string;
-  readonly exitCode?: number;
-  readonly outcome?: RepeatOutcome;
 }
 
 function repeatInProgress(ledger: Ledger): boolean {
@@ -105,19 +95,8 @@ export class RepeatUntilSettledCommand implements Command {
       void vscode.window.showInformationMessage(vscode.l10n.t('Loop Ledger: {0}', chosen.none));
       return { status: 'nothing-to-do', message: chosen.none };
     }
-    const request: RepeatRequest = {
-      root: chosen.root,
-      session: chosen.session,
-      timeoutMs: STEP_TIMEOUT_MS,
-      asker: new PrompterAsker(
-        () => deps.prompter.current,
-        (text) => {
-          deps.output.appendLine(text);
-          void vscode.window.showInformationMessage(vscode.l10n.t('Loop Ledger: {0}', text));
-        },
-      ),
-    };
     const continuing = await repeatInProgressOnDisk(chosen.root, chosen.session);
+    let start: StartRequest | undefined;
     if (!continuing) {
       const remembered = deps.memory.get<Record<string, string>>(MEMORY_KEY, {});
       const spec = await deps.prompter.current.inputText({
@@ -137,7 +116,7 @@ export class RepeatUntilSettledCommand implements Command {
       for (const note of parsed.spec.notes)
         deps.output.appendLine(vscode.l10n.t('{0}: note: {1}', TITLE(), note));
       await deps.memory.update(MEMORY_KEY, { ...remembered, [chosen.root]: spec });
-      request.start = {
+      start = {
         inner: parsed.spec.inner,
         followUp: parsed.spec.followUp,
         max: parsed.spec.max,
@@ -146,89 +125,6 @@ export class RepeatUntilSettledCommand implements Command {
         summaryFile: null,
       };
     }
-    const outcome = await vscode.window.withProgress(
-      {
-        location: vscode.ProgressLocation.Notification,
-        title: vscode.l10n.t('Loop Ledger: {0}', TITLE()),
-        cancellable: true,
-      },
-      async (progress, token) => {
-        const stop = new AbortController();
-        const cancelled = token.onCancellationRequested(() => stop.abort());
-        try {
-          return await repeatOperation({
-            ...request,
-            stop: stop.signal,
-            onProgress: (e) => {
-              const line = vscode.l10n.t(
-                'iteration {0}: {1} — {2}',
-                e.iteration,
-                e.classification,
-                e.changeMetric,
-              );
-              deps.output.appendLine(`${TITLE()} (${chosen.session}) ${line} — ${e.tag}`);
-              progress.report({ message: line });
-            },
-          });
-        } finally {
-          cancelled.dispose();
-        }
-      },
-    );
-    deps.sessions.refreshAll();
-    return this.report(outcome);
-  }
-
-  private async report(outcome: RepeatOutcome): Promise<RepeatCommandReport> {
-    const { deps } = this;
-    const report = outcome.payload;
-    if (!report) {
-      // In the UI's words, each finding a sentence, as every refusal the extension shows.
-      const findings = outcome.findings.map(inUiWords).join(' ');
-      const message = vscode.l10n.t(
-        'Loop Ledger: {0} refused (exit {1}). {2}',
-        TITLE(),
-        outcome.exitCode,
-        findings,
-      );
-      deps.output.appendLine(message);
-      void vscode.window.showErrorMessage(message);
-      return { status: 'refused', message, exitCode: outcome.exitCode, outcome };
-    }
-    for (const note of report.notes) deps.output.appendLine(vscode.l10n.t('{0}: {1}', TITLE(), note));
-    // The summary (and any open question) as a person reads it, beside the work.
-    void vscode.commands
-      .executeCommand('markdown.showPreviewToSide', vscode.Uri.file(report.state_file))
-      .then(undefined, () =>
-        vscode.window.showTextDocument(vscode.Uri.file(report.state_file), { preview: true }),
-      );
-    // A question still open (a pause, or the follow-up after a Stay) waits for the next run.
-    const paused = report.status !== 'finished' || report.question !== null;
-    const message = paused
-      ? report.question
-        ? vscode.l10n.t(
-            '{0}: paused at iteration {1} — {2}. Run {3} on the session to continue.',
-            report.session,
-            report.iterations,
-            report.question.recommendation,
-            TITLE(),
-          )
-        : vscode.l10n.t(
-            '{0}: paused at iteration {1}. Run {2} on the session to continue.',
-            report.session,
-            report.iterations,
-            TITLE(),
-          )
-      : vscode.l10n.t(
-          '{0}: {1} after {2} iteration(s).',
-          report.session,
-          report.summary.exit_label,
-          report.iterations,
-        );
-    deps.output.appendLine(vscode.l10n.t('{0}: {1}', TITLE(), message));
-    void (paused || outcome.exitCode !== 0
-      ? vscode.window.showWarningMessage(vscode.l10n.t('Loop Ledger: {0}', message))
-      : vscode.window.showInformationMessage(vscode.l10n.t('Loop Ledger: {0}', message)));
-    return { status: paused ? 'paused' : 'done', message, exitCode: outcome.exitCode, outcome };
+    return runRepeatInWindow(deps, chosen, start);
   }
 }

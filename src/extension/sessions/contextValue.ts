@@ -21,6 +21,8 @@ export enum NodeFlag {
   /** An iteration whose reported `continue` a stall predicate turned into another outcome. */
   StallPromoted = 'stallPromoted',
   Scored = 'scored',
+  /** Its repeat is unfinished (interrupted, paused, or its follow-up unconfirmed): Resume continues it. */
+  RepeatUnfinished = 'repeatUnfinished',
   /** A harness run (loop-ledger run) is in progress for this session in this window. */
   Running = 'running',
 }

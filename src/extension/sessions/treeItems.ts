@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { resumeContinuesRepeat } from '../../engine/repeat/ledger';
 import { contextValue, NodeFlag, NodeKind } from './contextValue';
 import { BROKEN_ICON, epochIcon, FOLDER_ICON, iterationIcon, sessionIcon } from './icons';
 import {
@@ -77,6 +78,7 @@ function sessionItem(node: SessionNode): vscode.TreeItem {
   if (live) item.description = `▶ ${phaseLabel(live.progress)} — ${item.description ?? ''}`;
   item.contextValue = contextValue(NodeKind.Session, [
     stateFlag(state),
+    resumeContinuesRepeat(entry.ledger) && NodeFlag.RepeatUnfinished,
     entry.legacy && NodeFlag.Legacy,
     entry.status.rubric_verdict !== null && NodeFlag.Scored,
     live && NodeFlag.Running,

@@ -11,7 +11,8 @@ const EXTENSION_SRC = resolve(__dirname, '../../../../src/extension');
 /**
  * Read operations that block the calling thread, by the name the extension would import; each
  * has an asynchronous twin (listOpAsync, loadLedgerAsync, statusOpAsync, scoreOpAsync,
- * readTextFileAsync, readLedgerFileAsync, listSessionsAsync, findUnfinishedRunAsync).
+ * readTextFileAsync, readLedgerFileAsync, listSessionsAsync, findUnfinishedRunAsync,
+ * resumeContinuesRepeatOnDiskAsync).
  * Ledger writes through src/app under the lock (iterateOp, closeOp, briefOp, …) are not listed:
  * they take one lock attempt and retry on timers (issue 10 item 8 leaves them as they are).
  */
@@ -27,6 +28,7 @@ const SYNC_READ_OPERATIONS = [
   'locateLedger',
   'findUnfinishedRun',
   'newestLinkedRun',
+  'resumeContinuesRepeatOnDisk',
 ];
 
 /**
