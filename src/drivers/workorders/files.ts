@@ -1,18 +1,70 @@
 // Work-order files on disk: the only code that reads or writes `<task>/work-orders/*`.
 // Writes are atomic (temp + fsync + rename, the store's helper); the obs log is an append.
-import { appendFileSync, existsSync, readdirSync, readFileSync, statSync, type Dirent } from 'node:fs';
+import {
+  appendFileSync,
+  closeSync,
+  constants,
+  existsSync,
+  fstatSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  type Dirent,
+} from 'node:fs';
+import { open, type FileHandle } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 // The atomic-write module alone: the store's index would load the ledger code into every kernel.
 import { writeFileAtomicSync } from '../../store/atomic-write';
+import { LEDGER_SIZE_LIMIT } from '../../store/limits';
 import { frontmatterScalar } from '../../engine/workorders/frontmatter';
 import { shortId, sidecars } from '../../engine/workorders/ids';
 import type { WoFacts } from '../../engine/workorders/reconcile';
 
-export function readText(path: string): string | undefined {
+// Work-order files come with a cloned repository: a link to /dev/zero or a FIFO in a file's place
+// must not hang a kernel or the extension host. A link to a regular file is followed (the
+// original reads through links); anything else, or a file over the cap, reads as absent.
+const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0);
+
+/** The bytes of a regular file (links followed) of at most LEDGER_SIZE_LIMIT, else undefined. */
+export function readBytes(path: string): Buffer | undefined {
+  let fd: number;
   try {
-    return readFileSync(path, 'utf8');
+    fd = openSync(path, OPEN_FLAGS);
   } catch {
     return undefined;
+  }
+  try {
+    const stat = fstatSync(fd);
+    if (!stat.isFile() || stat.size > LEDGER_SIZE_LIMIT) return undefined;
+    return readFileSync(fd);
+  } catch {
+    return undefined;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+export function readText(path: string): string | undefined {
+  return readBytes(path)?.toString('utf8');
+}
+
+/** readText off the calling thread (the extension host), with the same rules. */
+export async function readTextAsync(path: string): Promise<string | undefined> {
+  let handle: FileHandle;
+  try {
+    handle = await open(path, OPEN_FLAGS);
+  } catch {
+    return undefined;
+  }
+  try {
+    const stat = await handle.stat();
+    if (!stat.isFile() || stat.size > LEDGER_SIZE_LIMIT) return undefined;
+    return await handle.readFile('utf8');
+  } catch {
+    return undefined;
+  } finally {
+    await handle.close().catch(() => undefined);
   }
 }
 

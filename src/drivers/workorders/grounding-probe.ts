@@ -7,7 +7,7 @@ import { readFileSync, realpathSync, statSync } from 'node:fs';
 import { sep } from 'node:path';
 import type { DriftProbe } from '../../engine/workorders/drift-guard';
 import type { LockfileIo } from '../../engine/workorders/lockfile-sha';
-import { isDirectory, readText } from './files';
+import { isDirectory, readBytes, readText } from './files';
 
 function realOrUndefined(path: string): string | undefined {
   try {
@@ -63,7 +63,8 @@ export const lockfileIo: LockfileIo = {
   readText,
   fileSha: (path) => {
     try {
-      return createHash('sha256').update(readFileSync(path)).digest('hex');
+      const bytes = readBytes(path);
+      return bytes === undefined ? undefined : createHash('sha256').update(bytes).digest('hex');
     } catch {
       return undefined;
     }

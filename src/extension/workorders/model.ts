@@ -2,7 +2,7 @@
 // extension host): every `<task>/work-orders/` folder under the workspace, each work order's
 // reconcile row, its dependencies, why it waits, and the recovery row in words. The rules are the
 // engine's — the same functions `loop-ledger wo` runs.
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { readFrontmatter } from '../../engine/workorders/frontmatter-yaml';
 import { frontmatterScalar } from '../../engine/workorders/frontmatter';
@@ -15,6 +15,7 @@ import {
   type ReconcileRow,
 } from '../../engine/workorders/reconcile';
 import { depsProblem } from '../../engine/workorders/status';
+import { readTextAsync } from '../../drivers/workorders/files';
 
 export interface WorkOrder {
   id: string;
@@ -42,7 +43,7 @@ export interface Task {
 
 async function text(path: string): Promise<string | undefined> {
   try {
-    return await readFile(path, 'utf8');
+    return await readTextAsync(path);
   } catch {
     return undefined;
   }

@@ -1,12 +1,12 @@
 // The obs report as a markdown table, from the engine's report over the task's loop-obs.ndjson.
-import { readFile } from 'node:fs/promises';
+import { readTextAsync } from '../../drivers/workorders/files';
 import { join } from 'node:path';
 import { obsReport, parseObsLog } from '../../engine/workorders/obs';
 
 export async function obsReportMarkdown(dir: string, taskName: string): Promise<string> {
   let log: string | undefined;
   try {
-    log = await readFile(join(dir, 'loop-obs.ndjson'), 'utf8');
+    log = await readTextAsync(join(dir, 'loop-obs.ndjson'));
   } catch {
     log = undefined;
   }

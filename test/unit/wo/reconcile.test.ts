@@ -1,12 +1,13 @@
 // `wo reconcile-table` (read-only, one row per work order) and the pure recovery rules it feeds:
 // the §7 disposition table, the three-way verdict and the ready queue.
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { spawnSync, execFileSync } from 'node:child_process';
+import { readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { disposition, type ReconcileRow } from '../../../src/engine/workorders/reconcile';
 import { nextProcessable, processable, type QueueEntry } from '../../../src/engine/workorders/queue';
 import { verdict } from '../../../src/engine/workorders/verdict';
-import { runCli } from '../helpers/cli';
+import { CLI, childEnv, cliResultOf, runCli } from '../helpers/cli';
 import { makeTask, woText } from './fixture';
 
 const table = (dir: string) => runCli(['wo', 'reconcile-table', dir]);
@@ -19,6 +20,27 @@ function snapshot(dir: string): string {
 }
 
 describe('wo reconcile-table', () => {
+  it('a work order or sidecar that is a link to /dev/zero or a FIFO (a cloned repo can carry the link) reads as unreadable, never hangs', () => {
+    const t = makeTask([{ n: 1 }]);
+    symlinkSync('/dev/zero', join(t.dir, 'wo-02-zero.md'));
+    execFileSync('mkfifo', [join(t.dir, 'wo-03-fifo.md')]);
+    symlinkSync('/dev/zero', join(t.dir, 'wo-01.run.json'));
+    const r = cliResultOf(
+      spawnSync(process.execPath, [CLI, 'wo', 'reconcile-table', t.dir], {
+        env: childEnv(),
+        encoding: 'utf8',
+        timeout: 15_000,
+      }),
+    );
+    assert.notEqual(r.code, null, `killed after 15 s: ${r.stderr}`);
+    const rows = r.json as { wo_id: string; has_run_state: boolean }[];
+    assert.ok(Array.isArray(rows), r.stdout + r.stderr);
+    assert.ok(
+      rows.some((row) => row.wo_id === 'wo-01'),
+      r.stdout,
+    );
+  });
+
   it('T1 a fresh work order: status from frontmatter, every flag false, verdicts missing', () => {
     const t = makeTask([{ n: 1 }]);
     const r = table(t.dir);
