@@ -1,6 +1,7 @@
 // `resume` on a session whose repeat is unfinished continues the repeat (the issue's reason for
 // the ledger's `repeat` key): both shells ask this before choosing the plain resume.
 import { resumeContinuesRepeat } from '../engine/repeat/ledger';
+import type { Ledger } from '../engine/types';
 import { loadLedger } from './ledger-access';
 import { loadLedgerAsync } from './read-operations-async';
 
@@ -16,11 +17,23 @@ export function resumeContinuesRepeatOnDisk(root: string, session: string): bool
   }
 }
 
-/** The same question, read off the extension host's thread (the store's asynchronous reader). */
-export async function resumeContinuesRepeatOnDiskAsync(root: string, session: string): Promise<boolean> {
+/**
+ * A repeat rule asked of the ledger read fresh off the extension host's thread (the tree may not
+ * have seen the last write yet); an unreadable ledger answers false and the operation says why.
+ */
+export async function repeatRuleOnDiskAsync(
+  root: string,
+  session: string,
+  rule: (ledger: Ledger) => boolean,
+): Promise<boolean> {
   try {
-    return resumeContinuesRepeat(await loadLedgerAsync(root, session));
+    return rule(await loadLedgerAsync(root, session));
   } catch {
     return false;
   }
+}
+
+/** resumeContinuesRepeatOnDisk, read off the extension host's thread. */
+export function resumeContinuesRepeatOnDiskAsync(root: string, session: string): Promise<boolean> {
+  return repeatRuleOnDiskAsync(root, session, resumeContinuesRepeat);
 }

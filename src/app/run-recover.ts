@@ -18,9 +18,6 @@ import { LedgerRecorder } from './run-ledger';
 import { readRunJson, readRunText } from './run-files';
 import { newestLinkedRun, type LinkedRun } from './run-session';
 
-const readJson = readRunJson;
-const readText = readRunText;
-
 const isObject = (v: unknown): v is Record<string, unknown> =>
   v !== null && typeof v === 'object' && !Array.isArray(v);
 const isStrings = (v: unknown): v is string[] => Array.isArray(v) && v.every((x) => typeof x === 'string');
@@ -56,7 +53,7 @@ function isAttemptOutcome(v: unknown): boolean {
 
 /** The ending the run saved before its receipt, when it is one of ours and whole. */
 function savedEnding(run: LinkedRun): RunEnding | null {
-  const saved = readJson(join(run.runDir, RUN_ENDING_FILE));
+  const saved = readRunJson(join(run.runDir, RUN_ENDING_FILE));
   if (!isObject(saved) || saved.run_id !== run.runId || !isObject(saved.ending)) return null;
   const e = saved.ending;
   switch (e.kind) {
@@ -92,9 +89,9 @@ function endingMissing(ledger: Ledger, run: LinkedRun, ending: RunEnding): boole
  */
 function briefMaterialOf(run: LinkedRun, outcome: AttemptOutcome): BriefMaterial | null {
   const folder = join(run.runDir, 'attempts', String(outcome.attempt).padStart(2, '0'));
-  const prompt = readJson(join(folder, 'code-reviewer-prompt.md')) as
+  const prompt = readRunJson(join(folder, 'code-reviewer-prompt.md')) as
     { diff_text?: unknown; changed_files?: unknown } | undefined;
-  const verification = readText(join(folder, 'checks.json'));
+  const verification = readRunText(join(folder, 'checks.json'));
   if (!prompt || typeof prompt.diff_text !== 'string' || !Array.isArray(prompt.changed_files)) return null;
   if (verification === undefined) return null;
   return {

@@ -50,8 +50,6 @@ export type RunLookupAnswer = string[] | unknown | boolean;
 
 export type RunLookup<T> = Generator<RunLookupRead, T, RunLookupAnswer>;
 
-const readJson = readRunJson;
-
 function answerSync(read: RunLookupRead): RunLookupAnswer {
   switch (read.kind) {
     case 'names':
@@ -61,7 +59,7 @@ function answerSync(read: RunLookupRead): RunLookupAnswer {
         return [];
       }
     case 'json':
-      return readJson(read.path);
+      return readRunJson(read.path);
     case 'exists':
       return existsSync(read.path);
   }

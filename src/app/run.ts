@@ -145,8 +145,6 @@ function sameRequest(input: RunOpInput, run: UnfinishedRun): string | null {
   return null;
 }
 
-const readJsonFile = readRunJson;
-
 /** Moves a partial step's files aside (kept as evidence) so the rerun writes into a clean folder. */
 function setAside(run: RunDirectory, inside: string, stamp: string): void {
   const from = run.abs(inside);
@@ -167,10 +165,10 @@ function resumePoint(run: RunDirectory, recorded: number[], stamp: string): Star
     setAside(run, 'explorer', stamp);
     return FRESH_START;
   }
-  const explorer = readJsonFile(run.abs('explorer/explorer-result.json'));
+  const explorer = readRunJson(run.abs('explorer/explorer-result.json'));
   const folder = `attempts/${attemptDirName(last)}`;
-  const checks = (readJsonFile(run.abs(`${folder}/checks.json`)) ?? []) as CheckRecord[];
-  const reviewerResult = readJsonFile(run.abs(`${folder}/code-reviewer-result.json`));
+  const checks = (readRunJson(run.abs(`${folder}/checks.json`)) ?? []) as CheckRecord[];
+  const reviewerResult = readRunJson(run.abs(`${folder}/code-reviewer-result.json`));
   // A recorded `continue` attempt had a reviewer that exited 0, did not edit and gave a verdict:
   // the same decision rebuilds what the next coder is told.
   const decision = reviewDecision({ code: 0, edited: false, result: reviewerResult, checks });

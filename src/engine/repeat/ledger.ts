@@ -33,6 +33,16 @@ export function readRepeatState(ledger: Ledger): RepeatState | null | Refusal {
 }
 
 /**
+ * A readable repeat still running, paused, or finished with a question pending: what Repeat
+ * Until Settled continues without asking for a new spec. A malformed key is not in progress:
+ * a new start is attempted, and the driver's refusal names the bad key.
+ */
+export function repeatInProgress(ledger: Ledger): boolean {
+  const state = readRepeatState(ledger);
+  return state !== null && !isRefusal(state) && repeatUnfinished(state);
+}
+
+/**
  * Whether `resume` hands this ledger to the repeat driver: its repeat is unfinished, or its
  * `repeat` key is malformed (the driver's refusal names each bad key rather than resume
  * re-opening a loop whose repeat state nobody can read).

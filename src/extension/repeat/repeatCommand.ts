@@ -2,13 +2,10 @@
 // the run in the window (runInWindow.ts: progress, Cancel, the pause quick pick, the summary),
 // or, on a session whose repeat is unfinished, no spec: the run continues it.
 import * as vscode from 'vscode';
-import { loadLedgerAsync } from '../../app/read-operations-async';
+import { repeatRuleOnDiskAsync } from '../../app/repeat-resume';
 import type { StartRequest } from '../../app/repeat-types';
-import { readRepeatState } from '../../engine/repeat/ledger';
+import { repeatInProgress } from '../../engine/repeat/ledger';
 import { parseRepeatSpec } from '../../engine/repeat/spec';
-import { repeatUnfinished } from '../../engine/repeat/state';
-import { isRefusal } from '../../engine/refusal';
-import type { Ledger } from '../../engine/types';
 import { sessionIdProblem } from '../../store/session-id';
 import type { Command } from '../commandManager';
 import { BACK } from '../input';
@@ -29,20 +26,6 @@ export interface RepeatDeps {
   readonly trust: TrustGate;
   readonly output: vscode.OutputChannel;
   readonly memory: vscode.Memento;
-}
-
-function repeatInProgress(ledger: Ledger): boolean {
-  const state = readRepeatState(ledger);
-  return state !== null && !isRefusal(state) && repeatUnfinished(state);
-}
-
-/** Read fresh (the tree may not have seen the last write yet); unreadable → the operation says why. */
-async function repeatInProgressOnDisk(root: string, session: string): Promise<boolean> {
-  try {
-    return repeatInProgress(await loadLedgerAsync(root, session));
-  } catch {
-    return false;
-  }
 }
 
 /** A `{root, session}` key (tests, other commands) or a tree node, else the person picks. */
@@ -95,7 +78,7 @@ export class RepeatUntilSettledCommand implements Command {
       void vscode.window.showInformationMessage(vscode.l10n.t('Loop Ledger: {0}', chosen.none));
       return { status: 'nothing-to-do', message: chosen.none };
     }
-    const continuing = await repeatInProgressOnDisk(chosen.root, chosen.session);
+    const continuing = await repeatRuleOnDiskAsync(chosen.root, chosen.session, repeatInProgress);
     let start: StartRequest | undefined;
     if (!continuing) {
       const remembered = deps.memory.get<Record<string, string>>(MEMORY_KEY, {});
