@@ -17,9 +17,8 @@ import { requireLedger, updateLedger } from './ledger-access';
 import { LedgerRecorder } from './run-ledger';
 import { readRunJson, readRunText } from './run-files';
 import { newestLinkedRun, type LinkedRun } from './run-session';
+import { isObject } from '../engine/json-object';
 
-const isObject = (v: unknown): v is Record<string, unknown> =>
-  v !== null && typeof v === 'object' && !Array.isArray(v);
 const isStrings = (v: unknown): v is string[] => Array.isArray(v) && v.every((x) => typeof x === 'string');
 
 /** A terminal state as the harness saved it (a hand-edited file is not trusted to be one). */

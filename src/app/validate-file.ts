@@ -5,6 +5,7 @@
 import { isEngineeringMarkdownName, checkEngineeringJson } from '../engine/engineering/check';
 import { isLegacyReceiptShape, validateLegacyReceipt } from '../engine/harness/legacy-receipt';
 import { FINAL_RECEIPT_SCHEMA, validateFinalReceipt } from '../engine/harness/receipt';
+import { isObject } from '../engine/json-object';
 import { EXIT } from '../engine/refusal';
 import { validateContractText, type ValidatePayload } from './contract-operations';
 import {
@@ -43,9 +44,6 @@ function parsed(text: string): unknown {
     return undefined; // not JSON (or nested past the parser): the contract rules word it
   }
 }
-
-const isObject = (v: unknown): v is Record<string, unknown> =>
-  v !== null && typeof v === 'object' && !Array.isArray(v);
 
 function contractRefusal(path: string, reason: string): ValidatedFile {
   return {

@@ -11,6 +11,7 @@
 // Keys the original engine's older versions did not write are optional (the engine reads them
 // with defaults); keys this table does not know are NOT errors: other parts of Loop Ledger add
 // their own top-level and record keys and validate them themselves, and the store keeps them.
+import { isObject } from '../engine/json-object';
 import { CRITIC_VERDICTS, DECISIONS, DIRECTIONS, OUTCOMES } from '../engine/types';
 import { pathKey } from './json-scan';
 
@@ -55,10 +56,6 @@ function found(value: unknown): string {
   if (typeof value === 'string') return value === '' ? 'an empty string' : 'a string';
   if (typeof value === 'boolean') return `${value}`;
   return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function check(spec: Spec, value: unknown): Problem | null {

@@ -9,6 +9,7 @@ import { FINAL_RECEIPT_SCHEMA, isSafeRelativePath, isTruthy } from './receipt';
 import { matchesAny } from './fnmatch';
 import { pyRepr, pyTypeName } from './py-repr';
 import { VERDICTS } from './stop-rules';
+import { isObject } from '../json-object';
 
 /** The older format's stop reasons (its own vocabulary, not the v1 enum). */
 export const LEGACY_STOP_REASONS = [
@@ -41,7 +42,6 @@ export const LEGACY_ROOT_KEYS = [
 type Obj = Record<string, unknown>;
 type Kind = 'str' | 'int' | 'dict' | 'list';
 
-const isObject = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
 const has = (o: Obj, key: string) => Object.prototype.hasOwnProperty.call(o, key);
 
 function isKind(value: unknown, kind: Kind): boolean {

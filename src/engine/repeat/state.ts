@@ -2,6 +2,7 @@
 // follow-up, pending question — what `repeat --session S` needs to continue after a crash or a
 // pause) and the `repeat` key of each iteration record. Other parts' validation leaves unknown
 // keys alone, so this file checks the shape of ours.
+import { isObject } from '../json-object';
 import type { IterationRecord, Ledger } from '../types';
 import type { ConvergenceSummary } from './convergence';
 
@@ -108,8 +109,6 @@ export const SUMMARY_KEEP = 4000;
 export type RepeatLedger = Ledger & { repeat?: unknown };
 export type RepeatIterationRecord = IterationRecord & { repeat?: RepeatRecord };
 
-const isObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
 const isCount = (v: unknown) => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;
 const isText = (v: unknown) => typeof v === 'string';
 const isTextOrNull = (v: unknown) => v === null || typeof v === 'string';

@@ -1,15 +1,13 @@
 // The originals compute their JSON with jq, whose `a // b` falls back to `b` when `a` is null,
 // absent OR false. Reproducing that exactly matters for drop-in output (e.g. a sidecar holding
 // `halted: false` and one without the key read the same), so the rule lives here once.
+import { isObject } from '../json-object';
+
+export { isObject };
 
 /** jq's alternative operator: `value // fallback`. */
 export function alt<T>(value: unknown, fallback: T): unknown {
   return value === undefined || value === null || value === false ? fallback : value;
-}
-
-/** A plain JSON object (not an array, not null). */
-export function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** `.a.b.c` on possibly non-object values, like jq's path access (null when absent). */
