@@ -45,19 +45,10 @@ function writeCache(script: Script, buildId: string): void {
   renameSync(temp, CACHE);
 }
 
-/**
- * Code compiled from a cache cannot run `import()` under Node 20 (V8 drops the callback Node
- * installs; the option that sets it is experimental and warns). The bundle's one run-time
- * import is `wo` loading its ES module kernels (src/cli/commands/wo.ts), so `wo` loads the
- * bundle the ordinary way. It parses more anyway: its kernels are separate files.
- */
-function startWithoutCache(): boolean {
-  return process.argv[2] === 'wo';
-}
-
-// eslint-disable-next-line @typescript-eslint/no-require-imports -- a run-time path esbuild must not inline
-if (startWithoutCache()) require(BUNDLE);
-else startFromCache();
+// Code compiled from a cache cannot run `import()` under Node 20 (V8 drops the callback Node
+// installs), so the bundle has none at run time: its commands' `import()`s are lazy
+// initialisers inside it, and `wo`, `run` and `repeat` load their own bundles with `require`.
+startFromCache();
 
 function startFromCache(): void {
   const source = readFileSync(BUNDLE, 'utf8');

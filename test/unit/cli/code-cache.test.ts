@@ -41,7 +41,7 @@ function sameBehaviour(dir: string): void {
   assert.equal(help.status, 0);
   assert.match(help.stdout, /usage: loop-ledger/);
   const wo = run(dir, ['wo', 'risk-classify', '--help']);
-  assert.notEqual(wo.status, null, 'the wo kernels load through the launcher (dynamic import)');
+  assert.notEqual(wo.status, null, 'the wo kernels load through the launcher (their own bundle, by require)');
   assert.doesNotMatch(wo.stderr, /ERR_VM_DYNAMIC_IMPORT|internal error/);
 }
 
