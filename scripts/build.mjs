@@ -1,7 +1,16 @@
 // Builds every bundle with esbuild: the CLI (one file, fast start), the extension host (CJS,
 // `vscode` external) and each test file (so mocha runs plain JS without a TypeScript loader).
 import * as esbuild from 'esbuild';
-import { readdirSync, statSync, existsSync, chmodSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  readdirSync,
+  readFileSync,
+  statSync,
+  existsSync,
+  chmodSync,
+  mkdirSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { basename, join } from 'node:path';
 import { writeContractSchema } from './generate-schema.mjs';
 import { writeNotices } from './third-party-notices.mjs';
@@ -48,6 +57,19 @@ await writeContractSchema();
 
 // The kernel bundles are rebuilt from scratch, so no stale file (an old split chunk) ships.
 rmSync(join(root, 'dist', 'wo'), { recursive: true, force: true });
+rmSync(join(root, 'dist', 'cli-cmd'), { recursive: true, force: true });
+
+/** The everyday commands (src/cli/command-table.ts's COMMANDS), each built as a bundle of its own. */
+function everydayCommands() {
+  const table = readFileSync(join(root, 'src/cli/command-table.ts'), 'utf8');
+  const body = /export const COMMANDS[^{]*\{([^}]*)\}/.exec(table)?.[1] ?? '';
+  const names = [...body.matchAll(/^\s*(\w+): \(\) => import\('\.\/commands\/\1'\),$/gm)].map((m) => m[1]);
+  if (names.length === 0) throw new Error('build: no commands found in src/cli/command-table.ts');
+  return names;
+}
+
+// One id for every CLI bundle of this build: the first line of each, and of each one's cache.
+const buildBanner = watch ? {} : { banner: { js: `/*build:${randomBytes(16).toString('hex')}*/` } };
 
 const builds = [
   // The CLI: a small launcher (dist/cli.js, the `bin`) that starts the bundle (dist/cli-main.js)
@@ -66,9 +88,29 @@ const builds = [
     outfile: 'dist/cli-main.js',
     // No id under --watch: a rebuild keeps the banner but gets no new cache, and a stale cache
     // for a bundle of the same length would run old bytecode. Without an id no cache is used.
-    ...(watch ? {} : { banner: { js: `/*build:${randomBytes(16).toString('hex')}*/` } }),
+    ...buildBanner,
     minify: true,
   },
+  // Each everyday command again, alone: the same dispatch (src/cli/start.ts) over that one
+  // command. The launcher runs it when argv names the command; it is a fifth of the full bundle,
+  // and so is its code cache, which V8 reads whole before running anything.
+  ...everydayCommands().map((name) => ({
+    ...common,
+    stdin: {
+      contents: [
+        `import { startCli } from './start';`,
+        `import { USAGE } from './usage-text';`,
+        `const commands = { ${name}: () => import('./commands/${name}') };`,
+        `startCli({ commands, raw: {}, usage: USAGE }, process.argv.slice(2));`,
+      ].join('\n'),
+      resolveDir: join(root, 'src/cli'),
+      sourcefile: `src/cli/command-${name}.ts`,
+      loader: 'ts',
+    },
+    outfile: `dist/cli-cmd/${name}.js`,
+    ...buildBanner,
+    minify: true,
+  })),
   // `loop-ledger run` and `repeat` load these on demand (src/cli/commands/run.ts, repeat.ts): the
   // harness and the repeat loop stay out of the file every other command compiles at start-up.
   {
@@ -168,6 +210,7 @@ if (!watch) {
   writeFileSync(join(root, 'out', 'bundle-metafiles.json'), JSON.stringify(shipped));
 }
 if (existsSync(join(root, 'dist/cli.js'))) chmodSync(join(root, 'dist/cli.js'), 0o755);
-// A cache from an earlier build would be refused (another build id): remove it, then train one.
+// A cache from an earlier build would be refused (another build id): remove it, then train one
+// (the per-command bundles' caches went with dist/cli-cmd above).
 rmSync(join(root, 'dist', 'cli-main.cache'), { force: true });
 if (!watch) writeCliCodeCache(join(root, 'dist', 'cli.js'));

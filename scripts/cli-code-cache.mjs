@@ -1,7 +1,8 @@
-// Writes dist/cli-main.cache, the V8 code cache the CLI launcher starts from (src/cli/launch.ts).
-// A training run: each everyday command runs once, in a scratch workspace, with
-// LOOP_LEDGER_WRITE_CODE_CACHE=1, and each run rewrites the cache from the one before it plus
-// the functions it compiled itself. So the cache holds the bytecode of what an agent's loop
+// Writes the V8 code caches the CLI launcher starts from (src/cli/launch.ts). A training run:
+// each everyday command runs once, in a scratch workspace, with LOOP_LEDGER_WRITE_CODE_CACHE=1,
+// and each run rewrites the cache of the bundle it ran (the command's own,
+// dist/cli-cmd/<name>.cache, or the full bundle's, dist/cli-main.cache) from the one before it
+// plus the functions it compiled itself. So a cache holds the bytecode of what an agent's loop
 // really runs, not only the bundle's top level. The cache is an optimisation: the CLI works the
 // same without it (and without it under any other Node/V8 version).
 import { spawnSync } from 'node:child_process';
@@ -67,6 +68,10 @@ export function writeCliCodeCache(cli) {
       [['close', ...at, '--json', '--outcome', 'pause', '--note', 'train'], 0],
       [['resume', ...at, '--json'], 0],
       [['list', '--root', work, '--json'], 0],
+      // What the full bundle (dist/cli-main.js) still answers: help, version, the drop-in commands.
+      [['--help'], 0],
+      [['--version'], 0],
+      [['wo', '--help'], 0],
     ];
     const env = { ...process.env, LOOP_LEDGER_WRITE_CODE_CACHE: '1' };
     delete env.NODE_OPTIONS;

@@ -4,27 +4,48 @@
 // run executed. Node 22 has module.enableCompileCache for this; Node 20, which we support,
 // does not, so the launcher does what it does with vm.Script's cachedData.
 //
-// The cache (dist/cli-main.cache) is written by the build (scripts/build.mjs), which runs the
-// CLI's commands once with LOOP_LEDGER_WRITE_CODE_CACHE set. It starts with the build id that
-// the bundle's first line carries, so a cache from another build is never used; V8 itself
-// refuses a cache made by another V8 version or flags (then the bundle compiles as usual: the
-// cache is an optimisation only, never needed).
+// The bundle is the command's own when argv names an everyday command (dist/cli-cmd/<name>.js,
+// the same dispatch over that command alone: a fifth of the code and of the cache to load),
+// else the full one. Each bundle's cache (<bundle>.cache) is written by the build
+// (scripts/build.mjs), which runs the CLI's commands once with LOOP_LEDGER_WRITE_CODE_CACHE set.
+// It starts with the build id that the bundle's first line carries, so a cache from another
+// build is never used; V8 itself refuses a cache made by another V8 version or flags (then the
+// bundle compiles as usual: the cache is an optimisation only, never needed).
 import { closeSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { Script } from 'node:vm';
 
 const BUNDLE = join(__dirname, 'cli-main.js');
-const CACHE = join(__dirname, 'cli-main.cache');
+/** A name that can only be a command (never a path): its bundle is looked up, nothing else is. */
+const COMMAND_NAME = /^[a-z]{1,20}$/;
 /** Set by the build's training run only: write the cache when the process exits. */
 const WRITE_ENV = 'LOOP_LEDGER_WRITE_CODE_CACHE';
 /** The bundle's first line: `/*build:<32 hex digits>*\/`. */
 const ID = /^\/\*build:([0-9a-f]{32})\*\//;
 
-function cachedDataFor(buildId: string | undefined): Buffer | undefined {
+/** The cache that belongs beside `bundle`: `x.js` → `x.cache`. */
+function cacheOf(bundle: string): string {
+  return bundle.slice(0, -'.js'.length) + '.cache';
+}
+
+/** The command's own bundle and its text when there is one, else the full bundle's. */
+function bundleFor(command: string | undefined): { path: string; source: string } {
+  if (command !== undefined && COMMAND_NAME.test(command)) {
+    const own = join(__dirname, 'cli-cmd', `${command}.js`);
+    try {
+      return { path: own, source: readFileSync(own, 'utf8') };
+    } catch {
+      // not an everyday command (`run`, `wo`, a typo): the full bundle answers it
+    }
+  }
+  return { path: BUNDLE, source: readFileSync(BUNDLE, 'utf8') };
+}
+
+function cachedDataFor(cacheFile: string, buildId: string | undefined): Buffer | undefined {
   if (buildId === undefined) return undefined;
   let cache: Buffer;
   try {
-    cache = readFileSync(CACHE);
+    cache = readFileSync(cacheFile);
   } catch {
     return undefined; // no cache (a fresh checkout, a package without it): compile as usual
   }
@@ -33,8 +54,8 @@ function cachedDataFor(buildId: string | undefined): Buffer | undefined {
   return cache.subarray(header.length);
 }
 
-function writeCache(script: Script, buildId: string): void {
-  const temp = `${CACHE}.${process.pid}.tmp`;
+function writeCache(script: Script, cacheFile: string, buildId: string): void {
+  const temp = `${cacheFile}.${process.pid}.tmp`;
   const fd = openSync(temp, 'w');
   try {
     writeSync(fd, `${buildId}\n`);
@@ -42,7 +63,7 @@ function writeCache(script: Script, buildId: string): void {
   } finally {
     closeSync(fd);
   }
-  renameSync(temp, CACHE);
+  renameSync(temp, cacheFile);
 }
 
 // Code compiled from a cache cannot run `import()` under Node 20 (V8 drops the callback Node
@@ -51,22 +72,27 @@ function writeCache(script: Script, buildId: string): void {
 startFromCache();
 
 function startFromCache(): void {
-  const source = readFileSync(BUNDLE, 'utf8');
-  const buildId = ID.exec(source)?.[1];
+  const bundle = bundleFor(process.argv[2]);
+  const cacheFile = cacheOf(bundle.path);
+  const buildId = ID.exec(bundle.source)?.[1];
   // The wrapper Node puts around a CommonJS module; the bundle is one.
-  const script = new Script(`(function (exports, require, module, __filename, __dirname) { ${source}\n});`, {
-    filename: BUNDLE,
-    cachedData: cachedDataFor(buildId),
-  });
+  const script = new Script(
+    `(function (exports, require, module, __filename, __dirname) { ${bundle.source}\n});`,
+    {
+      filename: bundle.path,
+      cachedData: cachedDataFor(cacheFile, buildId),
+    },
+  );
   if (process.env[WRITE_ENV] === '1' && buildId !== undefined) {
-    process.on('exit', () => writeCache(script, buildId));
+    process.on('exit', () => writeCache(script, cacheFile, buildId));
   }
   const bundleModule = { exports: {} };
+  // __dirname stays dist/: the bundles find their siblings (cli-run.js, wo/) from there.
   (script.runInThisContext() as (...args: unknown[]) => void)(
     bundleModule.exports,
     require,
     bundleModule,
-    BUNDLE,
+    bundle.path,
     __dirname,
   );
 }

@@ -6,6 +6,7 @@
 
 // Character classes spelled to behave like Python's Unicode-aware `\w` and `\s`, which the
 // original engine's detector used; JavaScript's own `\w`/`\s` differ at the edges.
+import { lazyRegExp } from '../lazy-regexp';
 import { PY_WHITESPACE } from '../python-text';
 
 const WORD = String.raw`[\p{L}\p{N}_]`;
@@ -25,11 +26,18 @@ const SHAPES = [
   String.raw`(?<!${WORD})(?:TBD|FIXME|XXX)(?!${WORD})`,
 ];
 
-const PLACEHOLDER = new RegExp(SHAPES.join('|'), 'gu');
+const PLACEHOLDER = lazyRegExp(SHAPES.join('|'), 'gu');
+
+/**
+ * Every shape above contains one of these literally, so a command without any of them holds no
+ * placeholder, and the Unicode pattern (about a millisecond to build) is never built for it.
+ */
+const MARKERS = /--|<|TBD|FIXME|XXX/;
 
 /** Every placeholder in `command`, in order of appearance; empty when there is none. */
 export function findPlaceholders(command: string): string[] {
-  return Array.from(command.matchAll(PLACEHOLDER), (match) => match[0]);
+  if (!MARKERS.test(command)) return [];
+  return Array.from(command.matchAll(PLACEHOLDER()), (match) => match[0]);
 }
 
 /** True if `command` carries at least one placeholder. */
