@@ -1,7 +1,8 @@
-// Argument parsing on node:util's parseArgs — built into Node, so it costs nothing at start-up
-// (commander alone measured ~7 ms of a ~21 ms process start here). This file adds what argparse
-// gave the original: required flags, choices, integers, and exit 2 for every usage error.
-import { parseArgs, type ParseArgsConfig } from 'node:util';
+// Argument parsing with node:util's parseArgs rules (parse-flags.ts: the same parser, compiled
+// with the bundle; commander alone measured ~7 ms of a ~21 ms process start here). This file
+// adds what argparse gave the original: required flags, choices, integers, and exit 2 for every
+// usage error.
+import { parseFlags, type FlagOption } from './parse-flags';
 import { UsageError } from './usage-error';
 
 export interface FlagSpec {
@@ -70,12 +71,12 @@ export function parseCommand(
   argv: string[],
 ): { flags: ParsedFlags; positional: string | undefined; help: boolean } {
   const all = { ...spec.flags, ...COMMON_FLAGS };
-  const options: ParseArgsConfig['options'] = { help: { type: 'boolean', short: 'h' } };
+  const options: Record<string, FlagOption> = { help: { type: 'boolean', short: 'h' } };
   for (const [name, f] of Object.entries(all))
     options[name] = { type: f.type, multiple: f.multiple ?? false };
   let parsed;
   try {
-    parsed = parseArgs({ args: argv, options, strict: true, allowPositionals: true });
+    parsed = parseFlags(argv, options);
   } catch (err) {
     throw new UsageError(String((err as Error).message).split('\n')[0] ?? 'invalid arguments');
   }
