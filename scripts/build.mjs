@@ -210,6 +210,10 @@ if (!watch) {
   writeFileSync(join(root, 'out', 'bundle-metafiles.json'), JSON.stringify(shipped));
 }
 if (existsSync(join(root, 'dist/cli.js'))) chmodSync(join(root, 'dist/cli.js'), 0o755);
+// Node looks up the nearest package.json of the script it starts, to learn its module type. With
+// this one the lookup ends in dist/ instead of reading and parsing the 16 KB extension manifest
+// at every CLI start (~0.5 ms). The bundles are CommonJS either way.
+writeFileSync(join(root, 'dist', 'package.json'), '{ "type": "commonjs" }\n');
 // A cache from an earlier build would be refused (another build id): remove it, then train one
 // (the per-command bundles' caches went with dist/cli-cmd above).
 rmSync(join(root, 'dist', 'cli-main.cache'), { force: true });

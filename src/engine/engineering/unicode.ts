@@ -3,6 +3,8 @@
 // `float('٣')` is 3. The original validator relies on all four, so the parser and rules here use
 // these helpers instead of JavaScript's ASCII-only classes.
 
+import { lazyRegExp } from '../lazy-regexp';
+
 /** Python's `\w` for text: letters, numbers, underscore. */
 export const WORD_CHAR = '[\\p{L}\\p{N}_]';
 /** Python's `\d` for text: any decimal digit. */
@@ -11,7 +13,8 @@ export const DIGIT = '\\p{Nd}';
 export const WORD_START = `(?<!${WORD_CHAR})(?=${WORD_CHAR})`;
 export const WORD_END = `(?<=${WORD_CHAR})(?!${WORD_CHAR})`;
 
-const IS_DIGIT = /^\p{Nd}$/u;
+// Built on first use (lazy-regexp.ts): only a non-ASCII digit ever needs it.
+const IS_DIGIT = lazyRegExp(String.raw`^\p{Nd}$`, 'u');
 
 /**
  * The value of one decimal digit of any script. Unicode encodes every decimal digit in
@@ -20,7 +23,7 @@ const IS_DIGIT = /^\p{Nd}$/u;
 function digitValue(ch: string): number {
   const cp = ch.codePointAt(0) as number;
   let start = cp;
-  while (start > 0 && IS_DIGIT.test(String.fromCodePoint(start - 1))) start--;
+  while (start > 0 && IS_DIGIT().test(String.fromCodePoint(start - 1))) start--;
   return (cp - start) % 10;
 }
 
