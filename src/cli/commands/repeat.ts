@@ -5,10 +5,14 @@ import { join } from 'node:path';
 
 export const raw = true;
 
-export async function main(argv: string[]): Promise<number> {
-  // A runtime path on purpose: esbuild must not inline the repeat loop into dist/cli.js.
+/** The repeat loop's bundle; `resume` loads it too, to continue a repeat. */
+export function repeatBundle(): typeof import('./repeat-main') {
+  // A runtime path on purpose: esbuild must not inline the repeat loop into the CLI's bundles.
   const bundle = join(__dirname, 'cli-repeat.js');
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const command = require(bundle) as typeof import('./repeat-main');
-  return command.main(argv);
+  return require(bundle) as typeof import('./repeat-main');
+}
+
+export async function main(argv: string[]): Promise<number> {
+  return repeatBundle().main(argv);
 }

@@ -4,6 +4,7 @@ import { SESSION_FLAG, type CommandSpec, type ParsedFlags } from '../args';
 import { withHuman, type CommandOutcome } from '../outcome';
 import { UsageError } from '../usage-error';
 import { list, str, type CommandContext } from './context';
+import { repeatBundle } from './repeat';
 
 const REPEAT_ONLY = 'only for a session whose repeat is unfinished';
 
@@ -57,7 +58,7 @@ export async function run(flags: ParsedFlags, ctx: CommandContext): Promise<Comm
     if (answer !== null && answer.trim() === '') throw new UsageError('--answer is empty');
     const scope = list(flags.scope);
     const exclude = list(flags.exclude);
-    const { humanReport, runRepeatFromShell } = await import('./repeat-main');
+    const { humanReport, runRepeatFromShell } = repeatBundle();
     const interactive =
       flags.nonInteractive !== true &&
       Boolean(process.stdin.isTTY && process.stdout.isTTY) &&
