@@ -4,6 +4,7 @@
 // builds Node's stream machinery (tty/net/stream modules), ~3 ms of a ~20 ms process start, for
 // what is one write before exit.
 import { writeSync } from 'node:fs';
+import { sortKeysDeep } from '../engine/ledger-view';
 import type { Finding } from '../engine/types';
 import { sleepSync } from '../store/sleep';
 import { writeJson } from './print-json';
@@ -57,8 +58,38 @@ function writeAll(fd: number, text: string): void {
   writeBytes(fd, Buffer.from(text, 'utf8'));
 }
 
-/** The payload as the original prints it: sorted keys, indent 2; written in chunks (print-json.ts). */
+/** Up to this many characters of strings (and items), a payload is printed in one go. */
+const SMALL_PAYLOAD = 64 * 1024;
+
+/** Deeper than this, a payload takes the chunked path (which is what it took before). */
+const SMALL_DEPTH = 64;
+
+/**
+ * What is left of `budget` after the characters of strings, items and keys in `value` (≤ 0:
+ * not small). Walked only that far, so a 20 MiB brief or a 10,000-action status is told apart
+ * at once.
+ */
+function budgetLeft(value: unknown, budget: number, depth: number): number {
+  if (typeof value === 'string') return budget - value.length;
+  if (value === null || typeof value !== 'object') return budget - 1;
+  if (depth > SMALL_DEPTH) return 0;
+  const items = Array.isArray(value) ? value : Object.values(value as object);
+  let left = budget - items.length;
+  if (!Array.isArray(value)) for (const key of Object.keys(value as object)) left -= key.length;
+  for (let i = 0; i < items.length && left > 0; i += 1) left = budgetLeft(items[i], left, depth + 1);
+  return left;
+}
+
+/**
+ * The payload as the original prints it: sorted keys, indent 2. A small one is
+ * `JSON.stringify(sortKeysDeep(payload), null, 2)` written at once (native, and already compiled);
+ * a large one the same text written in chunks (print-json.ts), never one big string.
+ */
 export function printJson(payload: unknown): void {
+  if (budgetLeft(payload, SMALL_PAYLOAD, 0) > 0) {
+    writeAll(1, `${JSON.stringify(sortKeysDeep(payload), null, 2)}\n`);
+    return;
+  }
   writeJson(payload, (bytes) => writeBytes(1, bytes));
 }
 

@@ -1,9 +1,12 @@
 // The chunked JSON printer must print exactly what `JSON.stringify(sortKeysDeep(payload), null, 2)`
 // printed before it: every CLI test that reads --json output, and every agent, depends on it.
 import assert from 'node:assert/strict';
+import { join } from 'node:path';
 import fc from 'fast-check';
 import { jsonText, writeJson } from '../../../src/cli/print-json';
 import { sortKeysDeep } from '../../../src/engine/ledger-view';
+import { writeText } from '../helpers/cli';
+import { loopWith } from './setup';
 
 const reference = (payload: unknown): string => JSON.stringify(sortKeysDeep(payload), null, 2) + '\n';
 
@@ -64,4 +67,31 @@ describe('print-json: chunked output equal to JSON.stringify(sortKeysDeep(…), 
     assert.ok(sizes.length > 40, `${sizes.length} chunks`);
     assert.ok(Math.max(...sizes) < 300_000, `largest chunk ${Math.max(...sizes)} bytes`);
   });
+});
+
+describe('print-json through the CLI: small payloads at once, large ones in chunks, the same text', () => {
+  // printJson (src/cli/output.ts) prints a payload under 64 Ki characters with one
+  // JSON.stringify, a larger one with the chunked writer. Both must give the reference text.
+  for (const [label, lines] of [
+    ['small (one write)', 10],
+    ['large (chunks)', 20_000],
+  ] as const) {
+    it(`brief --json, ${label}`, () => {
+      const loop = loopWith();
+      const body = Array.from({ length: lines }, (_, i) => `+line ${i} "quoted" \\ tab\t é ${'\u2028'}`).join(
+        '\n',
+      );
+      const diff = writeText(
+        join(loop.root, 'change.diff'),
+        `diff --git a/x b/x\n--- a/x\n+++ b/x\n${body}\n`,
+      );
+      const verification = writeText(join(loop.root, 'verify.txt'), 'ok\n');
+      const r = loop.cli('brief', '--diff-file', diff, '--verification-file', verification, '--json');
+      assert.equal(r.code, 0, r.stderr);
+      const payload: unknown = JSON.parse(r.stdout);
+      assert.equal(r.stdout.length > 64 * 1024, lines > 10);
+      assert.equal(r.stdout, reference(payload));
+      assert.equal(r.stdout, jsonText(payload));
+    });
+  }
 });
