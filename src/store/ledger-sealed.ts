@@ -10,7 +10,6 @@
 // schema, a header the shape check refuses, a seal or summary that does not match, records that
 // are not one per line. Only `status` and `iterate` use it; every other command, the extension's
 // reader and every write that is not a plain append take the full path.
-import { isUtf8 } from 'node:buffer';
 import type { Hash } from 'node:crypto';
 import { addRecord, type RecordsSummary } from '../engine/records-summary';
 import type { IterationRecord, Ledger } from '../engine/types';
@@ -58,7 +57,10 @@ export function readSealedLedger(path: string, session: string): SealedLedger | 
   // A record line holds no raw newline (JSON.stringify escapes them), so the records end at the
   // first line that does not open one; the checks below prove that line is the list's end.
   const end = bytes.indexOf(RECORDS_CLOSE, start);
-  if (end < 0 || end - start < DIGEST_MIN_BYTES || !isUtf8(bytes)) return null;
+  // No UTF-8 check of the whole file: the header is decoded and must re-encode to exactly its
+  // bytes (below), which a stray byte turned into U+FFFD cannot; the records are only hashed and
+  // carried as the bytes they are, never decoded.
+  if (end < 0 || end - start < DIGEST_MIN_BYTES) return null;
   const header = parseHeader(bytes, start, end);
   if (header === null || header.schema_version !== SCHEMA_VERSION) return null;
   const claimed = header[RECORDS_DIGEST_KEY];
@@ -71,7 +73,7 @@ export function readSealedLedger(path: string, session: string): SealedLedger | 
   const frame = layoutFrame(header, true, { digest: claimed, summary: summaryText });
   if (!sameText(bytes, 0, start, frame.before) || !sameText(bytes, end, bytes.length, frame.after))
     return null;
-  if (countRecordLines(bytes, start, end) !== summary.count) return null;
+  if (!endsWithRecord(bytes, start, end, summary.count)) return null;
   const recordsHash = hashOfRecords([bytes.subarray(start, end)]);
   if (finishDigest(recordsHash.copy(), summaryText) !== claimed) return null;
   return { ledger: header as unknown as Ledger, summary, bytes, start, end, recordsHash };
@@ -98,21 +100,26 @@ function sameText(bytes: Buffer, from: number, to: number, text: string): boolea
 }
 
 /**
- * How many lines `bytes[start, end)` holds when each is one object (`{…},`, the last `{…}`), else
- * -1. The seal proves the bytes are what was written; this proves what was written is records.
+ * Whether the records' region ends the way this store writes it: the first line opens an object
+ * and the last line is one object numbered `count`. The seal already proves the bytes are the
+ * ones that were written with this summary; this is a cheap guard (no scan of every line, which
+ * measured 3–30 ms on 10,000 records) that a seal someone recomputed over other text is not
+ * believed blindly. Anything else about the records is the full path's to check.
  */
-function countRecordLines(bytes: Buffer, start: number, end: number): number {
-  let count = 0;
-  for (let at = start; ;) {
-    if (bytes[at] !== OPEN_OBJECT) return -1;
-    let lineEnd = bytes.indexOf(NEWLINE, at);
-    if (lineEnd < 0 || lineEnd > end) lineEnd = end;
-    count += 1;
-    if (lineEnd === end) return bytes[end - 1] === CLOSE_OBJECT ? count : -1;
-    if (bytes[lineEnd - 1] !== COMMA || bytes[lineEnd - 2] !== CLOSE_OBJECT) return -1;
-    // The next line starts after the layout's four-space indent.
-    if (lineEnd + 5 > end || bytes.readUInt32BE(lineEnd + 1) !== 0x20202020) return -1;
-    at = lineEnd + 5;
+function endsWithRecord(bytes: Buffer, start: number, end: number, count: number): boolean {
+  if (bytes[start] !== OPEN_OBJECT || bytes[end - 1] !== CLOSE_OBJECT) return false;
+  const newline = bytes.lastIndexOf(NEWLINE, end - 1);
+  let lineStart = start;
+  if (newline >= start) {
+    if (bytes[newline - 1] !== COMMA || bytes[newline - 2] !== CLOSE_OBJECT) return false;
+    if (newline + 5 > end || bytes.readUInt32BE(newline + 1) !== 0x20202020) return false;
+    lineStart = newline + 5;
+  } else if (count !== 1) return false;
+  try {
+    const last = JSON.parse(bytes.toString('utf8', lineStart, end)) as unknown;
+    return typeof last === 'object' && last !== null && (last as { n?: unknown }).n === count;
+  } catch {
+    return false;
   }
 }
 

@@ -173,6 +173,22 @@ describe('store: sealed ledgers (status and iterate without parsing old records)
     refusedFast(text.replace('"resumed": 0', '"resumed":   0'), 'ok');
   });
 
+  it('a byte that is not UTF-8, in the header or in a record, is refused by both paths', () => {
+    for (const [from, what] of [
+      ['"owner": "me"', 'header'],
+      ['"note":"iteration 9:', 'record'],
+    ] as const) {
+      const at = Buffer.from(text.slice(0, text.indexOf(from) + from.length - 2), 'utf8').length;
+      const bytes = Buffer.from(text, 'utf8');
+      bytes[at] = 0xff;
+      writeFileSync(file(), bytes);
+      assert.equal(readSealedLedger(file(), 's1'), null, what);
+      const full = readLedgerFile(file());
+      assert.equal(full.kind, 'corrupt', what);
+      if (full.kind === 'corrupt') assert.match(full.reason, /not valid UTF-8/);
+    }
+  });
+
   it('a schema_version newer than this build, or none (the original format), takes the full path', () => {
     refusedFast(text.replace('"schema_version": 1', '"schema_version": 2'), 'too-new');
     const original = text.replace(/,\n {2}"schema_version": 1/, '');
