@@ -11,7 +11,7 @@ import {
   LockObstructedError,
   locateLedger,
   readLedgerFile,
-  readSealedLedger,
+  readLedgerPreferSealed,
   saveLedgerFile,
   sessionIdProblem,
   withLock,
@@ -81,9 +81,9 @@ export function loadLedgerSummarised(
 ): { ledger: Ledger; records?: RecordsSummary } {
   const location = checkedLocation(root, session);
   return guardDepth(location, () => {
-    const sealed = readSealedLedger(location.readPath, session);
-    if (sealed !== null) return { ledger: sealed.ledger, records: sealed.summary };
-    return { ledger: requireLedger(readLedgerFile(location.readPath), location, session) };
+    const { sealed, read } = readLedgerPreferSealed(location.readPath, session);
+    if (sealed !== undefined) return { ledger: sealed.ledger, records: sealed.summary };
+    return { ledger: requireLedger(read, location, session) };
   });
 }
 
@@ -126,10 +126,11 @@ export function appendToLedger<T>(
   return underLedgerLock(root, session, lock, (location) => {
     // Only a ledger already in its .loop home: a first write out of the original engine's
     // folder is a full write.
-    const sealed =
-      location.readPath === location.writePath ? readSealedLedger(location.readPath, session) : null;
-    if (sealed === null) {
-      const read = readLedgerFile(location.readPath);
+    const { sealed, read } =
+      location.readPath === location.writePath
+        ? readLedgerPreferSealed(location.readPath, session)
+        : { read: readLedgerFile(location.readPath) };
+    if (sealed === undefined) {
       const ledger = requireLedger(read, location, session);
       const { write, result } = decide(ledger, undefined);
       const previous =

@@ -17,7 +17,7 @@ export type { LedgerRead, LedgerFormat } from './ledger-file';
 export type { RecordsSpan } from './json-scan';
 export { LEDGER_SIZE_LIMIT } from './limits';
 export type { PreviousText } from './ledger-layout';
-export { readSealedLedger, appendSealed } from './ledger-sealed';
+export { readLedgerPreferSealed, appendSealed } from './ledger-sealed';
 export type { SealedLedger } from './ledger-sealed';
 export { locateLedger } from './locate';
 export type { LedgerLocation } from './locate';

@@ -114,6 +114,11 @@ export function readRegularFileBytes(path: string): Buffer | undefined {
   return Buffer.isBuffer(read) ? read : undefined;
 }
 
+/** The bytes of a ledger file, or the verdict when it cannot be read (readLedgerFile's first step). */
+export function loadLedgerBytes(path: string): Buffer | LedgerRead {
+  return loadRegularFile(path);
+}
+
 function loadRegularFile(path: string): Buffer | LedgerRead {
   let fd: number;
   try {

@@ -5,16 +5,18 @@
 //
 // Anything this reader cannot prove returns null, and the caller takes the full read
 // (ledger-file.ts), which reports what is wrong or reads what is right: a missing or unreadable
-// file, a BOM, text that is not UTF-8, a header that is not byte for byte what the layout writes
-// for its own parse (a hand edit, a repeated key, another writer's formatting), a newer or older
-// schema, a header the shape check refuses, a seal or summary that does not match, records that
-// are not one per line. Only `status` and `iterate` use it; every other command, the extension's
+// file, a BOM, a header that is not UTF-8 or not byte for byte what the layout writes for its own
+// parse (a hand edit, a repeated key, another writer's formatting), a newer or older schema, a
+// header the shape check refuses, a summary not of the summary's shape, records that do not end
+// in a record numbered as the summary counts, a seal that does not match (any change to a record
+// or to the summary). Only `status` and `iterate` use it; every other command, the extension's
 // reader and every write that is not a plain append take the full path.
+import { isUtf8 } from 'node:buffer';
 import type { Hash } from 'node:crypto';
 import { addRecord, type RecordsSummary } from '../engine/records-summary';
 import type { IterationRecord, Ledger } from '../engine/types';
 import { removeDeadWritersTemps, writeFileAtomicSync } from './atomic-write';
-import { readRegularFileBytes, SCHEMA_VERSION } from './ledger-file';
+import { decodeLedgerBytes, loadLedgerBytes, SCHEMA_VERSION, type LedgerRead } from './ledger-file';
 import { layoutFrame, RECORD_SEPARATOR } from './ledger-layout';
 import { ledgerShapeProblem } from './ledger-shape';
 import {
@@ -49,30 +51,52 @@ const COMMA = 0x2c;
 
 /** The ledger at `path` read through its seal, or null: then the caller reads it in full. */
 export function readSealedLedger(path: string, session: string): SealedLedger | null {
-  const bytes = readRegularFileBytes(path);
-  if (bytes === undefined || bytes[0] !== OPEN_OBJECT) return null; // absent, unreadable, or a BOM
+  const bytes = loadLedgerBytes(path);
+  return Buffer.isBuffer(bytes) ? sealedFromBytes(bytes, session) : null;
+}
+
+/**
+ * The file at `path` read once: through its seal when it proves one, else the full read's verdict
+ * on the same bytes (readLedgerFile's).
+ */
+export function readLedgerPreferSealed(
+  path: string,
+  session: string,
+): { sealed: SealedLedger; read?: undefined } | { sealed?: undefined; read: LedgerRead } {
+  const bytes = loadLedgerBytes(path);
+  if (!Buffer.isBuffer(bytes)) return { read: bytes };
+  const sealed = sealedFromBytes(bytes, session);
+  return sealed !== null ? { sealed } : { read: decodeLedgerBytes(bytes, path) };
+}
+
+function sealedFromBytes(bytes: Buffer, session: string): SealedLedger | null {
+  if (bytes[0] !== OPEN_OBJECT) return null; // empty, or a BOM
   const open = bytes.indexOf(RECORDS_OPEN);
   if (open < 0) return null;
   const start = open + RECORDS_OPEN.length;
   // A record line holds no raw newline (JSON.stringify escapes them), so the records end at the
   // first line that does not open one; the checks below prove that line is the list's end.
   const end = bytes.indexOf(RECORDS_CLOSE, start);
-  // No UTF-8 check of the whole file: the header is decoded and must re-encode to exactly its
-  // bytes (below), which a stray byte turned into U+FFFD cannot; the records are only hashed and
-  // carried as the bytes they are, never decoded.
   if (end < 0 || end - start < DIGEST_MIN_BYTES) return null;
-  const header = parseHeader(bytes, start, end);
+  // Only the header is decoded, so only it must be UTF-8 (a stray byte would decode to U+FFFD
+  // and pass the comparison below as text); the records are hashed and carried as the bytes
+  // they are, never decoded.
+  const head = bytes.subarray(0, start);
+  const tail = bytes.subarray(end);
+  if (!isUtf8(head) || !isUtf8(tail)) return null;
+  const before = head.toString('utf8');
+  const after = tail.toString('utf8');
+  const header = parseHeader(before + after);
   if (header === null || header.schema_version !== SCHEMA_VERSION) return null;
   const claimed = header[RECORDS_DIGEST_KEY];
   const summary = summaryFromJson(header[RECORDS_SUMMARY_KEY]);
   if (typeof claimed !== 'string' || summary === null) return null;
   const summaryText = JSON.stringify(header[RECORDS_SUMMARY_KEY]);
   if (ledgerShapeProblem(header, session, true) !== null) return null;
-  // The header must be byte for byte what the layout writes for it: no repeated key (the parse
-  // kept one), no other formatting, and the records exactly where the layout puts them.
+  // The header must be exactly what the layout writes for it: no repeated key (the parse kept
+  // one), no other formatting, and the records exactly where the layout puts them.
   const frame = layoutFrame(header, true, { digest: claimed, summary: summaryText });
-  if (!sameText(bytes, 0, start, frame.before) || !sameText(bytes, end, bytes.length, frame.after))
-    return null;
+  if (frame.before !== before || frame.after !== after) return null;
   if (!endsWithRecord(bytes, start, end, summary.count)) return null;
   const recordsHash = hashOfRecords([bytes.subarray(start, end)]);
   if (finishDigest(recordsHash.copy(), summaryText) !== claimed) return null;
@@ -80,23 +104,16 @@ export function readSealedLedger(path: string, session: string): SealedLedger | 
 }
 
 /** The file with its records left out (`"iterations": []`), parsed; null when it is not an object. */
-function parseHeader(bytes: Buffer, start: number, end: number): Record<string, unknown> | null {
+function parseHeader(text: string): Record<string, unknown> | null {
   let value: unknown;
   try {
-    value = JSON.parse(bytes.toString('utf8', 0, start) + bytes.toString('utf8', end));
+    value = JSON.parse(text);
   } catch {
     return null; // a syntax error, or nesting too deep: the full read says which
   }
   return typeof value === 'object' && value !== null && !Array.isArray(value)
     ? (value as Record<string, unknown>)
     : null;
-}
-
-function sameText(bytes: Buffer, from: number, to: number, text: string): boolean {
-  return (
-    to - from === Buffer.byteLength(text, 'utf8') &&
-    bytes.subarray(from, to).equals(Buffer.from(text, 'utf8'))
-  );
 }
 
 /**
