@@ -48,6 +48,7 @@ const NEWLINE = 0x0a;
 const OPEN_OBJECT = 0x7b;
 const CLOSE_OBJECT = 0x7d;
 const COMMA = 0x2c;
+const SPACE = 0x20;
 
 /** The ledger at `path` read through its seal, or null: then the caller reads it in full. */
 export function readSealedLedger(path: string, session: string): SealedLedger | null {
@@ -74,9 +75,7 @@ function sealedFromBytes(bytes: Buffer, session: string): SealedLedger | null {
   const open = bytes.indexOf(RECORDS_OPEN);
   if (open < 0) return null;
   const start = open + RECORDS_OPEN.length;
-  // A record line holds no raw newline (JSON.stringify escapes them), so the records end at the
-  // first line that does not open one; the checks below prove that line is the list's end.
-  const end = bytes.indexOf(RECORDS_CLOSE, start);
+  const end = recordsEnd(bytes, start);
   if (end < 0 || end - start < DIGEST_MIN_BYTES) return null;
   // Only the header is decoded, so only it must be UTF-8 (a stray byte would decode to U+FFFD
   // and pass the comparison below as text); the records are hashed and carried as the bytes
@@ -101,6 +100,20 @@ function sealedFromBytes(bytes: Buffer, session: string): SealedLedger | null {
   const recordsHash = hashOfRecords([bytes.subarray(start, end)]);
   if (finishDigest(recordsHash.copy(), summaryText) !== claimed) return null;
   return { ledger: header as unknown as Ledger, summary, bytes, start, end, recordsHash };
+}
+
+/**
+ * Where the records end: the last `\n  ]` right after a one-line record's closing brace (a
+ * record line holds no blank outside its strings; an object the header pretty-prints after the
+ * records has its brace on a line of its own). Searched from the end, as the header after the
+ * records is small and the records are not (a forward search crossed 70 MB at 100,000 records).
+ * A wrong guess cannot pass the checks that follow; it only sends the read to the full path.
+ */
+function recordsEnd(bytes: Buffer, start: number): number {
+  let at = bytes.lastIndexOf(RECORDS_CLOSE);
+  while (at > start && !(bytes[at - 1] === CLOSE_OBJECT && bytes[at - 2] !== SPACE))
+    at = bytes.lastIndexOf(RECORDS_CLOSE, at - 1);
+  return at > start ? at : -1;
 }
 
 /** The file with its records left out (`"iterations": []`), parsed; null when it is not an object. */

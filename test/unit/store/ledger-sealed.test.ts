@@ -214,6 +214,16 @@ describe('store: sealed ledgers (status and iterate without parsing old records)
     assert.ok(readSealedLedger(file(), 's1'), 'just over the threshold the seal is written and read');
   });
 
+  it('lists kept after the records (other parts’ keys) do not hide where the records end', () => {
+    const objects = serializeLedger({ ...ledger, zz_list: [{ a: 1 }, 'x', [2]] } as Ledger);
+    write(objects);
+    assert.ok(readSealedLedger(file(), 's1'), 'a pretty-printed list of objects after the records');
+    const empty = serializeLedger({ ...ledger, zz_list: [1, {}] } as Ledger);
+    // `{}` on a line of its own looks like a record's end: the guess fails its checks, and the
+    // read takes the full path, which reads the ledger.
+    refusedFast(empty, 'ok');
+  });
+
   it('a ledger saved by the full path is sealed and re-read sealed (unicode records included)', () => {
     saveLedgerFile(file(), ledger);
     assert.equal(readFileSync(file(), 'utf8'), text);
