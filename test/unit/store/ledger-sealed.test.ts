@@ -214,6 +214,22 @@ describe('store: sealed ledgers (status and iterate without parsing old records)
     assert.ok(readSealedLedger(file(), 's1'), 'just over the threshold the seal is written and read');
   });
 
+  it('a dimension or signature named __proto__ stays a plain key through the summary', () => {
+    const records = JSON.parse(
+      JSON.stringify(ledger.iterations).replace(
+        /"measurements":\{"coverage":/g,
+        '"measurements":{"__proto__":',
+      ),
+    ) as IterationRecord[];
+    const odd = { ...ledger, iterations: records };
+    write(serializeLedger(odd));
+    const sealed = readSealedLedger(file(), 's1');
+    assert.ok(sealed);
+    assert.equal(Object.getPrototypeOf(sealed.summary.measurements), null);
+    assert.deepEqual(Object.keys(sealed.summary.measurements ?? {}), ['__proto__']);
+    assert.equal(JSON.stringify(sealed.summary), JSON.stringify(summarizeRecords(records)));
+  });
+
   it('lists kept after the records (other parts’ keys) do not hide where the records end', () => {
     const objects = serializeLedger({ ...ledger, zz_list: [{ a: 1 }, 'x', [2]] } as Ledger);
     write(objects);
