@@ -1,5 +1,5 @@
 // The fast path and the full path of `status` and `iterate` must be indistinguishable: over random
-// sequences of iterate / status / score / close / open on a long ledger, one copy is driven
+// sequences of iterate / status / score / close / resume / open on a long ledger, one copy is driven
 // through the operations as they are (a sealed ledger: the fast path) and the other has its seal
 // stripped before every step (so it is parsed, checked and rewritten in full). After every step
 // both must have answered the same outcome and hold byte-identical files — the digest and the
@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { openOp } from '../../../src/app/contract-operations';
-import { closeOp, iterateOp, scoreOp, statusOp } from '../../../src/app/operations';
+import { closeOp, iterateOp, resumeOp, scoreOp, statusOp } from '../../../src/app/operations';
 import type { Outcome } from '../../../src/engine/types';
 import { readSealedLedger } from '../../../src/store/ledger-sealed';
 
@@ -68,6 +68,7 @@ type Step =
   | { kind: 'status' }
   | { kind: 'score'; coverage: number }
   | { kind: 'close'; outcome: Outcome }
+  | { kind: 'resume' }
   | { kind: 'open' };
 
 const outcome = fc.constantFrom<Outcome>(
@@ -100,6 +101,7 @@ const step: fc.Arbitrary<Step> = fc.oneof(
     arbitrary: fc.record({ kind: fc.constant('score' as const), coverage: fc.integer({ min: 40, max: 90 }) }),
   },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('close' as const), outcome }) },
+  { weight: 1, arbitrary: fc.constant({ kind: 'resume' as const }) },
   { weight: 1, arbitrary: fc.constant({ kind: 'open' as const }) },
 );
 
@@ -129,6 +131,8 @@ function run(root: string, contractPath: string, s: Step): unknown {
         evidence: 'the log',
         recommendedNext: 'ask',
       });
+    case 'resume':
+      return resumeOp(root, SESSION);
     case 'open':
       return openOp(root, SESSION, { contractPath, now: NOW });
   }
@@ -173,7 +177,7 @@ describe('app: status and iterate through the seal equal the full path', functio
   it('every step answers the same and leaves byte-identical files', () => {
     let runs = 0;
     fc.assert(
-      fc.property(fc.array(step, { minLength: 1, maxLength: 7 }), (steps) => {
+      fc.property(fc.array(step, { minLength: 1, maxLength: 10 }), (steps) => {
         runs += 1;
         const fast = join(work, `fast-${runs}`);
         const full = join(work, `full-${runs}`);
@@ -207,7 +211,7 @@ describe('app: status and iterate through the seal equal the full path', functio
           rmSync(full, { recursive: true, force: true });
         }
       }),
-      { numRuns: 12 },
+      { numRuns: 60 },
     );
   });
 });
