@@ -4,11 +4,12 @@
 import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { summarizeRecords } from '../../../src/engine/records-summary';
 import type { IterationRecord } from '../../../src/engine/types';
-import { serializeLedger } from '../../../src/store/ledger-file';
+import { readLedgerFile, serializeLedger } from '../../../src/store/ledger-file';
 import { readSealedLedger } from '../../../src/store/ledger-sealed';
 import { DIGEST_MIN_BYTES } from '../../../src/store/records-digest';
-import { runCli, tempRoot } from '../helpers/cli';
+import { runCli, runCliAsync, tempRoot } from '../helpers/cli';
 import { sampleLedger } from '../store/fixtures/sample-ledger';
 import { assertNoStack } from './setup';
 
@@ -94,6 +95,43 @@ describe('cli: status and iterate on a sealed long ledger', function () {
     // the second --state S is circular (revise closes the loop); the third iterate is refused
     assert.equal(last.status, 'closed');
     assert.equal(last.iterations, COUNT + 2);
+  });
+
+  it('concurrent iterates on a sealed ledger all land, in order, and leave it sealed and true', async () => {
+    const root = sealedRoot(text);
+    const writers = 6;
+    const landed = new Set<string>();
+    for (let round = 0; round < 5 && landed.size < writers; round += 1) {
+      const pending = Array.from({ length: writers }, (_, i) => `w${i}`).filter((a) => !landed.has(a));
+      const results = await Promise.all(
+        pending.map((action) =>
+          runCliAsync([
+            'iterate',
+            '--root',
+            root,
+            '--session',
+            's1',
+            '--outcome',
+            'continue',
+            '--action',
+            action,
+          ]),
+        ),
+      );
+      results.forEach((r, i) => {
+        // 3: the lock stayed busy past the wait (a loaded machine); the writer retries, as an agent would
+        assert.ok(r.code === 0 || r.code === 3, `exit ${r.code}: ${r.stderr}`);
+        if (r.code === 0) landed.add(pending[i] as string);
+      });
+    }
+    assert.equal(landed.size, writers);
+    const full = readLedgerFile(ledgerAt(root));
+    if (full.kind !== 'ok') throw new Error(`unreadable: ${JSON.stringify(full)}`);
+    assert.equal(full.ledger.iterations.length, COUNT + writers);
+    full.ledger.iterations.forEach((r, i) => assert.equal(r.n, i + 1));
+    const sealed = readSealedLedger(ledgerAt(root), 's1');
+    assert.ok(sealed, 'still sealed after concurrent appends');
+    assert.equal(JSON.stringify(sealed.summary), JSON.stringify(summarizeRecords(full.ledger.iterations)));
   });
 
   it('a summary edited by hand is not believed: status reports the records', () => {
