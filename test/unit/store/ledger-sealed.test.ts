@@ -3,6 +3,7 @@
 // cannot prove must send the reader to the full path (null), and the full path must then give
 // the right verdict; an append must write exactly the bytes the full path writes.
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -195,6 +196,25 @@ describe('store: sealed ledgers (status and iterate without parsing old records)
     assert.notEqual(original, text);
     refusedFast(original, 'ok');
     assert.equal((readLedgerFile(file()) as { format: string }).format, 'original');
+  });
+
+  it('a file an older build or the original engine rewrote (stale summary kept) takes the full path', () => {
+    // An older build sealed the records alone and kept records_summary as an unknown key.
+    const records = recordLines(text).lines.join(',\n    ');
+    const older = text.replace(
+      /"records_sha256": "[0-9a-f]{64}"/,
+      `"records_sha256": "${createHash('sha256').update(records, 'utf8').digest('hex')}"`,
+    );
+    assert.notEqual(older, text);
+    refusedFast(older, 'ok');
+    // The original engine re-indents everything (json.dump, indent 2, sorted keys) and keeps both keys.
+    const parsed = JSON.parse(text) as Record<string, unknown>;
+    const sorted = Object.fromEntries(
+      Object.keys(parsed)
+        .sort()
+        .map((k) => [k, parsed[k]]),
+    );
+    refusedFast(`${JSON.stringify(sorted, null, 2)}\n`, 'ok');
   });
 
   it('the seal starts at DIGEST_MIN_BYTES of records: just under it, no seal and no fast path', () => {
