@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { deriveBaseline } from '../../../src/engine/baseline';
 import { summarizeRecords } from '../../../src/engine/records-summary';
 import type { IterationRecord, Ledger } from '../../../src/engine/types';
 import {
@@ -245,9 +246,12 @@ describe('store: sealed ledgers (status and iterate without parsing old records)
     write(serializeLedger(odd));
     const sealed = readSealedLedger(file(), 's1');
     assert.ok(sealed);
-    assert.equal(Object.getPrototypeOf(sealed.summary.measurements), null);
     assert.deepEqual(Object.keys(sealed.summary.measurements ?? {}), ['__proto__']);
     assert.equal(JSON.stringify(sealed.summary), JSON.stringify(summarizeRecords(records)));
+    // what the engine takes from it: the baseline of the next measured iteration
+    const baseline = deriveBaseline(sealed.ledger, sealed.summary);
+    assert.deepEqual(Object.keys(baseline), ['__proto__']);
+    assert.equal(typeof Object.getOwnPropertyDescriptor(baseline, '__proto__')?.value, 'number');
   });
 
   it('lists kept after the records (other parts’ keys) do not hide where the records end', () => {
