@@ -2,7 +2,6 @@
 // iteration's facts, only when the reported outcome is `continue`, and the first that fires
 // names the recorded outcome.
 import { currentEpoch, stallThreshold } from './ledger-view';
-import { ownValue } from './text-keyed';
 import { epochSummary, summarizeRecords, type RecordsSummary } from './records-summary';
 import type { Ledger, Outcome, StallName } from './types';
 
@@ -43,7 +42,8 @@ export function detectStall(
   }
   if (facts.errorSignature !== null) {
     const threshold = stallThreshold(ledger);
-    const seen = ownValue(records.errors, facts.errorSignature) ?? 0;
+    const signature = facts.errorSignature;
+    const seen = records.errors.filter((s) => s === signature).length;
     if (seen + 1 >= threshold) {
       return {
         name: 'repeated-error',
@@ -57,11 +57,7 @@ export function detectStall(
       };
     }
   }
-  if (
-    facts.stateHash !== null &&
-    !facts.ownCycleRule &&
-    ownValue(records.states, facts.stateHash) !== undefined
-  ) {
+  if (facts.stateHash !== null && !facts.ownCycleRule && records.states.includes(facts.stateHash)) {
     return { name: 'circular-state', outcome: 'revise' };
   }
   if (records.records + 1 >= ledger.contract.iteration_limit) {

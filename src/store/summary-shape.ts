@@ -4,15 +4,14 @@
 // which recomputes it from the records.
 //
 // Checked in place, not copied: a long loop's summary can hold an error signature and a state
-// hash per record (tens of thousands of keys), and rebuilding those maps cost more than parsing
-// them. The maps keep the parse's plain objects; the engine reads and writes them only through
-// ownValue/setOwn, so a key named `__proto__` (JSON.parse makes it an own key) stays a plain key.
+// hash per record, and copying them cost more than parsing them. The maps (epochs, measurements)
+// keep the parse's plain objects; the engine reads and writes them only through ownValue/setOwn,
+// so a key named `__proto__` (JSON.parse makes it an own key) stays a plain key.
 import { isObject } from '../engine/json-object';
 import type { RecordsSummary } from '../engine/records-summary';
 import { OUTCOMES } from '../engine/types';
 
 const isCount = (value: unknown): boolean => Number.isSafeInteger(value) && (value as number) >= 0;
-const isPositiveCount = (value: unknown): boolean => Number.isSafeInteger(value) && (value as number) > 0;
 const isTextOrNull = (value: unknown): boolean => value === null || typeof value === 'string';
 const isFiniteNumber = (value: unknown): boolean => typeof value === 'number' && Number.isFinite(value);
 
@@ -29,13 +28,19 @@ function isMapOf(value: unknown, valid: (item: unknown) => boolean): boolean {
   return true;
 }
 
+function isTextList(value: unknown): boolean {
+  if (!Array.isArray(value)) return false;
+  for (const item of value) if (typeof item !== 'string') return false;
+  return true;
+}
+
 function isEpoch(value: unknown): boolean {
   return (
     isObject(value) &&
     hasKeys(value, ['records', 'errors', 'states']) &&
     isCount(value.records) &&
-    isMapOf(value.errors, isPositiveCount) &&
-    isMapOf(value.states, isPositiveCount)
+    isTextList(value.errors) &&
+    isTextList(value.states)
   );
 }
 
@@ -70,6 +75,6 @@ export function summaryFromJson(value: unknown): RecordsSummary | null {
   const { count, epochs, judged, last, measurements, stalls } = value;
   if (!isCount(count) || !isMapOf(epochs, isEpoch) || !isJudged(judged) || !isLast(last)) return null;
   if (measurements !== null && !isMapOf(measurements, isFiniteNumber)) return null;
-  if (!Array.isArray(stalls) || !stalls.every((s) => typeof s === 'string')) return null;
+  if (!isTextList(stalls)) return null;
   return value as unknown as RecordsSummary;
 }

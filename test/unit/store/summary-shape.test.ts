@@ -36,11 +36,8 @@ describe('store: the stored records summary', () => {
           Object.assign(s, rest, { count });
         },
       ],
-      ['an error count of 0', (s) => (s.epochs['1'].errors.e = 0)],
-      [
-        'a state count as text',
-        (s) => (s.epochs['1'].states[Object.keys(s.epochs['1'].states)[0] as string] = '1'),
-      ],
+      ['an error signature that is not text', (s) => s.epochs['1'].errors.push(7)],
+      ['states as a map', (s) => (s.epochs['1'].states = { a: 1 })],
       ['an epoch without its records count', (s) => delete s.epochs['1'].records],
       ['a verdict outside pass/fail', (s) => (s.judged.verdict = 'maybe')],
       ['a last outcome outside the six', (s) => (s.last.outcome = 'done')],
