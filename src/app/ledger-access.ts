@@ -2,13 +2,16 @@
 // corrupt/too-new refusals, and every write under the per-ledger lock with a fresh read inside it.
 import { existsSync, rmdirSync } from 'node:fs';
 import { dirname } from 'node:path';
+import type { RecordsSummary } from '../engine/records-summary';
 import { EXIT } from '../engine/refusal';
 import type { Ledger } from '../engine/types';
 import {
+  appendSealed,
   LockBusyError,
   LockObstructedError,
   locateLedger,
   readLedgerFile,
+  readLedgerPreferSealed,
   saveLedgerFile,
   sessionIdProblem,
   withLock,
@@ -68,6 +71,23 @@ export function guardDepth<T>(location: LedgerLocation, fn: () => T): T {
 }
 
 /**
+ * A ledger for a reader that asks only what the records' summary answers (`status`): read
+ * through its seal when the file proves it (store/ledger-sealed.ts) — then `records` is given and
+ * `ledger.iterations` is empty — else read in full.
+ */
+export function loadLedgerSummarised(
+  root: string,
+  session: string,
+): { ledger: Ledger; records?: RecordsSummary } {
+  const location = checkedLocation(root, session);
+  return guardDepth(location, () => {
+    const { sealed, read } = readLedgerPreferSealed(location.readPath, session);
+    if (sealed !== undefined) return { ledger: sealed.ledger, records: sealed.summary };
+    return { ledger: requireLedger(read, location, session) };
+  });
+}
+
+/**
  * Runs `decide` on the freshly read ledger while holding the lock; when it returns a ledger, that
  * ledger is written atomically before the lock is released. A busy lock is exit 3.
  */
@@ -76,6 +96,65 @@ export function updateLedger<T>(
   session: string,
   decide: (read: LedgerRead, location: LedgerLocation) => { write?: Ledger; result: T },
   lock: LockOptions = {},
+): T {
+  return underLedgerLock(root, session, lock, (location) => {
+    const read = readLedgerFile(location.readPath);
+    const { write, result } = decide(read, location);
+    // Records already on disk are copied as text, not re-serialised (see ledger-layout.ts).
+    const previous =
+      read.kind === 'ok'
+        ? { text: read.text, iterations: read.ledger.iterations, records: read.records }
+        : undefined;
+    if (write) saveLedgerFile(location.writePath, write, previous);
+    return result;
+  });
+}
+
+/**
+ * updateLedger for a command whose every write APPENDS records and that reads old records only
+ * through their summary (`iterate`). A long ledger this store wrote is read through its seal:
+ * `decide` then gets `records` and a ledger whose `iterations` is empty, returns a ledger whose
+ * `iterations` holds just the new records, and the old ones are carried into the file as bytes.
+ * Any other ledger is read and written in full, and `records` is undefined.
+ */
+export function appendToLedger<T>(
+  root: string,
+  session: string,
+  decide: (ledger: Ledger, records: RecordsSummary | undefined) => { write?: Ledger; result: T },
+  lock: LockOptions = {},
+): T {
+  return underLedgerLock(root, session, lock, (location) => {
+    // Only a ledger already in its .loop home: a first write out of the original engine's
+    // folder is a full write.
+    const { sealed, read } =
+      location.readPath === location.writePath
+        ? readLedgerPreferSealed(location.readPath, session)
+        : { read: readLedgerFile(location.readPath) };
+    if (sealed === undefined) {
+      const ledger = requireLedger(read, location, session);
+      const { write, result } = decide(ledger, undefined);
+      const previous =
+        read.kind === 'ok'
+          ? { text: read.text, iterations: ledger.iterations, records: read.records }
+          : undefined;
+      if (write) saveLedgerFile(location.writePath, write, previous);
+      return result;
+    }
+    const { write, result } = decide(sealed.ledger, sealed.summary);
+    if (write) appendSealed(location.writePath, sealed, write);
+    return result;
+  });
+}
+
+/**
+ * Runs `fn` holding the session's lock, with the ledger located again under it and the write
+ * target checked to be inside the root. A busy lock is exit 3.
+ */
+function underLedgerLock<T>(
+  root: string,
+  session: string,
+  lock: LockOptions,
+  fn: (location: LedgerLocation) => T,
 ): T {
   // The lock is always the .loop ledger's, whichever file is read: a session still in the
   // original engine's folder and one already moved are the same session to every writer.
@@ -90,17 +169,7 @@ export function updateLedger<T>(
         // Located again under the lock: a writer that got the lock first may have just created
         // the .loop ledger, and from then on the original engine's file is stale.
         const location = locateLedger(root, session);
-        return guardDepth(location, () => {
-          const read = readLedgerFile(location.readPath);
-          const { write, result } = decide(read, location);
-          // Records already on disk are copied as text, not re-serialised (see ledger-layout.ts).
-          const previous =
-            read.kind === 'ok'
-              ? { text: read.text, iterations: read.ledger.iterations, records: read.records }
-              : undefined;
-          if (write) saveLedgerFile(location.writePath, write, previous);
-          return result;
-        });
+        return guardDepth(location, () => fn(location));
       },
       { waitMs: lock.waitMs },
     );

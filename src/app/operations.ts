@@ -7,12 +7,19 @@ import { closeEngineering } from '../engine/engineering/close';
 import { withReviewedDiff } from '../engine/engineering/budget';
 import { iterateEngineering, type EngineeringIterateInput } from '../engine/engineering/iterate';
 import { isRefusal } from '../engine/refusal';
+import type { RecordsSummary } from '../engine/records-summary';
 import { resume, type ResumePayload } from '../engine/resume';
 import { score } from '../engine/score-command';
 import { status, type StatusPayload } from '../engine/status';
 import type { Evaluation, IterationRecord, Ledger, Outcome as LoopOutcome } from '../engine/types';
 import { listSessions, type SessionSummary } from '../store';
-import { loadLedger, requireLedger, updateLedger } from './ledger-access';
+import {
+  appendToLedger,
+  loadLedger,
+  loadLedgerSummarised,
+  requireLedger,
+  updateLedger,
+} from './ledger-access';
 import type { LockOptions } from './lock-options';
 import { fromRefusal, ledgerFile, operation, type Outcome } from './outcome';
 
@@ -25,12 +32,12 @@ export function iterateOp(
   lock: LockOptions = {},
 ): Outcome<IterationRecord> {
   return operation(ledgerFile(root, session), () =>
-    updateLedger(
+    appendToLedger(
       root,
       session,
-      (read, location) => {
+      (ledger, records) => {
         // The core rules, plus budgets, NO_OP and termination on a loop-engineering ledger.
-        const result = iterateEngineering(requireLedger(read, location, session), input);
+        const result = iterateEngineering(ledger, input, records);
         if (isRefusal(result)) return { result: fromRefusal<IterationRecord>(result) };
         return { write: result.ledger, result: { exitCode: 0, payload: result.record, findings: [] } };
       },
@@ -76,7 +83,10 @@ export function scoreOp(root: string, session: string, measures: string[]): Outc
 }
 
 export function statusOp(root: string, session: string): Outcome<StatusPayload> {
-  return operation(ledgerFile(root, session), () => statusOutcome(loadLedger(root, session)));
+  return operation(ledgerFile(root, session), () => {
+    const { ledger, records } = loadLedgerSummarised(root, session);
+    return statusOutcome(ledger, records);
+  });
 }
 
 /** `score` on a ledger already read (shared by scoreOp and the extension's scoreOpAsync). */
@@ -86,9 +96,12 @@ export function scoreOutcome(ledger: Ledger, measures: string[]): Outcome<Evalua
   return { exitCode: result.exitCode, payload: result.payload, findings: [] };
 }
 
-/** `status` on a ledger already read (shared by statusOp and the extension's statusOpAsync). */
-export function statusOutcome(ledger: Ledger): Outcome<StatusPayload> {
-  const { payload, exitCode } = status(ledger);
+/**
+ * `status` on a ledger already read (shared by statusOp and the extension's statusOpAsync).
+ * `records`: the old records' summary when they were not parsed (engine/status.ts).
+ */
+export function statusOutcome(ledger: Ledger, records?: RecordsSummary): Outcome<StatusPayload> {
+  const { payload, exitCode } = status(ledger, records);
   return { exitCode, payload, findings: [] };
 }
 

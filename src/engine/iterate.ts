@@ -8,6 +8,7 @@ import { pyStrip } from './python-text';
 import { EXIT, refuse, type Refusal } from './refusal';
 import { scoreRubric } from './score';
 import { errorSignature, stateHash } from './signature';
+import { summarizeRecords, type RecordsSummary } from './records-summary';
 import { detectStall } from './stall';
 import {
   CRITIC_VERDICTS,
@@ -111,7 +112,16 @@ function criticFindings(
   return findings;
 }
 
-export function iterate(ledger: Ledger, input: IterateInput): IterateResult | Refusal {
+/**
+ * Old records are read only through `records` (records-summary.ts). A caller that did not parse
+ * them (the store's fast path) passes their stored summary and a ledger whose `iterations` holds
+ * none of them: the result's `iterations` then holds just the new record.
+ */
+export function iterate(
+  ledger: Ledger,
+  input: IterateInput,
+  records: RecordsSummary = summarizeRecords(ledger.iterations),
+): IterateResult | Refusal {
   if (ledger.status !== 'open') {
     return refuse(EXIT.wrongState, [
       wrongStateMessage(ledger, 'iterate needs an open ledger (re-open it with open)'),
@@ -186,13 +196,17 @@ export function iterate(ledger: Ledger, input: IterateInput): IterateResult | Re
   const hash = stateHash(optional(input.state));
   const stall =
     input.outcome === 'continue'
-      ? detectStall(ledger, {
-          dependencyMissing,
-          errorSignature: signature,
-          stateHash: hash,
-          ownCycleRule: input.ownCycleRule,
-          budgetReached: input.budgetReached,
-        })
+      ? detectStall(
+          ledger,
+          {
+            dependencyMissing,
+            errorSignature: signature,
+            stateHash: hash,
+            ownCycleRule: input.ownCycleRule,
+            budgetReached: input.budgetReached,
+          },
+          records,
+        )
       : null;
   const outcome = stall ? stall.outcome : input.outcome;
   let blocker = optional(escalateFacts.blocker);
@@ -206,7 +220,7 @@ export function iterate(ledger: Ledger, input: IterateInput): IterateResult | Re
 
   const record: IterationRecord = sortKeysDeep({
     actions: [...actions],
-    baseline: hasMeasurements ? deriveBaseline(ledger) : null,
+    baseline: hasMeasurements ? deriveBaseline(ledger, records) : null,
     blocker,
     commands_run: [...(input.commandsRun ?? [])],
     critic_brief: stripped(input.criticBrief),
@@ -221,7 +235,7 @@ export function iterate(ledger: Ledger, input: IterateInput): IterateResult | Re
     evidence_paths: evidencePaths,
     files_changed: [...(input.filesChanged ?? [])],
     measurements: hasMeasurements ? measured.values : null,
-    n: ledger.iterations.length + 1,
+    n: records.count + 1,
     note: optional(input.note),
     outcome,
     recommended_next: recommendedNext,

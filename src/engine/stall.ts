@@ -1,7 +1,8 @@
 // The five stall predicates (the fifth, budget-stop, only fires for loop-engineering caps). They run only over the current epoch's records plus this
 // iteration's facts, only when the reported outcome is `continue`, and the first that fires
 // names the recorded outcome.
-import { epochRecords, stallThreshold } from './ledger-view';
+import { currentEpoch, stallThreshold } from './ledger-view';
+import { epochSummary, summarizeRecords, type RecordsSummary } from './records-summary';
 import type { Ledger, Outcome, StallName } from './types';
 
 export interface StallFacts {
@@ -21,8 +22,13 @@ export interface Stall {
   derived?: { blocker: string; evidence: string; recommended_next: string };
 }
 
-export function detectStall(ledger: Ledger, facts: StallFacts): Stall | null {
-  const records = epochRecords(ledger);
+/** `summary` is the ledger's records' (records-summary.ts); only the current epoch's part is read. */
+export function detectStall(
+  ledger: Ledger,
+  facts: StallFacts,
+  summary: RecordsSummary = summarizeRecords(ledger.iterations),
+): Stall | null {
+  const records = epochSummary(summary, currentEpoch(ledger));
   if (facts.dependencyMissing !== null) {
     return {
       name: 'dependency-unavailable',
@@ -36,7 +42,8 @@ export function detectStall(ledger: Ledger, facts: StallFacts): Stall | null {
   }
   if (facts.errorSignature !== null) {
     const threshold = stallThreshold(ledger);
-    const seen = records.filter((r) => r.error_signature === facts.errorSignature).length;
+    const signature = facts.errorSignature;
+    const seen = records.errors.filter((s) => s === signature).length;
     if (seen + 1 >= threshold) {
       return {
         name: 'repeated-error',
@@ -50,14 +57,10 @@ export function detectStall(ledger: Ledger, facts: StallFacts): Stall | null {
       };
     }
   }
-  if (
-    facts.stateHash !== null &&
-    !facts.ownCycleRule &&
-    records.some((r) => r.state_hash === facts.stateHash)
-  ) {
+  if (facts.stateHash !== null && !facts.ownCycleRule && records.states.includes(facts.stateHash)) {
     return { name: 'circular-state', outcome: 'revise' };
   }
-  if (records.length + 1 >= ledger.contract.iteration_limit) {
+  if (records.records + 1 >= ledger.contract.iteration_limit) {
     return { name: 'retries-exhausted', outcome: 'stop' };
   }
   if (facts.budgetReached && facts.budgetReached.length > 0) return { name: 'budget-stop', outcome: 'stop' };

@@ -1,8 +1,9 @@
 // `status`: what a reader asks about a loop. Never writes, never re-runs a predicate.
 import { budgetReport } from './engineering/budget';
 import { readEngineeringState } from './engineering/state';
-import { currentEpoch, epochRecords } from './ledger-view';
-import type { Evaluation, IterationRecord, Ledger, Outcome } from './types';
+import { currentEpoch } from './ledger-view';
+import { epochSummary, summarizeRecords, type RecordsSummary } from './records-summary';
+import type { Evaluation, Ledger, Outcome } from './types';
 
 export interface StatusPayload {
   session: string;
@@ -25,20 +26,18 @@ export interface StatusPayload {
   budget?: Record<string, { spent: number; cap: number | null }>;
 }
 
-/** The newest record that was judged — scored, reviewed or decided. All quality keys come from it alone. */
-function judgedRecord(records: IterationRecord[]): IterationRecord | null {
-  for (let i = records.length - 1; i >= 0; i--) {
-    const r = records[i] as IterationRecord;
-    if (r.evaluation || r.critic_verdict || r.decision) return r;
-  }
-  return null;
-}
-
-/** Status never writes and never re-runs a predicate. `exitCode` is 4 over a ledger with no iterations. */
-export function status(ledger: Ledger): { payload: StatusPayload; exitCode: 0 | 4 } {
-  const records = ledger.iterations;
-  const last = records[records.length - 1];
-  const judged = judgedRecord(records);
+/**
+ * Status never writes and never re-runs a predicate. `exitCode` is 4 over a ledger with no
+ * iterations. Old records are read only through `records` (records-summary.ts): the quality keys
+ * all come from the newest judged record alone. A caller that did not parse the records (the
+ * store's fast path) passes their stored summary; `ledger.iterations` is then not read.
+ */
+export function status(
+  ledger: Ledger,
+  records: RecordsSummary = summarizeRecords(ledger.iterations),
+): { payload: StatusPayload; exitCode: 0 | 4 } {
+  const last = records.last;
+  const judged = records.judged;
   const provenance = ledger.baseline_provenance;
   const counted = provenance && Object.keys(provenance).length > 0 ? Object.values(provenance) : null;
   const payload: StatusPayload = {
@@ -46,14 +45,12 @@ export function status(ledger: Ledger): { payload: StatusPayload; exitCode: 0 | 
     status: ledger.status,
     final_outcome: ledger.final_outcome ?? null,
     epoch: currentEpoch(ledger),
-    iterations: records.length,
+    iterations: records.count,
     completed_actions: [...ledger.completed_actions],
-    stalls: records
-      .map((r) => r.stall)
-      .filter((s): s is NonNullable<typeof s> => s !== null && s !== undefined),
+    stalls: [...records.stalls],
     last_timestamp: last?.timestamp ?? null,
-    rubric_verdict: judged?.evaluation?.verdict ?? null,
-    weighted_total: judged?.evaluation?.weighted_total ?? null,
+    rubric_verdict: judged?.verdict ?? null,
+    weighted_total: judged?.weighted_total ?? null,
     critic_verdict: judged?.critic_verdict ?? null,
     decision: judged?.decision ?? null,
     quality_from: judged ? judged.n : null,
@@ -63,7 +60,7 @@ export function status(ledger: Ledger): { payload: StatusPayload; exitCode: 0 | 
   if (last) payload.last_outcome = last.outcome;
   const engineering = readEngineeringState(ledger as { engineering?: unknown });
   if (engineering && !('problem' in engineering)) {
-    payload.budget = budgetReport(engineering, epochRecords(ledger).length);
+    payload.budget = budgetReport(engineering, epochSummary(records, currentEpoch(ledger)).records);
   }
   return { payload, exitCode: last ? 0 : 4 };
 }

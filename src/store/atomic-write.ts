@@ -20,6 +20,7 @@ import {
   statSync,
   unlinkSync,
   writeFileSync,
+  writeSync,
 } from 'node:fs';
 import { mkdir, open, rename, stat, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
@@ -67,8 +68,12 @@ export function tempWriterPid(name: string, targetName: string): number | null {
   return Number.isSafeInteger(value) ? value : null;
 }
 
-/** Replaces `target` with `data` (UTF-8) atomically, creating its folder if needed. */
-export function writeFileAtomicSync(target: string, data: string): void {
+/**
+ * Replaces `target` with `data` (UTF-8) atomically, creating its folder if needed. `data` may be
+ * a list of parts written one after the other (text as UTF-8, bytes as they are), so a caller
+ * holding most of the file as bytes already never joins it into one big string.
+ */
+export function writeFileAtomicSync(target: string, data: string | readonly (string | Uint8Array)[]): void {
   const dir = dirname(target);
   mkdirSync(dir, { recursive: true });
   const mode = keptMode(target);
@@ -78,7 +83,9 @@ export function writeFileAtomicSync(target: string, data: string): void {
     fd = openSync(temp, 'wx'); // 'x': never reuse a file someone else is writing
     // fchmod, not open's mode argument: that one is filtered through the umask.
     if (mode !== undefined && process.platform !== 'win32') fchmodSync(fd, mode);
-    writeFileSync(fd, data, 'utf8'); // loops until every byte is written
+    if (typeof data === 'string')
+      writeFileSync(fd, data, 'utf8'); // loops until every byte is written
+    else for (const part of data) writeAll(fd, typeof part === 'string' ? Buffer.from(part, 'utf8') : part);
     fsyncSync(fd);
     closeSync(fd);
     fd = undefined;
@@ -99,6 +106,11 @@ export function writeFileAtomicSync(target: string, data: string): void {
     throw error;
   }
   fsyncDir(dir);
+}
+
+/** writeSync may write less than asked (a full disk, a signal): loop until every byte is out. */
+function writeAll(fd: number, bytes: Uint8Array): void {
+  for (let done = 0; done < bytes.length;) done += writeSync(fd, bytes, done, bytes.length - done);
 }
 
 /**

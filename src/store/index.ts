@@ -17,6 +17,8 @@ export type { LedgerRead, LedgerFormat } from './ledger-file';
 export type { RecordsSpan } from './json-scan';
 export { LEDGER_SIZE_LIMIT } from './limits';
 export type { PreviousText } from './ledger-layout';
+export { readLedgerPreferSealed, appendSealed } from './ledger-sealed';
+export type { SealedLedger } from './ledger-sealed';
 export { locateLedger } from './locate';
 export type { LedgerLocation } from './locate';
 export { listSessions } from './discover';

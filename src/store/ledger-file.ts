@@ -19,7 +19,7 @@ import type { Ledger } from '../engine/types';
 import { removeDeadWritersTemps, writeFileAtomicSync } from './atomic-write';
 import { scanLedgerJson, type RecordsSpan } from './json-scan';
 import { ledgerShapeProblem } from './ledger-shape';
-import { layoutLedger, type PreviousText } from './ledger-layout';
+import { layoutLedger, layoutLedgerParts, type PreviousText } from './ledger-layout';
 import { LEDGER_SIZE_LIMIT, MiB } from './limits';
 import { provenRecords } from './records-digest';
 
@@ -63,7 +63,7 @@ export function decodeLedgerBytes(bytes: Buffer, path: string): LedgerRead {
   // isUtf8 + toString is ~3× faster than a fatal TextDecoder on a multi-megabyte ledger.
   if (!isUtf8(bytes)) return { kind: 'corrupt', reason: 'is not valid UTF-8 text' };
   const bom = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
-  return parseLedgerText(bytes.toString('utf8', bom), sessionOfFile(path));
+  return parseLedgerText(bytes.toString('utf8', bom), sessionOfFile(path), bytes.subarray(bom));
 }
 
 /** `s1` for `…/s1.json`; undefined for a name that is not `<session>.json`. */
@@ -112,6 +112,11 @@ export function oversized(size: number): LedgerRead {
 export function readRegularFileBytes(path: string): Buffer | undefined {
   const read = loadRegularFile(path);
   return Buffer.isBuffer(read) ? read : undefined;
+}
+
+/** The bytes of a ledger file, or the verdict when it cannot be read (readLedgerFile's first step). */
+export function loadLedgerBytes(path: string): Buffer | LedgerRead {
+  return loadRegularFile(path);
 }
 
 function loadRegularFile(path: string): Buffer | LedgerRead {
@@ -172,7 +177,7 @@ function entryKind(stat: Stats): string {
  * extension's asynchronous reader). Pure. `session`, when given, is the id the file is named
  * after: a ledger claiming another session is corrupt.
  */
-export function parseLedgerText(text: string, session?: string): LedgerRead {
+export function parseLedgerText(text: string, session?: string, bytes?: Buffer): LedgerRead {
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -181,7 +186,7 @@ export function parseLedgerText(text: string, session?: string): LedgerRead {
     return { kind: 'corrupt', reason: `is not valid JSON (${jsonErrorPlace(text, error as Error)})` };
   }
   try {
-    return checkParsed(text, value, session);
+    return checkParsed(text, value, session, bytes);
   } catch (error) {
     // A hand-made file nested thousands of levels deep exhausts the stack in the checks below.
     if (error instanceof RangeError) return { kind: 'corrupt', reason: 'is nested too deeply to read' };
@@ -212,7 +217,13 @@ function jsonErrorPlace(text: string, error: Error): string {
   return `${what}, at line ${line}, column ${position - lineStart + 1}`;
 }
 
-function checkParsed(text: string, value: unknown, session: string | undefined): LedgerRead {
+/** `bytes`, when given, is what `text` was decoded from (the records' digest hashes them). */
+function checkParsed(
+  text: string,
+  value: unknown,
+  session: string | undefined,
+  bytes: Buffer | undefined,
+): LedgerRead {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     return { kind: 'corrupt', reason: `holds ${describe(value)}, not a ledger object` };
   }
@@ -233,7 +244,7 @@ function checkParsed(text: string, value: unknown, session: string | undefined):
   // JSON.parse keeps the last of two equal keys; the original engine (Python) did the same, and
   // a reused record text would keep the first: either way one of them is silently dropped.
   // Records byte for byte as this store last wrote them are not checked again (records-digest.ts).
-  const proven = provenRecords(text, record);
+  const proven = provenRecords(text, record, bytes);
   const scan = scanLedgerJson(text, record, proven);
   if (scan.duplicate !== null) return { kind: 'corrupt', reason: scan.duplicate };
   const problem = ledgerShapeProblem(record, session, proven !== null);
@@ -263,7 +274,7 @@ export function serializeLedger(ledger: Ledger, previous?: PreviousText): string
  * lock is also what makes it safe to sweep temporary files left by writers that were killed.
  */
 export function saveLedgerFile(path: string, ledger: Ledger, previous?: PreviousText): void {
-  writeFileAtomicSync(path, serializeLedger(ledger, previous));
+  writeFileAtomicSync(path, layoutLedgerParts({ ...ledger, schema_version: SCHEMA_VERSION }, previous));
   removeDeadWritersTemps(path);
 }
 

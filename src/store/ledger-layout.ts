@@ -4,10 +4,16 @@
 // pays, and it lets an append reuse the text of the records already on disk instead of
 // re-serialising them (records never change once written). Any JSON reader — the original
 // engine's included — reads the file unchanged; grep and diff see one record per line.
+//
+// A file is laid out as a frame around its records (`before` + records + `after`), so a writer
+// can hand the records over as bytes it already holds (ledger-sealed.ts) and the header alone is
+// text.
+import { summarizeRecords } from '../engine/records-summary';
 import type { IterationRecord, Ledger } from '../engine/types';
-import { DIGEST_MIN_CHARS, RECORDS_DIGEST_KEY, recordsDigest } from './records-digest';
+import { DIGEST_MIN_BYTES, RECORDS_DIGEST_KEY, RECORDS_SUMMARY_KEY, recordsDigest } from './records-digest';
 
-const RECORD_SEPARATOR = ',\n    ';
+/** Between two records of the list. */
+export const RECORD_SEPARATOR = ',\n    ';
 
 function indentBlock(value: unknown): string {
   return JSON.stringify(value, null, 2).replace(/\n/g, '\n  ');
@@ -23,6 +29,57 @@ export interface PreviousText {
    * never on searching the text, so the copied text is provably the records that were parsed.
    */
   records: { start: number; end: number } | null;
+}
+
+/** The records' seal as written in the header (records-digest.ts). */
+export interface RecordsSeal {
+  digest: string;
+  /** The summary as one line of JSON. */
+  summary: string;
+}
+
+/** The file is `before` + the records (one per line, no brackets) + `after`. */
+export interface LedgerFrame {
+  before: string;
+  after: string;
+}
+
+/**
+ * The text around the records of `ledger` (its `iterations` value itself is not read): keys
+ * sorted, trailing newline. With `hasRecords` false the list is written empty and `after` is
+ * empty. A seal the ledger carried from its last read is never written back: `seal` replaces it.
+ */
+export function layoutFrame(
+  ledger: Readonly<Record<string, unknown>>,
+  hasRecords: boolean,
+  seal: RecordsSeal | null,
+): LedgerFrame {
+  const fields: Record<string, unknown> = {
+    ...ledger,
+    [RECORDS_DIGEST_KEY]: seal?.digest,
+    [RECORDS_SUMMARY_KEY]: seal?.summary,
+  };
+  const keys = Object.keys(fields).sort();
+  let before = '{\n';
+  let after: string | null = null;
+  let first = true;
+  for (const key of keys) {
+    const value = fields[key];
+    if (value === undefined) continue;
+    const head = `${first ? '' : ',\n'}  ${JSON.stringify(key)}: `;
+    first = false;
+    if (key === 'iterations' && hasRecords) {
+      before += `${head}[\n    `;
+      after = '\n  ]';
+      continue;
+    }
+    const text =
+      key === 'iterations' ? '[]' : key === RECORDS_SUMMARY_KEY ? (value as string) : indentBlock(value);
+    if (after === null) before += head + text;
+    else after += head + text;
+  }
+  if (after === null) return { before: `${before}\n}\n`, after: '' };
+  return { before, after: `${after}\n}\n` };
 }
 
 /**
@@ -51,22 +108,33 @@ function recordsText(iterations: readonly IterationRecord[], previous: PreviousT
 }
 
 /**
- * The file text for `ledger` (keys sorted at the top level, trailing newline). A long records
- * list gets a fresh digest in the header (records-digest.ts); a digest the ledger carried from
- * its last read is never written back as it was.
+ * The file for `ledger`, as parts to write in order. Records of DIGEST_MIN_BYTES or more get a
+ * fresh seal (records-digest.ts), its summary folded from every record. The records are encoded
+ * once, and those bytes are both hashed and written.
  */
-export function layoutLedger(ledger: Ledger & Record<string, unknown>, previous?: PreviousText): string {
-  const records = ledger.iterations.length === 0 ? null : recordsText(ledger.iterations, previous);
-  const digest = records !== null && records.length >= DIGEST_MIN_CHARS ? recordsDigest(records) : undefined;
-  const withDigest: Record<string, unknown> = { ...ledger, [RECORDS_DIGEST_KEY]: digest };
-  const keys = Object.keys(withDigest).sort();
-  const entries: string[] = [];
-  for (const key of keys) {
-    const value = withDigest[key];
-    if (value === undefined) continue;
-    const text =
-      key === 'iterations' ? (records === null ? '[]' : `[\n    ${records}\n  ]`) : indentBlock(value);
-    entries.push(`  ${JSON.stringify(key)}: ${text}`);
+export function layoutLedgerParts(
+  ledger: Ledger & Record<string, unknown>,
+  previous?: PreviousText,
+): (string | Uint8Array)[] {
+  if (ledger.iterations.length === 0) return [layoutFrame(ledger, false, null).before];
+  const records = Buffer.from(recordsText(ledger.iterations, previous), 'utf8');
+  let seal: RecordsSeal | null = null;
+  if (records.length >= DIGEST_MIN_BYTES) {
+    const summary = JSON.stringify(summarizeRecords(ledger.iterations));
+    seal = { digest: recordsDigest([records], summary), summary };
   }
-  return `{\n${entries.join(',\n')}\n}\n`;
+  const frame = layoutFrame(ledger, true, seal);
+  return [frame.before, records, frame.after];
+}
+
+/** The file text for `ledger` (see layoutLedgerParts). */
+export function layoutLedger(ledger: Ledger & Record<string, unknown>, previous?: PreviousText): string {
+  const parts = layoutLedgerParts(ledger, previous);
+  return parts
+    .map((part) =>
+      typeof part === 'string'
+        ? part
+        : Buffer.from(part.buffer, part.byteOffset, part.byteLength).toString('utf8'),
+    )
+    .join('');
 }

@@ -3,7 +3,8 @@
 // record's `loop_status`. On a ledger opened without --engineering and with none of these flags
 // it is exactly the core iterate, so original-format records keep their 24 keys.
 import { iterate, type IterateInput, type IterateResult } from '../iterate';
-import { epochRecords, isBlank, sortKeysDeep } from '../ledger-view';
+import { currentEpoch, isBlank, sortKeysDeep } from '../ledger-view';
+import { epochSummary, summarizeRecords, type RecordsSummary } from '../records-summary';
 import { EXIT, isRefusal, refuse, type Refusal } from '../refusal';
 import type { Finding, IterationRecord, Ledger } from '../types';
 import { addSpent, elapsedMs, parseSpent, reachedCaps } from './budget';
@@ -41,12 +42,18 @@ function usesEngineering(input: EngineeringIterateInput): boolean {
   );
 }
 
-export function iterateEngineering(ledger: Ledger, input: EngineeringIterateInput): IterateResult | Refusal {
+/** `records`: as for iterate (../iterate.ts), the old records' summary. */
+export function iterateEngineering(
+  ledger: Ledger,
+  input: EngineeringIterateInput,
+  records: RecordsSummary = summarizeRecords(ledger.iterations),
+): IterateResult | Refusal {
   const read = readEngineeringState(ledger as EngineeringLedger);
   if (read !== null && 'problem' in read) return refuse(EXIT.usage, [`${ledger.session}: ${read.problem}`]);
   const state = read;
   const rawTermination = input.termination ?? null;
-  if (state === null && !usesEngineering(input) && rawTermination === null) return iterate(ledger, input);
+  if (state === null && !usesEngineering(input) && rawTermination === null)
+    return iterate(ledger, input, records);
 
   const findings: Finding[] = [];
   if (state === null && (input.spent ?? []).length > 0) {
@@ -111,10 +118,10 @@ export function iterateEngineering(ledger: Ledger, input: EngineeringIterateInpu
       spent: totals,
       elapsed_ms: elapsed,
       review: state.review,
-      iteration: epochRecords(ledger).length + 1,
+      iteration: epochSummary(records, currentEpoch(ledger)).records + 1,
     });
   }
-  const result = iterate(ledger, core);
+  const result = iterate(ledger, core, records);
   if (isRefusal(result)) return result;
 
   const record: IterationRecord & Record<string, unknown> = {

@@ -27,6 +27,45 @@ describe('store: atomic write', () => {
     assert.deepEqual(readdirSync(tmp()), ['x.json']);
   });
 
+  it('writes a list of parts (text and bytes) in order, looping over short writes', () => {
+    const target = join(tmp(), 'x.json');
+    writeFileSync(target, 'old');
+    const realWrite = fs.writeSync;
+    // A write that takes at most 3 bytes at a time (a full pipe, a signal): every byte must land.
+    let calls = 0;
+    fs.writeSync = ((fd: number, bytes: Uint8Array, offset: number, length: number) => {
+      calls += 1;
+      return realWrite(fd, bytes, offset, Math.min(length, 3));
+    }) as typeof fs.writeSync;
+    try {
+      writeFileAtomicSync(target, ['{"a":', Buffer.from('[1,2,"ü"]'), new Uint8Array([0x7d]), '\n']);
+    } finally {
+      fs.writeSync = realWrite;
+    }
+    assert.ok(calls >= 6, `the short writes were looped over (${calls} calls)`);
+    assert.equal(readFileSync(target, 'utf8'), '{"a":[1,2,"ü"]}\n');
+    assert.deepEqual(readdirSync(tmp()), ['x.json']);
+  });
+
+  it('keeps the old content when writing a part fails midway', () => {
+    const target = join(tmp(), 'x.json');
+    writeFileSync(target, 'old');
+    const realWrite = fs.writeSync;
+    let calls = 0;
+    fs.writeSync = ((...args: Parameters<typeof fs.writeSync>) => {
+      calls += 1;
+      if (calls === 2) throw Object.assign(new Error('ENOSPC: simulated'), { code: 'ENOSPC' });
+      return (realWrite as (...a: unknown[]) => number)(...args);
+    }) as typeof fs.writeSync;
+    try {
+      assert.throws(() => writeFileAtomicSync(target, ['first', Buffer.from('second')]), /simulated/);
+    } finally {
+      fs.writeSync = realWrite;
+    }
+    assert.equal(readFileSync(target, 'utf8'), 'old');
+    assert.deepEqual(readdirSync(tmp()), ['x.json']);
+  });
+
   it('keeps the old content and removes the temporary file when a step fails', () => {
     const target = join(tmp(), 'x.json');
     writeFileSync(target, 'old');

@@ -4,11 +4,11 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { parseLedgerText, serializeLedger } from '../../../src/store/ledger-file';
-import { DIGEST_MIN_CHARS, RECORDS_DIGEST_KEY } from '../../../src/store/records-digest';
+import { DIGEST_MIN_BYTES, RECORDS_DIGEST_KEY, RECORDS_SUMMARY_KEY } from '../../../src/store/records-digest';
 import { sampleLedger } from './fixtures/sample-ledger';
 
-/** Enough records for their text to pass DIGEST_MIN_CHARS (each is about 600 characters). */
-const LONG = Math.ceil(DIGEST_MIN_CHARS / 500);
+/** Enough records for their text to pass DIGEST_MIN_BYTES (each is about 600 bytes). */
+const LONG = Math.ceil(DIGEST_MIN_BYTES / 500);
 
 function read(text: string): ReturnType<typeof parseLedgerText> {
   return parseLedgerText(text, 's1');
@@ -24,11 +24,20 @@ describe('store: records digest', () => {
   const text = serializeLedger(sampleLedger('s1', LONG));
   const header = JSON.parse(text) as Record<string, unknown>;
 
-  it('a long ledger carries the SHA-256 of exactly its records text; a short one carries none', () => {
-    const expected = createHash('sha256').update(recordsSpan(text), 'utf8').digest('hex');
+  /** SHA-256 of the records' bytes, a newline, and the summary exactly as the header holds it. */
+  function sealOf(fileText: string): string {
+    const summary = JSON.stringify((JSON.parse(fileText) as Record<string, unknown>)[RECORDS_SUMMARY_KEY]);
+    return createHash('sha256')
+      .update(`${recordsSpan(fileText)}\n${summary}`, 'utf8')
+      .digest('hex');
+  }
+
+  it('a long ledger carries the SHA-256 of exactly its records text and summary; a short one carries neither', () => {
+    const expected = sealOf(text);
     assert.equal(header[RECORDS_DIGEST_KEY], expected);
     const short = JSON.parse(serializeLedger(sampleLedger('s1', 3))) as Record<string, unknown>;
     assert.equal(RECORDS_DIGEST_KEY in short, false);
+    assert.equal(RECORDS_SUMMARY_KEY in short, false);
   });
 
   it('a matching digest reads the same ledger the full check reads', () => {
@@ -41,6 +50,10 @@ describe('store: records digest', () => {
     if (fast.kind !== 'ok' || full.kind !== 'ok') return;
     const { [RECORDS_DIGEST_KEY]: digest, ...rest } = fast.ledger as unknown as Record<string, unknown>;
     assert.equal(typeof digest, 'string');
+    assert.deepEqual(
+      rest[RECORDS_SUMMARY_KEY],
+      (full.ledger as unknown as Record<string, unknown>)[RECORDS_SUMMARY_KEY],
+    );
     assert.deepEqual(rest, full.ledger);
     assert.deepEqual(fast.records, full.records);
   });
@@ -98,7 +111,7 @@ describe('store: records digest', () => {
       iterations: first.ledger.iterations,
       records: first.records,
     });
-    const expected = createHash('sha256').update(recordsSpan(rewritten), 'utf8').digest('hex');
+    const expected = sealOf(rewritten);
     assert.equal((JSON.parse(rewritten) as Record<string, unknown>)[RECORDS_DIGEST_KEY], expected);
     assert.notEqual(expected, header[RECORDS_DIGEST_KEY]);
     assert.equal(read(rewritten).kind, 'ok');

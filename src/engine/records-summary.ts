@@ -1,0 +1,100 @@
+// What `status` and `iterate` need to know about the records already in a ledger, as one fold
+// over them: the count, the stalls, the last record, the newest judged and measured records, and
+// per epoch the record count with the error signatures and state hashes the stall predicates
+// compare against. Both commands read old records only through this summary, so a ledger whose
+// summary was stored beside its records (the store's fast path) and one whose records were all
+// parsed answer through the same rules. Pure.
+//
+// It is a fold: appending a record updates it without the records before (addRecord), which is
+// what lets an append leave the old records unparsed.
+import { recordEpoch } from './ledger-view';
+import { ownValue, setOwn, textKeyed } from './text-keyed';
+import type { IterationRecord, Outcome } from './types';
+
+export interface EpochSummary {
+  /** How many records the epoch holds. */
+  records: number;
+  /**
+   * The epoch's records' non-null `error_signature`s and `state_hash`es, in record order, repeats
+   * kept. Lists, not maps: a long loop has one of each per record, and a list of text parses,
+   * checks and prints several times faster than an object of as many keys.
+   */
+  errors: string[];
+  states: string[];
+}
+
+/** The newest judged record's quality keys (status reports them together, from it alone). */
+export interface JudgedSummary {
+  n: number;
+  verdict: 'pass' | 'fail' | null;
+  weighted_total: number | null;
+  critic_verdict: string | null;
+  decision: string | null;
+}
+
+export interface RecordsSummary {
+  count: number;
+  /** Keyed by the epoch number as text. */
+  epochs: Record<string, EpochSummary>;
+  judged: JudgedSummary | null;
+  last: { outcome: Outcome; timestamp: string | null } | null;
+  /** The newest non-empty `measurements` (the baseline of the next measured iteration). */
+  measurements: Record<string, number> | null;
+  /** Every non-null `stall`, in record order. */
+  stalls: string[];
+}
+
+/** A record that was judged: scored, reviewed or decided. */
+export function isJudged(record: IterationRecord): boolean {
+  return Boolean(record.evaluation || record.critic_verdict || record.decision);
+}
+
+/** A record whose measurements can serve as a baseline (an unmeasured record never does). */
+export function measuredValues(record: IterationRecord): Record<string, number> | null {
+  const measured = record.measurements;
+  return measured && Object.keys(measured).length > 0 ? measured : null;
+}
+
+export function emptySummary(): RecordsSummary {
+  return { count: 0, epochs: textKeyed(), judged: null, last: null, measurements: null, stalls: [] };
+}
+
+/** Folds one more record (the next in file order) into `summary`, in place. */
+export function addRecord(summary: RecordsSummary, record: IterationRecord): RecordsSummary {
+  summary.count += 1;
+  const key = String(recordEpoch(record));
+  let epoch = ownValue(summary.epochs, key);
+  if (epoch === undefined) {
+    epoch = { records: 0, errors: [], states: [] };
+    setOwn(summary.epochs, key, epoch);
+  }
+  epoch.records += 1;
+  if (typeof record.error_signature === 'string') epoch.errors.push(record.error_signature);
+  if (typeof record.state_hash === 'string') epoch.states.push(record.state_hash);
+  if (isJudged(record)) {
+    summary.judged = {
+      n: record.n,
+      verdict: record.evaluation?.verdict ?? null,
+      weighted_total: record.evaluation?.weighted_total ?? null,
+      critic_verdict: record.critic_verdict ?? null,
+      decision: record.decision ?? null,
+    };
+  }
+  summary.last = { outcome: record.outcome, timestamp: record.timestamp ?? null };
+  const measured = measuredValues(record);
+  if (measured !== null) summary.measurements = measured;
+  if (record.stall !== null && record.stall !== undefined) summary.stalls.push(record.stall);
+  return summary;
+}
+
+/** The summary of `records`, folded from the first. */
+export function summarizeRecords(records: readonly IterationRecord[]): RecordsSummary {
+  const summary = emptySummary();
+  for (const record of records) addRecord(summary, record);
+  return summary;
+}
+
+/** The epoch's part of the summary (an epoch without records has none). */
+export function epochSummary(summary: RecordsSummary, epoch: number): EpochSummary {
+  return ownValue(summary.epochs, String(epoch)) ?? { records: 0, errors: [], states: [] };
+}
