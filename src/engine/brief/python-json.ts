@@ -8,6 +8,7 @@
 // integral value with a decimal point (`"weight": 20.0`) hashes differently here than in the
 // original engine.
 
+import { isChunkedText } from '../chunked-text';
 import { compareCodePoints } from '../python-text';
 
 /**
@@ -81,6 +82,12 @@ function write(value: unknown, out: Write): void {
     out('null');
   } else if (typeof value === 'string') {
     writeString(value, out);
+  } else if (isChunkedText(value)) {
+    // The same escape, a chunk at a time: every escape covers one UTF-16 unit, so the pieces
+    // join to exactly the escape of the whole text.
+    out('"');
+    for (const chunk of value.chunks()) out(escapeBody(chunk));
+    out('"');
   } else if (typeof value === 'number') {
     out(dumpNumber(value));
   } else if (typeof value === 'boolean') {
@@ -113,7 +120,8 @@ function write(value: unknown, out: Write): void {
 
 /**
  * Stream the serialisation below to `out`, piece by piece (for hashing without building
- * one giant string). Every piece is pure ASCII.
+ * one giant string). Every piece is pure ASCII. A ChunkedText is written as the string it
+ * stands for.
  */
 export function writePythonJson(value: unknown, out: Write): void {
   write(value, out);
