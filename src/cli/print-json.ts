@@ -32,6 +32,13 @@ class ChunkedWriter {
     if (this.length >= CHUNK) this.flush();
   }
 
+  /** Bytes written as they are (after what is pending); the sink sees them before this returns. */
+  writeBytes(bytes: Uint8Array): void {
+    this.flush();
+    if (bytes.length > 0)
+      this.sink(Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length));
+  }
+
   flush(): void {
     if (this.length === 0) return;
     const text = this.pieces.length === 1 ? (this.pieces[0] as string) : this.pieces.join('');
@@ -73,7 +80,7 @@ function writeString(s: string, out: ChunkedWriter): void {
 function writeChunkedText(text: ChunkedText, out: ChunkedWriter): void {
   out.write('"');
   // No chunk ends inside a surrogate pair, so each chunk's escape is that part of the whole's.
-  for (const chunk of text.chunks()) out.write(JSON.stringify(chunk).slice(1, -1));
+  for (const bytes of text.jsonBytes()) out.writeBytes(bytes);
   out.write('"');
 }
 

@@ -60,8 +60,11 @@ const SLICE = 1 << 16;
 function escapeBody(s: string): string {
   // JSON.stringify already escapes quotes, backslashes, control characters and lone
   // surrogates exactly as Python does (lower-case `\u00xx`).
-  const quoted = JSON.stringify(s);
-  const body = quoted.slice(1, -1);
+  return pythonEscapeOfJsonEscape(JSON.stringify(s).slice(1, -1));
+}
+
+/** A string body as JSON.stringify escapes it (no quotes) → as `json.dumps` (ensure_ascii) does. */
+function pythonEscapeOfJsonEscape(body: string): string {
   // Python also escapes DEL and everything above ASCII, one UTF-16 unit at a time, which
   // is how an astral character becomes a surrogate-pair escape.
   if (Buffer.byteLength(body, 'utf8') === body.length && !body.includes('\x7f')) return body;
@@ -86,7 +89,7 @@ function write(value: unknown, out: Write): void {
     // The same escape, a chunk at a time: every escape covers one UTF-16 unit, so the pieces
     // join to exactly the escape of the whole text.
     out('"');
-    for (const chunk of value.chunks()) out(escapeBody(chunk));
+    for (const body of value.jsonChunks()) out(pythonEscapeOfJsonEscape(body));
     out('"');
   } else if (typeof value === 'number') {
     out(dumpNumber(value));

@@ -41,14 +41,37 @@ function afterBreak(buf: Buffer, at: number): number {
   return buf[at] === CR && buf[at + 1] === LF ? at + 2 : at + 1;
 }
 
-/** The diff as validated UTF-8 bytes (byte-order mark removed), handed out in decoded chunks. */
+/** A chunk whose JSON escape now lies where its bytes were: `inPlace` bytes there, the rest in `overflow`. */
+interface Escaped {
+  start: number;
+  end: number;
+  inPlace: number;
+  overflow: Buffer | null;
+}
+
+/**
+ * The diff as validated UTF-8 bytes (byte-order mark removed), handed out in decoded chunks.
+ *
+ * The diff is escaped twice: for its id (before anything is printed: the sorted packet prints
+ * `brief_id` before `diff`) and for the --json output. Keeping the escaped text between the
+ * two would double the memory a 20 MiB diff takes; escaping it twice costs a pass. Instead the
+ * first escape of each chunk is stored over the chunk's own bytes, which are not needed again
+ * once decoded (the few bytes an escape adds go to a small overflow buffer). From then on the
+ * chunk's text is the escape parsed back (exact: JSON.parse undoes JSON.stringify), and
+ * printing it is a plain write. So the diff's bytes belong to this object: it overwrites them.
+ */
 export class Utf8Diff implements ChunkedText {
   readonly [CHUNKED_TEXT] = true as const;
-  readonly buffer: Buffer;
+  private readonly buffer: Buffer;
+  /** Escaped chunks by their start. They always form a prefix of the diff, escaped in order. */
+  private readonly escaped = new Map<number, Escaped>();
+  private escapedEnd = 0;
+  private scratch = Buffer.alloc(0);
 
   /**
    * `bytes` must be valid UTF-8 without the leading byte-order mark the text decoder strips
-   * (read-input.ts utf8TextBytes). `chunkBytes` is injectable for tests.
+   * (read-input.ts utf8TextBytes); they are overwritten (see above). `chunkBytes` is injectable
+   * for tests.
    */
   constructor(
     bytes: Uint8Array,
@@ -58,10 +81,6 @@ export class Utf8Diff implements ChunkedText {
     this.buffer = bufferOf(bytes);
   }
 
-  get byteLength(): number {
-    return this.buffer.length;
-  }
-
   /**
    * The text Python's text mode reads (\r\n and \r as \n), a chunk at a time. Every chunk is
    * whole lines (the last one may lack its break), so each starts a line.
@@ -69,17 +88,73 @@ export class Utf8Diff implements ChunkedText {
   *chunks(): Generator<string> {
     const { buffer } = this;
     for (let start = 0; start < buffer.length;) {
-      const end = chunkEnd(buffer, start, this.chunkBytes);
-      yield pyUniversalNewlines(buffer.toString('utf8', start, end));
-      start = end;
+      const done = this.escaped.get(start);
+      if (done) {
+        yield JSON.parse(`"${this.storedEscape(done).toString('utf8')}"`) as string;
+        start = done.end;
+      } else {
+        const end = chunkEnd(buffer, start, this.chunkBytes);
+        yield this.decode(start, end);
+        start = end;
+      }
+    }
+  }
+
+  /** The JSON.stringify escape of the text (without quotes), chunk by chunk, as strings. */
+  *jsonChunks(): Generator<string> {
+    for (let start = 0; start < this.buffer.length;) {
+      const done = this.escaped.get(start);
+      if (done) {
+        yield this.storedEscape(done).toString('utf8');
+        start = done.end;
+      } else {
+        const { body, chunk } = this.escapeNext(start);
+        yield body;
+        start = chunk.end;
+      }
+    }
+  }
+
+  /** The same escape as UTF-8 bytes (views that are only valid until the next step). */
+  *jsonBytes(): Generator<Uint8Array> {
+    for (let start = 0; start < this.buffer.length;) {
+      const chunk = this.escaped.get(start) ?? this.escapeNext(start).chunk;
+      yield this.buffer.subarray(chunk.start, chunk.start + chunk.inPlace);
+      if (chunk.overflow) yield chunk.overflow;
+      start = chunk.end;
     }
   }
 
   text(): string {
-    return pyUniversalNewlines(this.buffer.toString('utf8'));
+    return [...this.chunks()].join('');
   }
 
   toJSON(): string {
     return this.text();
+  }
+
+  private decode(start: number, end: number): string {
+    return pyUniversalNewlines(this.buffer.toString('utf8', start, end));
+  }
+
+  private storedEscape(chunk: Escaped): Buffer {
+    const inPlace = this.buffer.subarray(chunk.start, chunk.start + chunk.inPlace);
+    return chunk.overflow ? Buffer.concat([inPlace, chunk.overflow]) : inPlace;
+  }
+
+  /** Escapes the chunk at `start` (the end of the escaped prefix) and stores the escape over it. */
+  private escapeNext(start: number): { body: string; chunk: Escaped } {
+    if (start !== this.escapedEnd) throw new Error('Utf8Diff: chunks are escaped in order');
+    const end = chunkEnd(this.buffer, start, this.chunkBytes);
+    const body = JSON.stringify(this.decode(start, end)).slice(1, -1);
+    if (this.scratch.length < 3 * body.length) this.scratch = Buffer.allocUnsafe(3 * body.length);
+    const size = this.scratch.write(body, 0, 'utf8');
+    const inPlace = Math.min(size, end - start);
+    this.scratch.copy(this.buffer, start, 0, inPlace);
+    const overflow = size > inPlace ? Buffer.from(this.scratch.subarray(inPlace, size)) : null;
+    const chunk: Escaped = { start, end, inPlace, overflow };
+    this.escaped.set(start, chunk);
+    this.escapedEnd = end;
+    return { body, chunk };
   }
 }

@@ -155,20 +155,44 @@ describe('brief: a diff kept as bytes reads exactly as its string', () => {
     }
   });
 
-  it('gives the same chunks, paths, id and --json text at any chunk size', () => {
+  it('gives the same chunks, paths, id and --json text at any chunk size, in any order of reading', () => {
     fc.assert(
-      fc.property(diffText, fc.integer({ min: 1, max: 40 }), fc.boolean(), (text, chunkBytes, scoped) => {
-        const diff = new Utf8Diff(Buffer.from(text, 'utf8'), chunkBytes);
-        const expected = pyUniversalNewlines(text);
-        const chunks = [...diff.chunks()];
-        assert.equal(chunks.join(''), expected);
-        assert.equal(diff.text(), expected);
-        assert.deepEqual(diffPaths(diff), diffPaths(expected));
-        const parts = { verification: 'ok\n', rubric: RUBRIC, scope: scoped ? ['src/a.ts'] : null };
-        assert.equal(briefId({ diff, ...parts }), briefId({ diff: expected, ...parts }));
-        assert.equal(jsonText({ diff, list: [1] }), jsonText({ diff: expected, list: [1] }));
-        assert.equal(JSON.stringify(diff), JSON.stringify(expected));
-      }),
+      fc.property(
+        diffText,
+        fc.integer({ min: 1, max: 40 }),
+        fc.boolean(),
+        fc.integer({ min: 0, max: 3 }),
+        (text, chunkBytes, scoped, escapedFirst) => {
+          const expected = pyUniversalNewlines(text);
+          const parts = { verification: 'ok\n', rubric: RUBRIC, scope: scoped ? ['src/a.ts'] : null };
+          const expectedId = briefId({ diff: expected, ...parts });
+          const expectedJson = jsonText({ diff: expected, list: [1] });
+          const expectedPaths = diffPaths(expected);
+          const make = (): Utf8Diff => new Utf8Diff(Buffer.from(text, 'utf8'), chunkBytes);
+
+          // Read as the brief reads it: blank check and paths, then the id, then the printing.
+          const diff = make();
+          assert.equal([...diff.chunks()].join(''), expected);
+          assert.deepEqual(diffPaths(diff), expectedPaths);
+          assert.equal(briefId({ diff, ...parts }), expectedId);
+          assert.equal(jsonText({ diff, list: [1] }), expectedJson);
+          // Escaped in place by now: the text, paths and id read back from the escapes.
+          assert.equal(diff.text(), expected);
+          assert.equal(JSON.stringify(diff), JSON.stringify(expected));
+          assert.deepEqual(diffPaths(diff), expectedPaths);
+          assert.equal(briefId({ diff, ...parts }), expectedId);
+
+          // Printed first, or escaped only part of the way (a reader that stopped early).
+          const other = make();
+          const partial = other.jsonChunks()[Symbol.iterator]();
+          for (let i = 0; i < escapedFirst; i += 1) partial.next();
+          assert.equal([...other.chunks()].join(''), expected);
+          assert.equal(jsonText({ diff: other, list: [1] }), expectedJson);
+          assert.equal(briefId({ diff: other, ...parts }), expectedId);
+          assert.deepEqual(diffPaths(other), expectedPaths);
+          assert.equal(other.text(), expected);
+        },
+      ),
       { numRuns: 500 },
     );
   });
