@@ -1,7 +1,7 @@
 // A diff kept as the UTF-8 bytes it was read as. A 20 MiB diff decoded into one string costs
 // its size again (twice that once it holds one non-ASCII character); kept as bytes, it is
-// decoded a chunk of whole lines at a time whenever it is read (for its paths, its id, its
-// --json text) and each chunk is dropped when done. Every chunk ends after a \n or \r, which
+// decoded a chunk of whole lines at a time whenever it is read (for its blank check, its paths,
+// its id) and each chunk is dropped when done. Every chunk ends after a \n or \r, which
 // str.splitlines() breaks at too, so each chunk starts a line and the string rules (the path
 // reader, the escapes) apply to it unchanged: there is no second set of rules for bytes.
 import { CHUNKED_TEXT, type ChunkedText } from '../chunked-text';
@@ -52,9 +52,9 @@ interface Escaped {
 /**
  * The diff as validated UTF-8 bytes (byte-order mark removed), handed out in decoded chunks.
  *
- * The diff is escaped twice: for its id (before anything is printed: the sorted packet prints
- * `brief_id` before `diff`) and for the --json output. Keeping the escaped text between the
- * two would double the memory a 20 MiB diff takes; escaping it twice costs a pass. Instead the
+ * The diff's escape is needed twice: for its id (before anything is printed: the sorted packet
+ * prints `brief_id` before `diff`) and for the --json output. Keeping the escaped text between
+ * the two would double the memory a 20 MiB diff takes; escaping it twice costs a pass. Instead the
  * first escape of each chunk is stored over the chunk's own bytes, which are not needed again
  * once decoded (the few bytes an escape adds go to a small overflow buffer). From then on the
  * chunk's text is the escape parsed back (exact: JSON.parse undoes JSON.stringify), and
