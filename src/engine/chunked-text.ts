@@ -11,10 +11,11 @@ export interface ChunkedText {
    * the two halves of a surrogate pair, so each may be escaped on its own.
    */
   chunks(): Iterable<string>;
-  /** The text's JSON.stringify escape, quotes left out, in pieces (one per chunk). */
-  jsonChunks(): Iterable<string>;
-  /** The same escape as UTF-8 bytes, in pieces a printer writes as they come. */
-  jsonBytes(): Iterable<Uint8Array>;
+  /**
+   * The text's JSON.stringify escape (quotes left out) as UTF-8 bytes: for each chunk, the
+   * pieces its escape is held in (a piece may end inside a character; a chunk's pieces cannot).
+   */
+  jsonChunks(): Iterable<Uint8Array[]>;
   /** The whole text as one string (for a caller that truly needs it; costs its full size). */
   text(): string;
   /** Serialises as the text it stands for, so a plain JSON.stringify still prints the text. */

@@ -18,7 +18,10 @@ export interface BriefIdParts {
 export function briefId(parts: BriefIdParts): string {
   const { diff, verification, rubric, scope } = parts;
   const hash = sha256();
-  // The serialisation is pure ASCII, so latin1 gives the same bytes as UTF-8, faster.
-  writePythonJson({ diff, verification, rubric, scope }, (piece) => hash.update(piece, 'latin1'));
+  // The serialisation is pure ASCII, so latin1 gives the same bytes as UTF-8, faster; pieces
+  // already in bytes (a diff kept as bytes) are hashed as they are.
+  writePythonJson({ diff, verification, rubric, scope }, (piece) =>
+    typeof piece === 'string' ? hash.update(piece, 'latin1') : hash.updateBytes(piece),
+  );
   return hash.digest('hex').slice(0, 16);
 }

@@ -8,6 +8,7 @@
 // integral value with a decimal point (`"weight": 20.0`) hashes differently here than in the
 // original engine.
 
+import { isAscii } from 'node:buffer';
 import { isChunkedText } from '../chunked-text';
 import { compareCodePoints } from '../python-text';
 
@@ -71,7 +72,15 @@ function pythonEscapeOfJsonEscape(body: string): string {
   return body.replace(NON_ASCII, (c) => '\\u' + c.charCodeAt(0).toString(16).padStart(4, '0'));
 }
 
-type Write = (chunk: string) => void;
+/** Receives each piece: a string, or bytes that are ASCII (whose latin1 reading is the same text). */
+type Write = (chunk: string | Uint8Array) => void;
+
+const DEL = 0x7f;
+
+/** ASCII without DEL: bytes Python's ensure_ascii escape leaves as JSON.stringify left them. */
+function isPlainAscii(bytes: Uint8Array): boolean {
+  return isAscii(bytes) && !bytes.includes(DEL);
+}
 
 function writeString(s: string, write: Write): void {
   write('"');
@@ -89,7 +98,10 @@ function write(value: unknown, out: Write): void {
     // The same escape, a chunk at a time: every escape covers one UTF-16 unit, so the pieces
     // join to exactly the escape of the whole text.
     out('"');
-    for (const body of value.jsonChunks()) out(pythonEscapeOfJsonEscape(body));
+    for (const pieces of value.jsonChunks()) {
+      if (pieces.every(isPlainAscii)) for (const piece of pieces) out(piece);
+      else out(pythonEscapeOfJsonEscape(Buffer.concat(pieces).toString('utf8')));
+    }
     out('"');
   } else if (typeof value === 'number') {
     out(dumpNumber(value));
@@ -123,8 +135,8 @@ function write(value: unknown, out: Write): void {
 
 /**
  * Stream the serialisation below to `out`, piece by piece (for hashing without building
- * one giant string). Every piece is pure ASCII. A ChunkedText is written as the string it
- * stands for.
+ * one giant string). Every piece is pure ASCII, a string or bytes. A ChunkedText is written as
+ * the string it stands for.
  */
 export function writePythonJson(value: unknown, out: Write): void {
   write(value, out);
@@ -137,6 +149,8 @@ export function writePythonJson(value: unknown, out: Write): void {
  */
 export function pythonJsonDumps(value: unknown): string {
   const pieces: string[] = [];
-  write(value, (piece) => pieces.push(piece));
+  write(value, (piece) =>
+    pieces.push(typeof piece === 'string' ? piece : Buffer.from(piece).toString('latin1')),
+  );
   return pieces.join('');
 }

@@ -83,44 +83,33 @@ export class Utf8Diff implements ChunkedText {
 
   /**
    * The text Python's text mode reads (\r\n and \r as \n), a chunk at a time. Every chunk is
-   * whole lines (the last one may lack its break), so each starts a line.
+   * whole lines (the last one may lack its break), so each starts a line. A chunk read for the
+   * first time is escaped on the way (see above: the escape will be needed, and the chunk is
+   * decoded now anyway), so the paths, the id and the printing decode the diff once.
    */
   *chunks(): Generator<string> {
-    const { buffer } = this;
-    for (let start = 0; start < buffer.length;) {
-      const done = this.escaped.get(start);
-      if (done) {
-        yield JSON.parse(`"${this.storedEscape(done).toString('utf8')}"`) as string;
-        start = done.end;
-      } else {
-        const end = chunkEnd(buffer, start, this.chunkBytes);
-        yield this.decode(start, end);
-        start = end;
-      }
-    }
-  }
-
-  /** The JSON.stringify escape of the text (without quotes), chunk by chunk, as strings. */
-  *jsonChunks(): Generator<string> {
     for (let start = 0; start < this.buffer.length;) {
       const done = this.escaped.get(start);
       if (done) {
-        yield this.storedEscape(done).toString('utf8');
+        yield JSON.parse(`"${Buffer.concat(this.storedEscape(done)).toString('utf8')}"`) as string;
         start = done.end;
       } else {
-        const { body, chunk } = this.escapeNext(start);
-        yield body;
+        const { text, chunk } = this.escapeNext(start);
+        yield text;
         start = chunk.end;
       }
     }
   }
 
-  /** The same escape as UTF-8 bytes (views that are only valid until the next step). */
-  *jsonBytes(): Generator<Uint8Array> {
+  /**
+   * The text's JSON.stringify escape (quotes left out) as UTF-8 bytes, one chunk at a time: each
+   * chunk's escape in one or two pieces (a piece may end inside a character; the chunk cannot).
+   * The pieces are views that are only valid until the next step.
+   */
+  *jsonChunks(): Generator<Uint8Array[]> {
     for (let start = 0; start < this.buffer.length;) {
       const chunk = this.escaped.get(start) ?? this.escapeNext(start).chunk;
-      yield this.buffer.subarray(chunk.start, chunk.start + chunk.inPlace);
-      if (chunk.overflow) yield chunk.overflow;
+      yield this.storedEscape(chunk);
       start = chunk.end;
     }
   }
@@ -137,16 +126,17 @@ export class Utf8Diff implements ChunkedText {
     return pyUniversalNewlines(this.buffer.toString('utf8', start, end));
   }
 
-  private storedEscape(chunk: Escaped): Buffer {
+  private storedEscape(chunk: Escaped): Buffer[] {
     const inPlace = this.buffer.subarray(chunk.start, chunk.start + chunk.inPlace);
-    return chunk.overflow ? Buffer.concat([inPlace, chunk.overflow]) : inPlace;
+    return chunk.overflow ? [inPlace, chunk.overflow] : [inPlace];
   }
 
-  /** Escapes the chunk at `start` (the end of the escaped prefix) and stores the escape over it. */
-  private escapeNext(start: number): { body: string; chunk: Escaped } {
+  /** Decodes the chunk at `start` (the end of the escaped prefix) and stores its escape over it. */
+  private escapeNext(start: number): { text: string; chunk: Escaped } {
     if (start !== this.escapedEnd) throw new Error('Utf8Diff: chunks are escaped in order');
     const end = chunkEnd(this.buffer, start, this.chunkBytes);
-    const body = JSON.stringify(this.decode(start, end)).slice(1, -1);
+    const text = this.decode(start, end);
+    const body = JSON.stringify(text).slice(1, -1);
     if (this.scratch.length < 3 * body.length) this.scratch = Buffer.allocUnsafe(3 * body.length);
     const size = this.scratch.write(body, 0, 'utf8');
     const inPlace = Math.min(size, end - start);
@@ -155,6 +145,6 @@ export class Utf8Diff implements ChunkedText {
     const chunk: Escaped = { start, end, inPlace, overflow };
     this.escaped.set(start, chunk);
     this.escapedEnd = end;
-    return { body, chunk };
+    return { text, chunk };
   }
 }
