@@ -137,7 +137,10 @@ export class Utf8Diff implements ChunkedText {
     const end = chunkEnd(this.buffer, start, this.chunkBytes);
     const text = this.decode(start, end);
     const body = JSON.stringify(text).slice(1, -1);
-    if (this.scratch.length < 3 * body.length) this.scratch = Buffer.allocUnsafe(3 * body.length);
+    // Room for the worst case (3 bytes a unit) without measuring; a chunk that is one huge line
+    // is measured instead, so it never needs three times its size.
+    const room = body.length <= 1 << 20 ? 3 * body.length : Buffer.byteLength(body, 'utf8');
+    if (this.scratch.length < room) this.scratch = Buffer.allocUnsafe(room);
     const size = this.scratch.write(body, 0, 'utf8');
     const inPlace = Math.min(size, end - start);
     this.scratch.copy(this.buffer, start, 0, inPlace);

@@ -231,8 +231,13 @@ describe('brief: a diff kept as bytes reads exactly as its string', () => {
       '@@ -1 +1 @@\n-old "x" \\ \x7f\x01\n+new \u4e2d\ud83d\ude00\r',
       '--- a/lone-cr.ts\r+++ b/lone-cr.ts\rdiff --git a/p q/r.ts b/p q/r.ts\n',
     ].join('');
-    for (const repeat of [3000, 3001]) {
-      const text = block.repeat(repeat) + 'diff --git a/last.ts b/last.ts';
+    const oneHugeLine = 'diff --git a/huge.ts b/huge.ts ' + '\u00e9"x'.repeat(600_000); // one line over 1 MiB
+    for (const text of [
+      block.repeat(3000) + 'diff --git a/last.ts b/last.ts',
+      block.repeat(3001) + 'diff --git a/last.ts b/last.ts',
+      oneHugeLine,
+      `${oneHugeLine}\n${block}`,
+    ]) {
       const utf8 = Buffer.from(text, 'utf8');
       assert.ok(utf8.length > 3 * (1 << 16));
       const rest = { verification: { path: 'v', text: 'ok\n' } };
