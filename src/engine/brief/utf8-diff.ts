@@ -59,26 +59,36 @@ interface Escaped {
  * once decoded (the few bytes an escape adds go to a small overflow buffer). From then on the
  * chunk's text is the escape parsed back (exact: JSON.parse undoes JSON.stringify), and
  * printing it is a plain write. So the diff's bytes belong to this object: it overwrites them.
+ *
+ * A diff of control characters escapes to six times its size (`\u0001`), so the overflow has a
+ * budget (a quarter of the diff; real diffs need a few per cent). Past it, the remaining chunks
+ * stay as they are and are escaped again when printed: slower, never more memory.
  */
 export class Utf8Diff implements ChunkedText {
   readonly [CHUNKED_TEXT] = true as const;
   private readonly buffer: Buffer;
-  /** Escaped chunks by their start. They always form a prefix of the diff, escaped in order. */
+  /** Chunks whose escape is stored, by their start. They always form a prefix of the diff. */
   private readonly escaped = new Map<number, Escaped>();
   private escapedEnd = 0;
+  /** False once a chunk did not fit the overflow budget: no later chunk is stored. */
+  private storing = true;
+  private overflowBytes = 0;
+  private readonly overflowBudget: number;
   private scratch = Buffer.alloc(0);
 
   /**
    * `bytes` must be valid UTF-8 without the leading byte-order mark the text decoder strips
-   * (read-input.ts utf8TextBytes); they are overwritten (see above). `chunkBytes` is injectable
-   * for tests.
+   * (read-input.ts utf8TextBytes); they are overwritten (see above). `chunkBytes` and
+   * `overflowBudget` (bytes) are injectable for tests.
    */
   constructor(
     bytes: Uint8Array,
     private readonly chunkBytes = DIFF_CHUNK_BYTES,
+    overflowBudget?: number,
   ) {
     if (!(chunkBytes >= 1)) throw new RangeError('chunk size must be at least one byte');
     this.buffer = bufferOf(bytes);
+    this.overflowBudget = overflowBudget ?? Math.max(1 << 20, this.buffer.length >> 2);
   }
 
   /**
@@ -93,10 +103,14 @@ export class Utf8Diff implements ChunkedText {
       if (done) {
         yield JSON.parse(`"${Buffer.concat(this.storedEscape(done)).toString('utf8')}"`) as string;
         start = done.end;
-      } else {
-        const { text, chunk } = this.escapeNext(start);
+      } else if (this.storing) {
+        const { text, end } = this.escapeAt(start);
         yield text;
-        start = chunk.end;
+        start = end;
+      } else {
+        const end = chunkEnd(this.buffer, start, this.chunkBytes);
+        yield this.decode(start, end);
+        start = end;
       }
     }
   }
@@ -108,9 +122,12 @@ export class Utf8Diff implements ChunkedText {
    */
   *jsonChunks(): Generator<Uint8Array[]> {
     for (let start = 0; start < this.buffer.length;) {
-      const chunk = this.escaped.get(start) ?? this.escapeNext(start).chunk;
-      yield this.storedEscape(chunk);
-      start = chunk.end;
+      const done = this.escaped.get(start);
+      const { end, pieces } = done
+        ? { end: done.end, pieces: this.storedEscape(done) }
+        : this.escapeAt(start);
+      yield pieces;
+      start = end;
     }
   }
 
@@ -131,9 +148,12 @@ export class Utf8Diff implements ChunkedText {
     return chunk.overflow ? [inPlace, chunk.overflow] : [inPlace];
   }
 
-  /** Decodes the chunk at `start` (the end of the escaped prefix) and stores its escape over it. */
-  private escapeNext(start: number): { text: string; chunk: Escaped } {
-    if (start !== this.escapedEnd) throw new Error('Utf8Diff: chunks are escaped in order');
+  /**
+   * Decodes and escapes the chunk at `start` (still its own bytes). The escape is stored over
+   * the chunk when the chunk extends the stored prefix and its overflow fits the budget;
+   * otherwise it is returned in the scratch buffer, valid until the next call.
+   */
+  private escapeAt(start: number): { text: string; end: number; pieces: Uint8Array[] } {
     const end = chunkEnd(this.buffer, start, this.chunkBytes);
     const text = this.decode(start, end);
     const body = JSON.stringify(text).slice(1, -1);
@@ -143,11 +163,21 @@ export class Utf8Diff implements ChunkedText {
     if (this.scratch.length < room) this.scratch = Buffer.allocUnsafe(room);
     const size = this.scratch.write(body, 0, 'utf8');
     const inPlace = Math.min(size, end - start);
+    const extra = size - inPlace;
+    if (!this.storing || start !== this.escapedEnd || this.overflowBytes + extra > this.overflowBudget) {
+      this.storing = false;
+      return { text, end, pieces: [this.scratch.subarray(0, size)] };
+    }
     this.scratch.copy(this.buffer, start, 0, inPlace);
-    const overflow = size > inPlace ? Buffer.from(this.scratch.subarray(inPlace, size)) : null;
-    const chunk: Escaped = { start, end, inPlace, overflow };
+    const chunk: Escaped = {
+      start,
+      end,
+      inPlace,
+      overflow: extra > 0 ? Buffer.from(this.scratch.subarray(inPlace, size)) : null,
+    };
     this.escaped.set(start, chunk);
     this.escapedEnd = end;
-    return { text, chunk };
+    this.overflowBytes += extra;
+    return { text, end, pieces: this.storedEscape(chunk) };
   }
 }

@@ -105,6 +105,18 @@ describe('cli: brief on a diff of several chunks', () => {
     assert.equal(r.json.scope.provenance, 'verified');
   });
 
+  it('prints a diff of control characters (escapes six times its size) exactly, past the overflow budget', () => {
+    const loop = loopWith();
+    const text = 'diff --git a/ctl.bin b/ctl.bin\n' + ('+' + '\x01\x02\x1b'.repeat(40) + '\n').repeat(3000);
+    const bytes = Buffer.from(text, 'utf8');
+    const diff = writeText(join(loop.root, 'ctl.diff'), bytes);
+    const verify = writeText(join(loop.root, 'verify.txt'), 'ok\n');
+    const payload = expectedPacket(loop, bytes, 'ok\n');
+    const r = loop.cli('brief', '--diff-file', diff, '--verification-file', verify, '--json');
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.stdout, jsonText(payload));
+  });
+
   it('refuses a diff with one invalid byte past its first chunk (exit 8, named, nothing armed)', () => {
     const loop = loopWith();
     const good = Buffer.from(bigDiff(), 'utf8');

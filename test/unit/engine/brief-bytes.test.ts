@@ -155,20 +155,24 @@ describe('brief: a diff kept as bytes reads exactly as its string', () => {
     }
   });
 
-  it('gives the same chunks, paths, id and --json text at any chunk size, in any order of reading', () => {
+  it('gives the same chunks, paths, id and --json text at any chunk size and overflow budget, in any order of reading', () => {
     fc.assert(
       fc.property(
         diffText,
         fc.integer({ min: 1, max: 40 }),
         fc.boolean(),
         fc.integer({ min: 0, max: 3 }),
-        (text, chunkBytes, scoped, escapedFirst) => {
+        fc.option(fc.integer({ min: 0, max: 60 })),
+        (text, chunkBytes, scoped, escapedFirst, budget) => {
           const expected = pyUniversalNewlines(text);
           const parts = { verification: 'ok\n', rubric: RUBRIC, scope: scoped ? ['src/a.ts'] : null };
           const expectedId = briefId({ diff: expected, ...parts });
           const expectedJson = jsonText({ diff: expected, list: [1] });
           const expectedPaths = diffPaths(expected);
-          const make = (): Utf8Diff => new Utf8Diff(Buffer.from(text, 'utf8'), chunkBytes);
+          // A small overflow budget stops storing escapes part of the way (as a diff of control
+          // characters does): the rest is escaped again when printed.
+          const make = (): Utf8Diff =>
+            new Utf8Diff(Buffer.from(text, 'utf8'), chunkBytes, budget ?? undefined);
 
           // Read as the brief reads it: blank check and paths, then the id, then the printing.
           const diff = make();
