@@ -6,7 +6,7 @@ export type { BriefPacket, BriefScope, DiffText, PacketParts } from './packet';
 export { briefId } from './brief-id';
 export type { BriefIdParts } from './brief-id';
 export { diffPaths } from './diff-paths';
-export { Utf8Diff, DIFF_CHUNK_BYTES } from './utf8-diff';
+export { Utf8Diff } from './utf8-diff';
 export { declaredPaths } from './change-scope';
 export { coverageFindings, undeclaredPaths, scopeCoverage } from './coverage';
 export { pythonJsonDumps, pythonFloatRepr } from './python-json';

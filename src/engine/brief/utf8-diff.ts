@@ -8,12 +8,12 @@ import { CHUNKED_TEXT, type ChunkedText } from '../chunked-text';
 import { pyUniversalNewlines } from '../python-text';
 
 /** Chunks are about this many bytes: large enough that per-chunk costs vanish, small enough to stay in cache. */
-export const DIFF_CHUNK_BYTES = 1 << 16;
+const DIFF_CHUNK_BYTES = 1 << 16;
 const LF = 0x0a;
 const CR = 0x0d;
 
 /** A Buffer view over the same memory (for the native searches), without copying. */
-export function bufferOf(bytes: Uint8Array): Buffer {
+function bufferOf(bytes: Uint8Array): Buffer {
   return Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }
 
