@@ -1,7 +1,7 @@
 // The operations both shells run: each reads and writes through the store, decides through the
 // engine, and returns an Outcome. The CLI maps argv onto these; the extension maps quick-input
 // answers and webview messages onto the same calls, so no rule is implemented twice.
-import { brief, type BriefInput, type BriefPacket } from '../engine/brief';
+import { brief, type BriefInput, type BriefPacket, type DiffInput, type DiffText } from '../engine/brief';
 import type { CloseInput } from '../engine/close';
 import { closeEngineering } from '../engine/engineering/close';
 import { withReviewedDiff } from '../engine/engineering/budget';
@@ -46,8 +46,9 @@ export function iterateOp(
   );
 }
 
-export interface BriefOpInput {
-  diff: BriefInput;
+export interface BriefOpInput<Diff extends DiffInput = BriefInput> {
+  /** Its text, or (the CLI, for a big diff) its bytes: see DiffInput. */
+  diff: Diff;
   verification: BriefInput;
   changeScope?: BriefInput;
 }
@@ -56,15 +57,27 @@ export function briefOp(
   root: string,
   session: string,
   input: BriefOpInput,
+  lock?: LockOptions,
+): Outcome<BriefPacket>;
+export function briefOp(
+  root: string,
+  session: string,
+  input: BriefOpInput<DiffInput>,
+  lock?: LockOptions,
+): Outcome<BriefPacket<DiffText>>;
+export function briefOp(
+  root: string,
+  session: string,
+  input: BriefOpInput<DiffInput>,
   lock: LockOptions = {},
-): Outcome<BriefPacket> {
+): Outcome<BriefPacket<DiffText>> {
   return operation(ledgerFile(root, session), () =>
     updateLedger(
       root,
       session,
       (read, location) => {
         const result = brief(requireLedger(read, location, session), input);
-        if (isRefusal(result)) return { result: fromRefusal<BriefPacket>(result) };
+        if (isRefusal(result)) return { result: fromRefusal<BriefPacket<DiffText>>(result) };
         // A loop-engineering ledger keeps the diff's size: its review budget caps it.
         const ledger = withReviewedDiff(
           result.ledger,

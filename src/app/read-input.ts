@@ -6,6 +6,7 @@
 // opened non-blocking so that opening a FIFO nobody writes to cannot hang; its writer then has
 // FIFO_WAIT_MS to show up (see fifoWaitMs). An inherited pipe (`/dev/stdin`, `/dev/fd/N`) is
 // read from its descriptor (see inheritedStream).
+import { isUtf8 } from 'node:buffer';
 import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import { sleepSync } from '../store/sleep';
 
@@ -216,4 +217,35 @@ export function readTextFile(
   } catch {
     return { path, error: 'is not valid UTF-8 text' };
   }
+}
+
+export type Utf8ReadResult = { path: string; utf8: Buffer } | { path: string; error: string };
+
+const BYTE_ORDER_MARK = [0xef, 0xbb, 0xbf];
+
+/**
+ * The bytes of `path` when they are UTF-8 text, for a caller that reads a big text without
+ * decoding it (`brief`'s diff): refused exactly as readTextFile refuses, and `utf8` holds the
+ * bytes of readTextFile's text: validated as UTF-8 (`isUtf8` accepts what the fatal decoder
+ * accepts), with the one leading byte-order mark the decoder strips removed.
+ */
+export function readUtf8File(path: string, limit: number): Utf8ReadResult {
+  let bytes: Buffer;
+  try {
+    bytes = readBytes(path, limit).bytes;
+  } catch (error) {
+    return { path, error: error instanceof Unreadable ? error.message : errnoReason(error) };
+  }
+  const utf8 = utf8TextBytes(bytes);
+  return utf8 === null ? { path, error: 'is not valid UTF-8 text' } : { path, utf8 };
+}
+
+/**
+ * The bytes of the text readTextFile's decoder would give (`decode(bytes)` as UTF-8 equals
+ * `decode(utf8TextBytes(bytes))` keeping any mark), or null where it would refuse them.
+ */
+export function utf8TextBytes(bytes: Buffer): Buffer | null {
+  if (!isUtf8(bytes)) return null;
+  const bom = BYTE_ORDER_MARK.every((byte, i) => bytes[i] === byte);
+  return bom ? bytes.subarray(BYTE_ORDER_MARK.length) : bytes;
 }

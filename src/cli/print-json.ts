@@ -4,6 +4,8 @@
 // and the output leaves in chunks of about CHUNK bytes. That keeps `brief --json`'s peak memory
 // near the size of the diff it holds anyway, and its garbage small.
 
+import { isChunkedText, type ChunkedText } from '../engine/chunked-text';
+
 /** Pieces are gathered up to about this many UTF-16 units before one write. */
 const CHUNK = 1 << 16;
 /** Strings longer than this are escaped slice by slice rather than in one go. */
@@ -28,6 +30,13 @@ class ChunkedWriter {
     this.pieces.push(piece);
     this.length += piece.length;
     if (this.length >= CHUNK) this.flush();
+  }
+
+  /** Bytes written as they are (after what is pending); the sink sees them before this returns. */
+  writeBytes(bytes: Uint8Array): void {
+    this.flush();
+    if (bytes.length > 0)
+      this.sink(Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length));
   }
 
   flush(): void {
@@ -64,6 +73,14 @@ function writeString(s: string, out: ChunkedWriter): void {
     out.write(quoted.slice(1, -1));
     start = end;
   }
+  out.write('"');
+}
+
+/** A text handed out in chunks (a diff kept as bytes), printed as the one string it stands for. */
+function writeChunkedText(text: ChunkedText, out: ChunkedWriter): void {
+  out.write('"');
+  // No chunk ends inside a surrogate pair, so each chunk's escape is that part of the whole's.
+  for (const pieces of text.jsonChunks()) for (const bytes of pieces) out.writeBytes(bytes);
   out.write('"');
 }
 
@@ -105,6 +122,10 @@ function isShortPrimitives(list: unknown[]): boolean {
 function writeValue(value: unknown, indent: string, out: ChunkedWriter): void {
   if (typeof value === 'string') {
     writeString(value, out);
+    return;
+  }
+  if (isChunkedText(value)) {
+    writeChunkedText(value, out);
     return;
   }
   if (value === null || typeof value !== 'object') {
@@ -151,7 +172,8 @@ function writeValue(value: unknown, indent: string, out: ChunkedWriter): void {
 /**
  * Writes `JSON.stringify(sortKeysDeep(payload), null, 2) + '\n'` to `sink` in chunks, for the
  * plain data payloads are: objects print their own enumerable keys in sortKeysDeep's order
- * (see printedKeyOrder; no toJSON), arrays their items with holes and undefined as null.
+ * (see printedKeyOrder; no toJSON), arrays their items with holes and undefined as null. A
+ * ChunkedText prints as the string it stands for (what its toJSON returns).
  */
 export function writeJson(payload: unknown, sink: Sink): void {
   const out = new ChunkedWriter(sink);

@@ -14,6 +14,7 @@ export const SMALL_INPUT = 2 * 1024;
 /** The part of node:crypto's Hash the engine uses. */
 export interface Sha256 {
   update(text: string, encoding: 'utf8' | 'latin1'): Sha256;
+  updateBytes(bytes: Uint8Array): Sha256;
   digest(encoding: 'hex'): string;
 }
 
@@ -27,8 +28,16 @@ class AdaptiveSha256 implements Sha256 {
       this.native.update(text, encoding);
       return this;
     }
-    const bytes = Buffer.from(text, encoding);
-    this.pending.push(bytes);
+    return this.updateBytes(Buffer.from(text, encoding));
+  }
+
+  /** The bytes are hashed (or copied) before this returns: the caller may reuse them. */
+  updateBytes(bytes: Uint8Array): Sha256 {
+    if (this.native) {
+      this.native.update(bytes);
+      return this;
+    }
+    this.pending.push(Buffer.from(bytes));
     this.size += bytes.length;
     if (this.size > SMALL_INPUT) {
       // eslint-disable-next-line @typescript-eslint/no-require-imports

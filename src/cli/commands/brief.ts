@@ -1,5 +1,5 @@
 import { briefOp } from '../../app/operations';
-import { INPUT_LIMIT, readTextFile } from '../../app/read-input';
+import { INPUT_LIMIT, readTextFile, readUtf8File } from '../../app/read-input';
 import { SESSION_FLAG, type CommandSpec, type ParsedFlags } from '../args';
 import { withHuman, type CommandOutcome } from '../outcome';
 import { str, type CommandContext } from './context';
@@ -24,8 +24,9 @@ export function run(flags: ParsedFlags, ctx: CommandContext): CommandOutcome {
   const session = str(flags.session) as string;
   const scopePath = str(flags.changeScope);
   // Read in the reference's order; the engine reports only the first unreadable or empty one.
+  // The diff stays bytes: a 20 MiB diff is never decoded into one string (engine/brief/utf8-diff.ts).
   const outcome = briefOp(ctx.root, session, {
-    diff: readTextFile(str(flags.diffFile) as string, INPUT_LIMIT),
+    diff: readUtf8File(str(flags.diffFile) as string, INPUT_LIMIT),
     verification: readTextFile(str(flags.verificationFile) as string, INPUT_LIMIT),
     changeScope: scopePath === null ? undefined : readTextFile(scopePath, INPUT_LIMIT),
   });

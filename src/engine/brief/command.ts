@@ -1,8 +1,8 @@
 // `brief`: check the inputs, check the diff against the declared scope, assemble the packet
-// and arm it as the ledger's single pending brief. The shell reads the files; we get text
-// or the reason it could not be read.
+// and arm it as the ledger's single pending brief. The shell reads the files; we get text (or,
+// for the diff, its bytes) or the reason it could not be read.
 import { deriveBaseline } from '../baseline';
-import { EXIT, refuse } from '../refusal';
+import { EXIT, isRefusal, refuse } from '../refusal';
 import type { Refusal } from '../refusal';
 import type { Ledger } from '../types';
 import { briefId } from './brief-id';
@@ -10,61 +10,77 @@ import { declaredPaths } from './change-scope';
 import { scopeCoverage } from './coverage';
 import { diffPaths } from './diff-paths';
 import { assemblePacket } from './packet';
-import type { BriefPacket, BriefScope } from './packet';
-import { isPyBlank } from '../python-text';
+import type { BriefPacket, BriefScope, DiffText } from './packet';
+import { isPyBlank, pyUniversalNewlines } from '../python-text';
+import { Utf8Diff } from './utf8-diff';
 
 /** One input file as the shell found it: its text, or why it could not be read. */
 export type BriefInput = { path: string; text: string } | { path: string; error: string };
 
-export interface BriefInputs {
-  diff: BriefInput;
+/**
+ * The diff may also come as bytes (`utf8`): valid UTF-8 with the leading byte-order mark the text
+ * decoder strips already removed (read-input.ts readUtf8File). Such a diff is read without
+ * ever becoming one string, and reads exactly as its decoded text would.
+ */
+export type DiffInput = BriefInput | { path: string; utf8: Uint8Array };
+
+export interface BriefInputs<Diff extends DiffInput = BriefInput> {
+  diff: Diff;
   verification: BriefInput;
   changeScope?: BriefInput;
 }
 
-export interface BriefResult {
+export interface BriefResult<Diff extends DiffText = string> {
   ledger: Ledger;
-  payload: BriefPacket;
+  payload: BriefPacket<Diff>;
 }
 
 interface NamedInput {
   label: string;
   flag: string;
-  input: BriefInput;
+  input: DiffInput;
 }
 
 /**
- * The original engine read its inputs in text mode, where Python turns \r\n and lone \r
- * into \n. Doing the same here keeps brief ids equal for files with Windows line endings,
- * whichever shell read them.
+ * An input's text as Python's text mode reads it (see pyUniversalNewlines), or the refusal that
+ * names it. A diff given as bytes stays bytes (a Utf8Diff, decoded a chunk at a time).
  */
-function universalNewlines(text: string): string {
-  return text.includes('\r') ? text.replace(/\r\n?/g, '\n') : text;
+function readInput({ label, flag, input }: NamedInput): DiffText | Refusal {
+  if ('error' in input) {
+    return refuse(EXIT.unreadableInput, [
+      {
+        code: 'brief-input-unreadable',
+        message: `${flag} ${input.path}: the ${label} cannot be read (${input.error}) — a packet missing it would have the critic judge something it never saw`,
+      },
+    ]);
+  }
+  const text = 'utf8' in input ? new Utf8Diff(input.utf8) : pyUniversalNewlines(input.text);
+  if (isBlank(text)) {
+    return refuse(EXIT.unreadableInput, [
+      {
+        code: 'brief-input-empty',
+        message: `${flag} ${input.path}: the ${label} is empty — a critic pass over nothing is a verdict about nothing`,
+      },
+    ]);
+  }
+  return text;
 }
 
-/** The text of each input in order, or a refusal naming the first one that fails. */
-function readInputs(inputs: NamedInput[]): string[] | Refusal {
-  const texts: string[] = [];
-  for (const { label, flag, input } of inputs) {
-    if ('error' in input) {
-      return refuse(EXIT.unreadableInput, [
-        {
-          code: 'brief-input-unreadable',
-          message: `${flag} ${input.path}: the ${label} cannot be read (${input.error}) — a packet missing it would have the critic judge something it never saw`,
-        },
-      ]);
-    }
-    if (isPyBlank(input.text)) {
-      return refuse(EXIT.unreadableInput, [
-        {
-          code: 'brief-input-empty',
-          message: `${flag} ${input.path}: the ${label} is empty — a critic pass over nothing is a verdict about nothing`,
-        },
-      ]);
-    }
-    texts.push(universalNewlines(input.text));
-  }
-  return texts;
+/** Python's `not text.strip()`; a chunked text is blank when every chunk is. */
+function isBlank(text: DiffText): boolean {
+  if (typeof text === 'string') return isPyBlank(text);
+  for (const chunk of text.chunks()) if (!isPyBlank(chunk)) return false;
+  return true;
+}
+
+/** A text input (only the diff may be bytes, so only the diff may come back chunked). */
+function readTextInput(named: NamedInput & { input: BriefInput }): string | Refusal {
+  return readInput(named) as string | Refusal;
+}
+
+function diffPathsOf(diff: DiffText): string[] {
+  if (typeof diff === 'string' || diff instanceof Utf8Diff) return diffPaths(diff);
+  return diffPaths(diff.text());
 }
 
 /**
@@ -74,18 +90,26 @@ function readInputs(inputs: NamedInput[]): string[] | Refusal {
  * On success the returned ledger is a copy whose `pending_brief` names this packet; the
  * ledger's status is not checked, so a closed ledger still gets a brief.
  */
-export function brief(ledger: Ledger, inputs: BriefInputs): BriefResult | Refusal {
-  const named: NamedInput[] = [
-    { label: 'diff', flag: '--diff-file', input: inputs.diff },
-    { label: 'verification output', flag: '--verification-file', input: inputs.verification },
-  ];
-  if (inputs.changeScope)
-    named.push({ label: 'change scope', flag: '--change-scope', input: inputs.changeScope });
-  const texts = readInputs(named);
-  if (!Array.isArray(texts)) return texts;
-  const [diff = '', verification = '', scopeText] = texts;
+export function brief(ledger: Ledger, inputs: BriefInputs): BriefResult | Refusal;
+export function brief(ledger: Ledger, inputs: BriefInputs<DiffInput>): BriefResult<DiffText> | Refusal;
+export function brief(ledger: Ledger, inputs: BriefInputs<DiffInput>): BriefResult<DiffText> | Refusal {
+  // Read in order: only the first unreadable or empty input is reported.
+  const diff = readInput({ label: 'diff', flag: '--diff-file', input: inputs.diff });
+  if (isRefusal(diff)) return diff;
+  const verification = readTextInput({
+    label: 'verification output',
+    flag: '--verification-file',
+    input: inputs.verification,
+  });
+  if (isRefusal(verification)) return verification;
+  let scopeText: string | undefined;
+  if (inputs.changeScope) {
+    const read = readTextInput({ label: 'change scope', flag: '--change-scope', input: inputs.changeScope });
+    if (isRefusal(read)) return read;
+    scopeText = read;
+  }
 
-  const present = diffPaths(diff);
+  const present = diffPathsOf(diff);
   let scope: BriefScope = {
     provenance: 'unverified',
     declared_paths: null,

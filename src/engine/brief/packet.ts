@@ -1,6 +1,7 @@
 // The critic packet: everything a reviewer who did not build the change needs, and nothing
 // the builder wrote about it. The instructions travel inside the packet so the builder's
 // framing never becomes the critic's prompt.
+import type { ChunkedText } from '../chunked-text';
 import { CRITIC_VERDICTS } from '../types';
 import type { CriticVerdict, RubricDimension } from '../types';
 
@@ -13,12 +14,18 @@ export interface BriefScope {
   undeclared_paths: string[];
 }
 
+/**
+ * A diff's text: a string, or (for a diff the CLI kept as bytes) a ChunkedText that prints and
+ * hashes exactly as that string would.
+ */
+export type DiffText = string | ChunkedText;
+
 /** The `brief` payload: exactly these eight keys. */
-export interface BriefPacket {
+export interface BriefPacket<Diff extends DiffText = string> {
   brief_id: string;
   rubric: RubricDimension[];
   baseline: Record<string, number>;
-  diff: string;
+  diff: Diff;
   verification: string;
   scope: BriefScope;
   verdicts: CriticVerdict[];
@@ -35,16 +42,16 @@ export const BRIEF_ASKS: readonly string[] = [
   'Start with the scope block: when its provenance is `unverified`, nothing shows this diff is the entire change, so judge only what the diff contains.',
 ];
 
-export interface PacketParts {
+export interface PacketParts<Diff extends DiffText = string> {
   briefId: string;
   rubric: RubricDimension[];
   baseline: Record<string, number>;
-  diff: string;
+  diff: Diff;
   verification: string;
   scope: BriefScope;
 }
 
-export function assemblePacket(parts: PacketParts): BriefPacket {
+export function assemblePacket<Diff extends DiffText>(parts: PacketParts<Diff>): BriefPacket<Diff> {
   return {
     brief_id: parts.briefId,
     rubric: parts.rubric,

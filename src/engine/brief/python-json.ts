@@ -8,6 +8,8 @@
 // integral value with a decimal point (`"weight": 20.0`) hashes differently here than in the
 // original engine.
 
+import { isAscii } from 'node:buffer';
+import { isChunkedText } from '../chunked-text';
 import { compareCodePoints } from '../python-text';
 
 /**
@@ -59,15 +61,26 @@ const SLICE = 1 << 16;
 function escapeBody(s: string): string {
   // JSON.stringify already escapes quotes, backslashes, control characters and lone
   // surrogates exactly as Python does (lower-case `\u00xx`).
-  const quoted = JSON.stringify(s);
-  const body = quoted.slice(1, -1);
+  return pythonEscapeOfJsonEscape(JSON.stringify(s).slice(1, -1));
+}
+
+/** A string body as JSON.stringify escapes it (no quotes) → as `json.dumps` (ensure_ascii) does. */
+function pythonEscapeOfJsonEscape(body: string): string {
   // Python also escapes DEL and everything above ASCII, one UTF-16 unit at a time, which
   // is how an astral character becomes a surrogate-pair escape.
   if (Buffer.byteLength(body, 'utf8') === body.length && !body.includes('\x7f')) return body;
   return body.replace(NON_ASCII, (c) => '\\u' + c.charCodeAt(0).toString(16).padStart(4, '0'));
 }
 
-type Write = (chunk: string) => void;
+/** Receives each piece: a string, or bytes that are ASCII (whose latin1 reading is the same text). */
+type Write = (chunk: string | Uint8Array) => void;
+
+const DEL = 0x7f;
+
+/** ASCII without DEL: bytes Python's ensure_ascii escape leaves as JSON.stringify left them. */
+function isPlainAscii(bytes: Uint8Array): boolean {
+  return isAscii(bytes) && !bytes.includes(DEL);
+}
 
 function writeString(s: string, write: Write): void {
   write('"');
@@ -81,6 +94,15 @@ function write(value: unknown, out: Write): void {
     out('null');
   } else if (typeof value === 'string') {
     writeString(value, out);
+  } else if (isChunkedText(value)) {
+    // The same escape, a chunk at a time: every escape covers one UTF-16 unit, so the pieces
+    // join to exactly the escape of the whole text.
+    out('"');
+    for (const pieces of value.jsonChunks()) {
+      if (pieces.every(isPlainAscii)) for (const piece of pieces) out(piece);
+      else out(pythonEscapeOfJsonEscape(Buffer.concat(pieces).toString('utf8')));
+    }
+    out('"');
   } else if (typeof value === 'number') {
     out(dumpNumber(value));
   } else if (typeof value === 'boolean') {
@@ -113,7 +135,8 @@ function write(value: unknown, out: Write): void {
 
 /**
  * Stream the serialisation below to `out`, piece by piece (for hashing without building
- * one giant string). Every piece is pure ASCII.
+ * one giant string). Every piece is pure ASCII, a string or bytes. A ChunkedText is written as
+ * the string it stands for.
  */
 export function writePythonJson(value: unknown, out: Write): void {
   write(value, out);
@@ -126,6 +149,8 @@ export function writePythonJson(value: unknown, out: Write): void {
  */
 export function pythonJsonDumps(value: unknown): string {
   const pieces: string[] = [];
-  write(value, (piece) => pieces.push(piece));
+  write(value, (piece) =>
+    pieces.push(typeof piece === 'string' ? piece : Buffer.from(piece).toString('latin1')),
+  );
   return pieces.join('');
 }

@@ -1,5 +1,6 @@
 // Budget stops: what `iterate --spent` adds, and which caps the loop has reached. A reached cap
 // turns a `continue` into `stop` through the `budget-stop` stall predicate — never into success.
+import { wholeText, type ChunkedText } from '../chunked-text';
 import type { ParsedCaps } from './caps';
 import { SPENT_KINDS, type EngineeringState, type Spent, type SpentKind } from './state';
 
@@ -110,8 +111,9 @@ export function budgetReport(
  * After `brief`: the diff a reviewer now has to read is what the review budget caps. A ledger
  * without the engineering key is returned unchanged.
  */
-export function withReviewedDiff<L extends object>(ledger: L, diff: string, files: number): L {
+export function withReviewedDiff<L extends object>(ledger: L, diff: string | ChunkedText, files: number): L {
   const engineering = (ledger as { engineering?: EngineeringState }).engineering;
   if (engineering === undefined || engineering === null || typeof engineering !== 'object') return ledger;
-  return { ...ledger, engineering: { ...engineering, review: diffSize(diff, files) } };
+  // A diff kept as bytes is decoded here, and only for a ledger that keeps the count.
+  return { ...ledger, engineering: { ...engineering, review: diffSize(wholeText(diff), files) } };
 }

@@ -2,7 +2,7 @@
 // (refusal order, packet shape, the pending brief it arms).
 import assert from 'node:assert/strict';
 import { brief, briefId, pythonFloatRepr, pythonJsonDumps } from '../../../src/engine/brief';
-import type { BriefInput, BriefPacket } from '../../../src/engine/brief';
+import type { BriefInput, BriefPacket, BriefResult } from '../../../src/engine/brief';
 import { isRefusal } from '../../../src/engine/refusal';
 import type { Refusal } from '../../../src/engine/refusal';
 import type { Contract, IterationRecord, Ledger, RubricDimension } from '../../../src/engine/types';
@@ -57,12 +57,12 @@ function ledger(overrides: Partial<Ledger> = {}): Ledger {
 const text = (path: string, body: string): BriefInput => ({ path, text: body });
 const broken = (path: string): BriefInput => ({ path, error: 'ENOENT: no such file or directory' });
 
-function ok(result: ReturnType<typeof brief>): { ledger: Ledger; payload: BriefPacket } {
+function ok(result: BriefResult | Refusal): { ledger: Ledger; payload: BriefPacket } {
   if (isRefusal(result)) assert.fail(`refused: ${result.findings.map((f) => f.message).join('; ')}`);
   return result;
 }
 
-function refused(result: ReturnType<typeof brief>): Refusal {
+function refused(result: BriefResult | Refusal): Refusal {
   if (!isRefusal(result)) assert.fail('expected a refusal');
   return result;
 }

@@ -1,0 +1,183 @@
+// A diff kept as the UTF-8 bytes it was read as. A 20 MiB diff decoded into one string costs
+// its size again (twice that once it holds one non-ASCII character); kept as bytes, it is
+// decoded a chunk of whole lines at a time whenever it is read (for its blank check, its paths,
+// its id) and each chunk is dropped when done. Every chunk ends after a \n or \r, which
+// str.splitlines() breaks at too, so each chunk starts a line and the string rules (the path
+// reader, the escapes) apply to it unchanged: there is no second set of rules for bytes.
+import { CHUNKED_TEXT, type ChunkedText } from '../chunked-text';
+import { pyUniversalNewlines } from '../python-text';
+
+/** Chunks are about this many bytes: large enough that per-chunk costs vanish, small enough to stay in cache. */
+const DIFF_CHUNK_BYTES = 1 << 16;
+const LF = 0x0a;
+const CR = 0x0d;
+
+/** A Buffer view over the same memory (for the native searches), without copying. */
+function bufferOf(bytes: Uint8Array): Buffer {
+  return Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+}
+
+/**
+ * Where the chunk that starts at `start` (a line start) ends: after the last line break
+ * within `size` bytes, so that the next chunk starts a line too, or, for a line longer than
+ * that, after the line's own break. Cut after a break, a chunk never ends inside a UTF-8
+ * character, nor between the \r and \n of one break (each half alone would become a \n).
+ */
+function chunkEnd(buf: Buffer, start: number, size: number): number {
+  if (buf.length - start <= size) return buf.length;
+  const window = buf.subarray(start, start + size); // bounds the backward searches
+  const lf = window.lastIndexOf(LF);
+  if (lf !== -1) return start + lf + 1;
+  const cr = window.lastIndexOf(CR);
+  if (cr !== -1) return afterBreak(buf, start + cr);
+  const nextLf = buf.indexOf(LF, start + size);
+  const nextCr = buf.indexOf(CR, start + size);
+  if (nextLf === -1 && nextCr === -1) return buf.length;
+  return afterBreak(buf, nextCr === -1 || (nextLf !== -1 && nextLf < nextCr) ? nextLf : nextCr);
+}
+
+/** Just past the break at `at` (a \r\n pair counts as one break). */
+function afterBreak(buf: Buffer, at: number): number {
+  return buf[at] === CR && buf[at + 1] === LF ? at + 2 : at + 1;
+}
+
+/** A chunk whose JSON escape now lies where its bytes were: `inPlace` bytes there, the rest in `overflow`. */
+interface Escaped {
+  start: number;
+  end: number;
+  inPlace: number;
+  overflow: Buffer | null;
+}
+
+/**
+ * The diff as validated UTF-8 bytes (byte-order mark removed), handed out in decoded chunks.
+ *
+ * The diff's escape is needed twice: for its id (before anything is printed: the sorted packet
+ * prints `brief_id` before `diff`) and for the --json output. Keeping the escaped text between
+ * the two would double the memory a 20 MiB diff takes; escaping it twice costs a pass. Instead the
+ * first escape of each chunk is stored over the chunk's own bytes, which are not needed again
+ * once decoded (the few bytes an escape adds go to a small overflow buffer). From then on the
+ * chunk's text is the escape parsed back (exact: JSON.parse undoes JSON.stringify), and
+ * printing it is a plain write. So the diff's bytes belong to this object: it overwrites them.
+ *
+ * A diff of control characters escapes to six times its size (`\u0001`), so the overflow has a
+ * budget (a quarter of the diff; real diffs need a few per cent). Past it, the remaining chunks
+ * stay as they are and are escaped again when printed: slower, never more memory.
+ */
+export class Utf8Diff implements ChunkedText {
+  readonly [CHUNKED_TEXT] = true as const;
+  private readonly buffer: Buffer;
+  /** Chunks whose escape is stored, by their start. They always form a prefix of the diff. */
+  private readonly escaped = new Map<number, Escaped>();
+  private escapedEnd = 0;
+  /** False once a chunk did not fit the overflow budget: no later chunk is stored. */
+  private storing = true;
+  private overflowBytes = 0;
+  private readonly overflowBudget: number;
+  private scratch = Buffer.alloc(0);
+
+  /**
+   * `bytes` must be valid UTF-8 without the leading byte-order mark the text decoder strips
+   * (read-input.ts utf8TextBytes); they are overwritten (see above). `chunkBytes` and
+   * `overflowBudget` (bytes) are injectable for tests.
+   */
+  constructor(
+    bytes: Uint8Array,
+    private readonly chunkBytes = DIFF_CHUNK_BYTES,
+    overflowBudget?: number,
+  ) {
+    if (!(chunkBytes >= 1)) throw new RangeError('chunk size must be at least one byte');
+    this.buffer = bufferOf(bytes);
+    this.overflowBudget = overflowBudget ?? Math.max(1 << 20, this.buffer.length >> 2);
+  }
+
+  /**
+   * The text Python's text mode reads (\r\n and \r as \n), a chunk at a time. Every chunk is
+   * whole lines (the last one may lack its break), so each starts a line. A chunk read for the
+   * first time is escaped on the way (see above: the escape will be needed, and the chunk is
+   * decoded now anyway), so the paths, the id and the printing decode the diff once.
+   */
+  *chunks(): Generator<string> {
+    for (let start = 0; start < this.buffer.length;) {
+      const done = this.escaped.get(start);
+      if (done) {
+        yield JSON.parse(`"${Buffer.concat(this.storedEscape(done)).toString('utf8')}"`) as string;
+        start = done.end;
+      } else if (this.storing) {
+        const { text, end } = this.escapeAt(start);
+        yield text;
+        start = end;
+      } else {
+        const end = chunkEnd(this.buffer, start, this.chunkBytes);
+        yield this.decode(start, end);
+        start = end;
+      }
+    }
+  }
+
+  /**
+   * The text's JSON.stringify escape (quotes left out) as UTF-8 bytes, one chunk at a time: each
+   * chunk's escape in one or two pieces (a piece may end inside a character; the chunk cannot).
+   * The pieces are views that are only valid until the next step.
+   */
+  *jsonChunks(): Generator<Uint8Array[]> {
+    for (let start = 0; start < this.buffer.length;) {
+      const done = this.escaped.get(start);
+      const { end, pieces } = done
+        ? { end: done.end, pieces: this.storedEscape(done) }
+        : this.escapeAt(start);
+      yield pieces;
+      start = end;
+    }
+  }
+
+  text(): string {
+    return [...this.chunks()].join('');
+  }
+
+  toJSON(): string {
+    return this.text();
+  }
+
+  private decode(start: number, end: number): string {
+    return pyUniversalNewlines(this.buffer.toString('utf8', start, end));
+  }
+
+  private storedEscape(chunk: Escaped): Buffer[] {
+    const inPlace = this.buffer.subarray(chunk.start, chunk.start + chunk.inPlace);
+    return chunk.overflow ? [inPlace, chunk.overflow] : [inPlace];
+  }
+
+  /**
+   * Decodes and escapes the chunk at `start` (still its own bytes). The escape is stored over
+   * the chunk when the chunk extends the stored prefix and its overflow fits the budget;
+   * otherwise it is returned in the scratch buffer, valid until the next call.
+   */
+  private escapeAt(start: number): { text: string; end: number; pieces: Uint8Array[] } {
+    const end = chunkEnd(this.buffer, start, this.chunkBytes);
+    const text = this.decode(start, end);
+    const body = JSON.stringify(text).slice(1, -1);
+    // Room for the worst case (3 bytes a unit) without measuring; a chunk that is one huge line
+    // is measured instead, so it never needs three times its size.
+    const room = body.length <= 1 << 20 ? 3 * body.length : Buffer.byteLength(body, 'utf8');
+    if (this.scratch.length < room) this.scratch = Buffer.allocUnsafe(room);
+    const size = this.scratch.write(body, 0, 'utf8');
+    const inPlace = Math.min(size, end - start);
+    const extra = size - inPlace;
+    if (!this.storing || start !== this.escapedEnd || this.overflowBytes + extra > this.overflowBudget) {
+      this.storing = false;
+      return { text, end, pieces: [this.scratch.subarray(0, size)] };
+    }
+    this.scratch.copy(this.buffer, start, 0, inPlace);
+    const chunk: Escaped = {
+      start,
+      end,
+      inPlace,
+      overflow: extra > 0 ? Buffer.from(this.scratch.subarray(inPlace, size)) : null,
+    };
+    this.escaped.set(start, chunk);
+    this.escapedEnd = end;
+    this.overflowBytes += extra;
+    return { text, end, pieces: this.storedEscape(chunk) };
+  }
+}

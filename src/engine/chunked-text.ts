@@ -1,0 +1,36 @@
+// A long text that is never held as one string: whoever escapes, hashes or prints it asks for
+// its pieces one at a time. The brand is a registered symbol (not a class) so a bundle that did
+// not create the value still recognises it.
+
+export const CHUNKED_TEXT: unique symbol = Symbol.for('loop-ledger.ChunkedText');
+
+export interface ChunkedText {
+  readonly [CHUNKED_TEXT]: true;
+  /**
+   * The text in order, in pieces that together are exactly the text. No piece ends between
+   * the two halves of a surrogate pair, so each may be escaped on its own.
+   */
+  chunks(): Iterable<string>;
+  /**
+   * The text's JSON.stringify escape (quotes left out) as UTF-8 bytes: for each chunk, the
+   * pieces its escape is held in (a piece may end inside a character; a chunk's pieces cannot).
+   */
+  jsonChunks(): Iterable<Uint8Array[]>;
+  /** The whole text as one string (for a caller that truly needs it; costs its full size). */
+  text(): string;
+  /** Serialises as the text it stands for, so a plain JSON.stringify still prints the text. */
+  toJSON(): string;
+}
+
+export function isChunkedText(value: unknown): value is ChunkedText {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    (value as { [CHUNKED_TEXT]?: unknown })[CHUNKED_TEXT] === true
+  );
+}
+
+/** The text of a string or a chunked text. */
+export function wholeText(value: string | ChunkedText): string {
+  return typeof value === 'string' ? value : value.text();
+}
