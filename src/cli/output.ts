@@ -4,6 +4,7 @@
 // builds Node's stream machinery (tty/net/stream modules), ~3 ms of a ~20 ms process start, for
 // what is one write before exit.
 import { writeSync } from 'node:fs';
+import { isChunkedText } from '../engine/chunked-text';
 import { sortKeysDeep } from '../engine/ledger-view';
 import type { Finding } from '../engine/types';
 import { sleepSync } from '../store/sleep';
@@ -72,7 +73,8 @@ const SMALL_DEPTH = 64;
 function budgetLeft(value: unknown, budget: number, depth: number): number {
   if (typeof value === 'string') return budget - value.length;
   if (value === null || typeof value !== 'object') return budget - 1;
-  if (depth > SMALL_DEPTH) return 0;
+  // A chunked text (a big diff kept as bytes) is never small; neither is anything but plain data.
+  if (depth > SMALL_DEPTH || isChunkedText(value) || ArrayBuffer.isView(value)) return 0;
   const items = Array.isArray(value) ? value : Object.values(value as object);
   let left = budget - items.length;
   if (!Array.isArray(value)) for (const key of Object.keys(value as object)) left -= key.length;
