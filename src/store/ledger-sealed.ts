@@ -15,8 +15,13 @@ import { isUtf8 } from 'node:buffer';
 import type { Hash } from 'node:crypto';
 import { addRecord, type RecordsSummary } from '../engine/records-summary';
 import type { IterationRecord, Ledger } from '../engine/types';
-import { removeDeadWritersTemps, writeFileAtomicSync } from './atomic-write';
-import { decodeLedgerBytes, loadLedgerBytes, SCHEMA_VERSION, type LedgerRead } from './ledger-file';
+import {
+  decodeLedgerBytes,
+  loadLedgerBytes,
+  SCHEMA_VERSION,
+  writeLedgerParts,
+  type LedgerRead,
+} from './ledger-file';
 import { layoutFrame, RECORD_SEPARATOR } from './ledger-layout';
 import { ledgerShapeProblem } from './ledger-shape';
 import {
@@ -177,6 +182,5 @@ export function appendSealed(path: string, read: SealedLedger, next: Ledger): vo
     digest,
     summary: summaryText,
   });
-  writeFileAtomicSync(path, [frame.before, read.bytes.subarray(read.start, read.end), fresh, frame.after]);
-  removeDeadWritersTemps(path);
+  writeLedgerParts(path, [frame.before, read.bytes.subarray(read.start, read.end), fresh, frame.after]);
 }
