@@ -9,8 +9,10 @@ import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { summarizeRecords } from '../../../src/engine/records-summary';
-import { readLedgerFile } from '../../../src/store/ledger-file';
+import type { IterationRecord, Ledger } from '../../../src/engine/types';
+import { readLedgerFile, serializeLedger } from '../../../src/store/ledger-file';
 import { readSealedLedger } from '../../../src/store/ledger-sealed';
+import { DIGEST_MIN_BYTES } from '../../../src/store/records-digest';
 import {
   CLI,
   childEnv,
@@ -64,13 +66,24 @@ function cliIn(preload: string, root: string, args: string[]): CliResult {
   };
 }
 
-/** Whether the fast copy will be read through its seal, and its summary is the true fold. */
+/**
+ * The fast copy is sealed exactly when its records reach DIGEST_MIN_BYTES, is then read through
+ * its seal, and its summary is the fold of its parsed records.
+ */
 function assertSealedAndTrue(root: string): void {
-  const sealed = readSealedLedger(ledgerAt(root), SESSION);
-  assert.ok(sealed, 'the fast copy is read through its seal');
   const full = readLedgerFile(ledgerAt(root));
   if (full.kind !== 'ok') throw new Error(`fast copy unreadable in full: ${JSON.stringify(full)}`);
-  assert.equal(JSON.stringify(sealed.summary), JSON.stringify(summarizeRecords(full.ledger.iterations)));
+  const records = full.ledger.iterations;
+  const recordBytes =
+    records.reduce((sum, r) => sum + Buffer.byteLength(JSON.stringify(r)), 0) + (records.length - 1) * 6;
+  const sealed = readSealedLedger(ledgerAt(root), SESSION);
+  if (recordBytes < DIGEST_MIN_BYTES) {
+    assert.equal(sealed, null, `records of ${recordBytes} bytes carry no seal`);
+    assert.ok(!full.text.includes('"records_sha256"'));
+    return;
+  }
+  assert.ok(sealed, `the fast copy (records of ${recordBytes} bytes) is read through its seal`);
+  assert.equal(JSON.stringify(sealed.summary), JSON.stringify(summarizeRecords(records)));
 }
 
 /**
@@ -81,6 +94,7 @@ function sealedPair(
   contract: Record<string, unknown>,
   openArgs: string[] = [],
   grow: (i: number) => string[] = () => [],
+  reshape?: (ledger: Ledger) => void,
 ): Pair {
   const preload = clockPreload();
   const fast = tempRoot('loop-ledger-fast-');
@@ -92,6 +106,13 @@ function sealedPair(
   };
   setup(['open', '--contract', join(fast, 'contract.json'), ...openArgs]);
   for (let i = 0; i < 3; i += 1) setup(['iterate', '--outcome', 'continue', '--note', BIG_NOTE, ...grow(i)]);
+  if (reshape !== undefined) {
+    // records of a size or number the CLI cannot type in, written as the store writes them
+    const read = readLedgerFile(ledgerAt(fast));
+    if (read.kind !== 'ok') throw new Error(`setup: ${JSON.stringify(read)}`);
+    reshape(read.ledger);
+    writeFileSync(ledgerAt(fast), serializeLedger(read.ledger));
+  }
   mkdirSync(join(full, '.loop', 'ledgers'), { recursive: true });
   copyFileSync(ledgerAt(fast), ledgerAt(full));
   assertSealedAndTrue(fast);
@@ -197,5 +218,71 @@ describe('cli: the sealed read agrees with the full read, step by step (red team
     p.run(['iterate', '--outcome', 'continue', '--json']);
     p.run(['status', '--json']);
     p.run(['list', '--json']);
+  });
+
+  /** Sets the last record's note so the records take exactly `bytes` bytes. */
+  const recordsOf =
+    (bytes: number) =>
+    (ledger: Ledger): void => {
+      const last = ledger.iterations[ledger.iterations.length - 1] as IterationRecord;
+      last.note = '';
+      const size = (): number =>
+        ledger.iterations.reduce((sum, r) => sum + Buffer.byteLength(JSON.stringify(r)), 0) +
+        (ledger.iterations.length - 1) * 6;
+      last.note = 'n'.repeat(bytes - size());
+      assert.equal(size(), bytes);
+    };
+
+  for (const [name, bytes, sealedBefore] of [
+    ['255 KiB', 255 * 1024, false],
+    ['one byte under 256 KiB', DIGEST_MIN_BYTES - 1, false],
+    ['exactly 256 KiB', DIGEST_MIN_BYTES, true],
+    ['257 KiB', 257 * 1024, true],
+  ] as const) {
+    it(`records of ${name}: the seal starts where the rule says, and both paths agree across it`, () => {
+      const p = sealedPair(bigLimit(), [], () => [], recordsOf(bytes));
+      assert.equal(readSealedLedger(ledgerAt(p.fast), SESSION) !== null, sealedBefore);
+      p.run(['status', '--json'], 0);
+      p.run(['iterate', '--outcome', 'continue', '--action', 'x', '--json'], 0);
+      // run() checks after every step that the copy is sealed exactly when its records reach the threshold
+      p.run(['iterate', '--outcome', 'continue', '--error', 'e', '--json'], 0);
+      p.run(['status', '--json'], 0);
+    });
+  }
+
+  it('a single 2 MiB record', () => {
+    const p = sealedPair(
+      bigLimit(),
+      [],
+      () => [],
+      (ledger) => {
+        const first = ledger.iterations[0] as IterationRecord;
+        ledger.iterations = [{ ...first, note: 'é'.repeat(1024 * 1024) }];
+      },
+    );
+    p.run(['status', '--json'], 0);
+    p.run(['iterate', '--outcome', 'continue', '--json'], 0);
+    p.run(['status', '--json'], 0);
+  });
+
+  it('100,000 records', () => {
+    const p = sealedPair(
+      bigLimit({ iteration_limit: 200_000 }),
+      [],
+      () => [],
+      (ledger) => {
+        const first = ledger.iterations[0] as IterationRecord;
+        ledger.iterations = Array.from({ length: 100_000 }, (_, i) => ({
+          ...first,
+          n: i + 1,
+          note: null,
+          error_signature: i % 3 === 0 ? `sig${i % 7}` : null,
+          state_hash: `st${i}`,
+        }));
+      },
+    );
+    p.run(['status', '--json'], 0);
+    p.run(['iterate', '--outcome', 'continue', '--state', 'fresh', '--json'], 0);
+    p.run(['status', '--json'], 0);
   });
 });
