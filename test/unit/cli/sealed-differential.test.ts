@@ -95,6 +95,7 @@ function sealedPair(
   openArgs: string[] = [],
   grow: (i: number) => string[] = () => [],
   reshape?: (ledger: Ledger) => void,
+  edit?: (text: string) => string,
 ): Pair {
   const preload = clockPreload();
   const fast = tempRoot('loop-ledger-fast-');
@@ -113,9 +114,15 @@ function sealedPair(
     reshape(read.ledger);
     writeFileSync(ledgerAt(fast), serializeLedger(read.ledger));
   }
+  if (edit !== undefined) {
+    const text = readFileSync(ledgerAt(fast), 'utf8');
+    const edited = edit(text);
+    assert.notEqual(edited, text, 'the edit changes the file');
+    writeFileSync(ledgerAt(fast), edited);
+  }
   mkdirSync(join(full, '.loop', 'ledgers'), { recursive: true });
   copyFileSync(ledgerAt(fast), ledgerAt(full));
-  assertSealedAndTrue(fast);
+  if (edit === undefined) assertSealedAndTrue(fast);
   const run = (args: string[], expectCode?: number): CliResult => {
     // the full copy carries a BOM into every step: never read through its seal
     if (existsSync(ledgerAt(full))) {
@@ -285,4 +292,49 @@ describe('cli: the sealed read agrees with the full read, step by step (red team
     p.run(['iterate', '--outcome', 'continue', '--state', 'fresh', '--json'], 0);
     p.run(['status', '--json'], 0);
   });
+
+  // A hand edit of the header that keeps the layout keeps the seal (the header is not under it):
+  // both paths must read the edited header the same way.
+  for (const [name, change, code] of [
+    ['status closed', (l: Ledger) => void (l.status = 'closed'), 3],
+    ['an action already complete', (l: Ledger) => void l.completed_actions.push('x'), 5],
+    ['epoch 7 with no records', (l: Ledger) => void (l.epoch = 7), 0],
+    ['stall threshold 1', (l: Ledger) => void (l.stall_threshold = 1), 0],
+    ['iteration limit reached', (l: Ledger) => void (l.contract.iteration_limit = 3), 0],
+    ['a pending brief', (l: Ledger) => void (l.pending_brief = { brief_id: 'b-1' }), 0],
+    ['an unknown key', (l: Ledger) => void ((l as unknown as Record<string, unknown>).zz_extra = [{}]), 0],
+  ] as const) {
+    it(`a header edited by hand, layout kept (${name}): both paths agree`, () => {
+      const p = sealedPair(bigLimit(), [], () => [], change);
+      p.run(['status', '--json'], 0);
+      p.run(['iterate', '--outcome', 'continue', '--action', 'x', '--error', 'e', '--json'], code);
+      p.run(['status', '--json'], 0);
+      p.run(['iterate', '--outcome', 'continue', '--error', 'e', '--json']);
+    });
+  }
+
+  // Edits that change the layout send `status` and `iterate` to the full path; the answer is the
+  // pristine file's, and the first write lays the file out (and seals it) again.
+  for (const [name, edit] of [
+    ['CRLF line ends', (t: string) => t.split('\n').join('\r\n')],
+    [
+      'keys reordered',
+      (t: string) => t.replace('"epoch": 1,\n  "epochs": [],', '"epochs": [],\n  "epoch": 1,'),
+    ],
+    ['extra whitespace', (t: string) => t.replace('"epoch": 1,', '"epoch":  1,')],
+    [
+      'a summary number written 3.0',
+      (t: string) => t.replace(/"records_summary": \{"count":3,/, '"records_summary": {"count":3.0,'),
+    ],
+    ['no final newline', (t: string) => t.slice(0, -1)],
+    ['trailing blanks', (t: string) => `${t}  \n`],
+  ] as const) {
+    it(`a layout edited by hand (${name}): read in full, same answers`, () => {
+      const p = sealedPair(bigLimit(), [], () => [], undefined, edit);
+      assert.equal(readSealedLedger(ledgerAt(p.fast), SESSION), null, 'not read through the seal');
+      const r = p.run(['iterate', '--outcome', 'continue', '--json'], 0);
+      assert.equal(r.json.n, 4);
+      p.run(['status', '--json'], 0);
+    });
+  }
 });
