@@ -1,156 +1,15 @@
 // Red team of the sealed read (issue 15), through the real CLI: every scenario runs the same
-// commands on two copies of one long ledger — one read through its seal (`status` and `iterate`
-// take the fast path), one with a BOM in front (every command takes the full path; the BOM is
-// dropped by the first write, so it is put back before each step) — under one fixed clock, and
-// asserts byte-identical stdout, stderr, exit codes and files after every step, and that the
-// fast copy stays sealed with a summary equal to a fold of its parsed records.
+// commands on a long ledger read through its seal and on a copy read in full (sealed-pair.ts),
+// and every step must answer and write the same bytes on both.
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { summarizeRecords } from '../../../src/engine/records-summary';
 import type { IterationRecord, Ledger } from '../../../src/engine/types';
-import { readLedgerFile, serializeLedger } from '../../../src/store/ledger-file';
 import { readSealedLedger } from '../../../src/store/ledger-sealed';
 import { DIGEST_MIN_BYTES } from '../../../src/store/records-digest';
-import {
-  CLI,
-  childEnv,
-  cliResultOf,
-  sampleContract,
-  tempRoot,
-  writeJson,
-  type CliResult,
-} from '../helpers/cli';
-import { assertNoStack } from './setup';
-
-const SESSION = 's1';
-const BOM = Buffer.from([0xef, 0xbb, 0xbf]);
-/** Under the 128 KiB a single argv string may hold; three of them pass the 256 KiB seal. */
-const BIG_NOTE = 'x'.repeat(100_000);
-
-/** A preload that pins `Date` (the CLI's only clock): two runs then write the same bytes. */
-function clockPreload(): string {
-  const path = join(tempRoot('loop-ledger-clock-'), 'clock.cjs');
-  writeFileSync(
-    path,
-    `const fixed = Date.parse('2026-01-02T03:04:05Z');
-const Real = Date;
-class Fixed extends Real { constructor(...a) { if (a.length === 0) super(fixed); else super(...a); } static now() { return fixed; } }
-globalThis.Date = Fixed;
-`,
-  );
-  return path;
-}
-
-const ledgerAt = (root: string): string => join(root, '.loop', 'ledgers', `${SESSION}.json`);
-
-interface Pair {
-  fast: string;
-  full: string;
-  run(args: string[], expectCode?: number): CliResult;
-}
-
-function cliIn(preload: string, root: string, args: string[]): CliResult {
-  const r = spawnSync(process.execPath, ['-r', preload, CLI, ...args], {
-    env: childEnv(),
-    encoding: 'utf8',
-    maxBuffer: 256 * 1024 * 1024,
-  });
-  const result = cliResultOf(r);
-  // paths differ between the two roots; nothing else may
-  return {
-    ...result,
-    stdout: result.stdout.split(root).join('<root>'),
-    stderr: result.stderr.split(root).join('<root>'),
-  };
-}
-
-/**
- * The fast copy is sealed exactly when its records reach DIGEST_MIN_BYTES, is then read through
- * its seal, and its summary is the fold of its parsed records.
- */
-function assertSealedAndTrue(root: string): void {
-  const full = readLedgerFile(ledgerAt(root));
-  if (full.kind !== 'ok') throw new Error(`fast copy unreadable in full: ${JSON.stringify(full)}`);
-  const records = full.ledger.iterations;
-  const recordBytes =
-    records.reduce((sum, r) => sum + Buffer.byteLength(JSON.stringify(r)), 0) + (records.length - 1) * 6;
-  const sealed = readSealedLedger(ledgerAt(root), SESSION);
-  if (recordBytes < DIGEST_MIN_BYTES) {
-    assert.equal(sealed, null, `records of ${recordBytes} bytes carry no seal`);
-    assert.ok(!full.text.includes('"records_sha256"'));
-    return;
-  }
-  assert.ok(sealed, `the fast copy (records of ${recordBytes} bytes) is read through its seal`);
-  assert.equal(JSON.stringify(sealed.summary), JSON.stringify(summarizeRecords(records)));
-}
-
-/**
- * Two roots holding the same sealed ledger, opened with `contract` and `openArgs` and grown past
- * the seal's threshold by three iterates through the CLI (`grow` adds flags to each).
- */
-function sealedPair(
-  contract: Record<string, unknown>,
-  openArgs: string[] = [],
-  grow: (i: number) => string[] = () => [],
-  reshape?: (ledger: Ledger) => void,
-  edit?: (text: string) => string,
-): Pair {
-  const preload = clockPreload();
-  const fast = tempRoot('loop-ledger-fast-');
-  const full = tempRoot('loop-ledger-full-');
-  for (const root of [fast, full]) writeJson(join(root, 'contract.json'), contract);
-  const setup = (args: string[]): void => {
-    const r = cliIn(preload, fast, [...args, '--root', fast, '--session', SESSION]);
-    assert.equal(r.code, 0, `setup ${args[0]}: ${r.stderr}`);
-  };
-  setup(['open', '--contract', join(fast, 'contract.json'), ...openArgs]);
-  for (let i = 0; i < 3; i += 1) setup(['iterate', '--outcome', 'continue', '--note', BIG_NOTE, ...grow(i)]);
-  if (reshape !== undefined) {
-    // records of a size or number the CLI cannot type in, written as the store writes them
-    const read = readLedgerFile(ledgerAt(fast));
-    if (read.kind !== 'ok') throw new Error(`setup: ${JSON.stringify(read)}`);
-    reshape(read.ledger);
-    writeFileSync(ledgerAt(fast), serializeLedger(read.ledger));
-  }
-  if (edit !== undefined) {
-    const text = readFileSync(ledgerAt(fast), 'utf8');
-    const edited = edit(text);
-    assert.notEqual(edited, text, 'the edit changes the file');
-    writeFileSync(ledgerAt(fast), edited);
-  }
-  mkdirSync(join(full, '.loop', 'ledgers'), { recursive: true });
-  copyFileSync(ledgerAt(fast), ledgerAt(full));
-  if (edit === undefined) assertSealedAndTrue(fast);
-  const run = (args: string[], expectCode?: number): CliResult => {
-    // the full copy carries a BOM into every step: never read through its seal
-    if (existsSync(ledgerAt(full))) {
-      const bytes = readFileSync(ledgerAt(full));
-      if (!bytes.subarray(0, 3).equals(BOM)) writeFileSync(ledgerAt(full), Buffer.concat([BOM, bytes]));
-      assert.equal(readSealedLedger(ledgerAt(full), SESSION), null);
-    }
-    const a = cliIn(preload, fast, [...args, '--root', fast, '--session', SESSION]);
-    const b = cliIn(preload, full, [...args, '--root', full, '--session', SESSION]);
-    const what = args.join(' ').slice(0, 120);
-    assertNoStack(a.stderr);
-    assert.equal(
-      a.code,
-      b.code,
-      `${what}: exit ${a.code} through the seal, ${b.code} in full\n${a.stderr}\n${b.stderr}`,
-    );
-    assert.equal(a.stdout, b.stdout, `${what}: stdout`);
-    assert.equal(a.stderr, b.stderr, `${what}: stderr`);
-    if (expectCode !== undefined) assert.equal(a.code, expectCode, `${what}: ${a.stderr}`);
-    const fastBytes = readFileSync(ledgerAt(fast));
-    let fullBytes = readFileSync(ledgerAt(full));
-    if (fullBytes.subarray(0, 3).equals(BOM)) fullBytes = fullBytes.subarray(3);
-    assert.ok(fastBytes.equals(fullBytes), `${what}: the two files differ`);
-    assertSealedAndTrue(fast);
-    return a;
-  };
-  return { fast, full, run };
-}
+import { sampleContract } from '../helpers/cli';
+import { contractText } from '../engineering/helpers';
+import { ledgerAt, sealedPair, SESSION } from './sealed-pair';
 
 const bigLimit = (overrides: Record<string, unknown> = {}): Record<string, unknown> =>
   sampleContract({ iteration_limit: 1000, ...overrides });
@@ -179,16 +38,21 @@ describe('cli: the sealed read agrees with the full read, step by step (red team
     p.run(['close', '--outcome', 'stop']);
     p.run(['iterate', '--outcome', 'continue'], 3);
     p.run(['status', '--json'], 0);
-    p.run(['open', '--contract', 'IGNORED']);
-    p.run(['open', '--contract', join('..', 'contract.json')]);
+    p.run(['open', '--contract', '<root>/missing.json'], 2);
+    p.run(['open', '--contract', '<root>/contract.json'], 0);
     p.run(['status', '--json']);
-    for (let i = 0; i < 4; i += 1)
-      p.run(['iterate', '--outcome', 'continue', '--error', 'E', '--state', `S${i}`, '--json']);
-    p.run(['status', '--json']);
-    p.run(['resume', '--json']);
-    p.run(['iterate', '--outcome', 'continue', '--state', 'S', '--json']);
-    p.run(['iterate', '--outcome', 'continue', '--state', 'S', '--json']);
-    p.run(['status', '--json']);
+    // the epoch-1 errors do not count: the third E of epoch 2 is the stall
+    for (let i = 0; i < 3; i += 1)
+      p.run(['iterate', '--outcome', 'continue', '--error', 'E', '--state', `S${i}`, '--json'], 0);
+    p.run(['iterate', '--outcome', 'continue', '--json'], 3);
+    p.run(['status', '--json'], 0);
+    p.run(['open', '--contract', '<root>/contract.json'], 0);
+    p.run(['iterate', '--outcome', 'pause', '--json'], 0);
+    p.run(['resume', '--json'], 0);
+    p.run(['iterate', '--outcome', 'continue', '--state', 'S0', '--json'], 0);
+    p.run(['iterate', '--outcome', 'continue', '--state', 'S0', '--json'], 0);
+    p.run(['iterate', '--outcome', 'continue', '--json'], 3);
+    p.run(['status', '--json'], 0);
   });
 
   it('measurements against baselines, score, and the iteration limit', () => {
@@ -224,7 +88,6 @@ describe('cli: the sealed read agrees with the full read, step by step (red team
     p.run(['iterate', '--outcome', 'continue', '--json']);
     p.run(['iterate', '--outcome', 'continue', '--json']);
     p.run(['status', '--json']);
-    p.run(['list', '--json']);
   });
 
   /** Sets the last record's note so the records take exactly `bytes` bytes. */
@@ -337,4 +200,91 @@ describe('cli: the sealed read agrees with the full read, step by step (red team
       p.run(['status', '--json'], 0);
     });
   }
+
+  it('a loop-engineering ledger: --spent totals, the budget cap, NO_OP, termination', () => {
+    const p = sealedPair(
+      contractText({
+        'max iterations': '12.',
+        budget: '40 tool calls.',
+        'no-op': 'gh pr list --label ready | wc -l',
+        'no-op output limit': '1',
+      }),
+      [],
+      (i) => ['--spent', `calls=${i + 1}`, '--spent', 'tokens=100'],
+    );
+    p.run(['status', '--json'], 0);
+    p.run(['iterate', '--outcome', 'continue', '--spent', 'calls=5', '--json'], 0);
+    writeFileSync(join(p.fast, 'q.txt'), '0\n');
+    writeFileSync(join(p.full, 'q.txt'), '0\n');
+    const quiet = ['--no-op', '--eligible-count', '0', '--output-count', '0', '--side-effects', '0'];
+    p.run(['iterate', '--outcome', 'continue', ...quiet, '--evidence-path', 'q.txt', '--json'], 0);
+    p.run(['status', '--json'], 0);
+    p.run(['iterate', '--outcome', 'continue', '--spent', 'calls=30', '--json'], 0);
+    p.run(['status', '--json'], 0);
+    p.run(['status'], 0);
+    p.run(['iterate', '--outcome', 'continue', '--json'], 3);
+  });
+
+  it('a pending brief, spent by a verdict that names it', () => {
+    const p = sealedPair(bigLimit());
+    const diff =
+      'diff --git a/src/parser/a.ts b/src/parser/a.ts\n--- a/src/parser/a.ts\n+++ b/src/parser/a.ts\n@@ -1 +1 @@\n-old\n+new\n';
+    for (const root of [p.fast, p.full]) {
+      writeFileSync(join(root, 'change.diff'), diff);
+      writeFileSync(join(root, 'verify.txt'), 'all tests pass\n');
+    }
+    const brief = p.run(
+      ['brief', '--diff-file', '<root>/change.diff', '--verification-file', '<root>/verify.txt', '--json'],
+      0,
+    );
+    const id = brief.json.brief_id as string;
+    p.run(['status', '--json'], 0);
+    p.run([
+      'iterate',
+      '--outcome',
+      'continue',
+      '--critic-verdict',
+      'PASS',
+      '--critic-brief',
+      'wrong',
+      '--evidence-path',
+      'verify.txt',
+      '--json',
+    ]);
+    p.run(
+      [
+        'iterate',
+        '--outcome',
+        'continue',
+        '--critic-verdict',
+        'PASS',
+        '--critic-brief',
+        id,
+        '--critic-next',
+        'more tests',
+        '--evidence-path',
+        'verify.txt',
+        '--decision',
+        'retain',
+        '--json',
+      ],
+      0,
+    );
+    p.run(['status', '--json'], 0);
+    p.run([
+      'iterate',
+      '--outcome',
+      'continue',
+      '--critic-verdict',
+      'PASS',
+      '--critic-brief',
+      id,
+      '--critic-next',
+      'more tests',
+      '--evidence-path',
+      'verify.txt',
+      '--json',
+    ]);
+    p.run(['status', '--json'], 0);
+  });
 });
