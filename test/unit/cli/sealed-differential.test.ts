@@ -287,4 +287,75 @@ describe('cli: the sealed read agrees with the full read, step by step (red team
     ]);
     p.run(['status', '--json'], 0);
   });
+
+  it('60 seeded random steps of every iterate flag, status, score, close, open and resume', () => {
+    const p = sealedPair(sampleContract({ iteration_limit: 500 }), ['--stall-threshold', '4']);
+    for (const root of [p.fast, p.full]) writeFileSync(join(root, 'ev.txt'), 'evidence\n');
+    let seed = 15;
+    const random = (n: number): number => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed % n;
+    };
+    const pick = <T>(items: readonly T[]): T => items[random(items.length)] as T;
+    const outcomes = [
+      'continue',
+      'continue',
+      'continue',
+      'continue',
+      'continue',
+      'revise',
+      'complete',
+      'pause',
+      'stop',
+      'escalate',
+    ];
+    const iterateStep = (): string[] => {
+      const outcome = pick(outcomes);
+      const step = ['iterate', '--outcome', outcome, '--json'];
+      if (outcome === 'escalate') step.push('--blocker', 'b', '--evidence', 'e', '--recommended-next', 'r');
+      if (random(3) === 0) step.push('--action', `a${random(20)}`);
+      if (random(3) === 0) step.push('--error', pick(['boom', 'bang 42', 'bang 43']));
+      if (random(3) === 0) step.push('--state', `s${random(6)}`);
+      if (random(4) === 0)
+        step.push('--measure', `hard-one=${random(5)}`, '--measure', `soft-one=${random(100)}.5`);
+      if (random(5) === 0) step.push('--dependency-missing', 'registry');
+      if (random(5) === 0) step.push('--files-changed', 'src/a.ts', '--command-run', 'npm test');
+      if (random(8) === 0)
+        step.push('--decision', pick(['retain', 'revert', 'revise']), '--evidence-path', 'ev.txt');
+      if (random(6) === 0) step.push('--note', 'ünïcode \u2028 "quoted" ],\n "records_summary"');
+      return step;
+    };
+    const codes: string[] = [];
+    let last = '';
+    for (let i = 0; i < 60; i += 1) {
+      const kind = random(10);
+      let step: string[];
+      // a closed or paused loop is re-opened or resumed, so most steps are appends
+      if (/is closed/.test(last)) step = ['open', '--contract', '<root>/contract.json'];
+      else if (/is paused|paused/.test(last)) step = ['resume', '--json'];
+      else if (kind === 0) step = ['status', '--json'];
+      else if (kind === 1)
+        step = [
+          'score',
+          '--measure',
+          `hard-one=${random(5)}`,
+          '--measure',
+          `soft-one=${random(100)}`,
+          '--json',
+        ];
+      else if (kind === 2) step = ['close', '--outcome', 'stop'];
+      else step = iterateStep();
+      const r = p.run(step);
+      codes.push(`${step[0]}:${r.code}`);
+      last = r.code === 0 && step[0] === 'iterate' ? JSON.stringify(r.json?.status ?? '') : r.stderr;
+      if (step[0] === 'close' && r.code === 0) last = 'is closed';
+      if (step[0] === 'iterate' && r.code === 0 && r.json?.outcome !== 'continue') last = 'is closed';
+    }
+    // not a run of refusals: most appends land, and some steps are refused
+    assert.ok(codes.filter((c) => c === 'iterate:0').length >= 15, codes.join(' '));
+    assert.ok(
+      codes.some((c) => !c.endsWith(':0')),
+      codes.join(' '),
+    );
+  });
 });
