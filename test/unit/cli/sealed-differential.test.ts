@@ -5,9 +5,11 @@ import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { IterationRecord, Ledger } from '../../../src/engine/types';
+import { readLedgerFile } from '../../../src/store/ledger-file';
 import { readSealedLedger } from '../../../src/store/ledger-sealed';
+import { readLedgerFileAsync } from '../../../src/store/read-async';
 import { DIGEST_MIN_BYTES } from '../../../src/store/records-digest';
-import { sampleContract } from '../helpers/cli';
+import { runCli, sampleContract } from '../helpers/cli';
 import { contractText } from '../engineering/helpers';
 import { ledgerAt, sealedPair, SESSION } from './sealed-pair';
 
@@ -357,5 +359,21 @@ describe('cli: the sealed read agrees with the full read, step by step (red team
       codes.some((c) => !c.endsWith(':0')),
       codes.join(' '),
     );
+  });
+
+  it('list and the extension’s asynchronous reader read a sealed ledger in full, as the full path does', async () => {
+    const p = sealedPair(bigLimit());
+    p.run(['iterate', '--outcome', 'continue', '--action', 'a', '--json'], 0);
+    const lists = [p.fast, p.full].map((root) => {
+      const r = runCli(['list', '--root', root, '--json']);
+      assert.equal(r.code, 0, r.stderr);
+      return r.stdout.split(root).join('<root>');
+    });
+    assert.equal(lists[0], lists[1]);
+    assert.equal(JSON.parse(lists[0] as string).sessions[0].iterations, 4);
+    const sync = readLedgerFile(ledgerAt(p.fast));
+    const async = await readLedgerFileAsync(ledgerAt(p.fast));
+    assert.equal(sync.kind, 'ok');
+    assert.deepEqual(async, sync);
   });
 });
