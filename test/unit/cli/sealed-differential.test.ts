@@ -11,13 +11,14 @@ import { readLedgerFileAsync } from '../../../src/store/read-async';
 import { DIGEST_MIN_BYTES } from '../../../src/store/records-digest';
 import { runCli, sampleContract } from '../helpers/cli';
 import { contractText } from '../engineering/helpers';
-import { ledgerAt, sealedPair, SESSION } from './sealed-pair';
+import { ledgerAt, removePairRoots, sealedPair, SESSION } from './sealed-pair';
 
 const bigLimit = (overrides: Record<string, unknown> = {}): Record<string, unknown> =>
   sampleContract({ iteration_limit: 1000, ...overrides });
 
 describe('cli: the sealed read agrees with the full read, step by step (red team)', function () {
   this.timeout(300_000);
+  afterEach(removePairRoots);
 
   it('status, repeated actions (exit 5), repeated errors and circular states', () => {
     const p = sealedPair(bigLimit());

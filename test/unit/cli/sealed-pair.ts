@@ -6,7 +6,7 @@
 // when its records reach the threshold, with a summary equal to a fold of its parsed records.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { summarizeRecords } from '../../../src/engine/records-summary';
 import type { Ledger } from '../../../src/engine/types';
@@ -21,9 +21,22 @@ const BOM = Buffer.from([0xef, 0xbb, 0xbf]);
 /** Under the 128 KiB a single argv string may hold; three of them pass the 256 KiB seal. */
 const BIG_NOTE = 'x'.repeat(100_000);
 
+/** Every folder the pairs made: a 100,000-record pair leaves ~90 MB behind otherwise. */
+const made: string[] = [];
+const madeRoot = (prefix: string): string => {
+  const root = tempRoot(prefix);
+  made.push(root);
+  return root;
+};
+
+/** Removes the folders of every pair made so far (an afterEach of the suites using them). */
+export function removePairRoots(): void {
+  for (const root of made.splice(0)) rmSync(root, { recursive: true, force: true });
+}
+
 /** A preload that pins `Date` (the CLI's only clock): two runs then write the same bytes. */
 function clockPreload(): string {
-  const path = join(tempRoot('loop-ledger-clock-'), 'clock.cjs');
+  const path = join(madeRoot('loop-ledger-clock-'), 'clock.cjs');
   writeFileSync(
     path,
     `const fixed = Date.parse('2026-01-02T03:04:05Z');
@@ -93,8 +106,8 @@ export function sealedPair(
   edit?: (text: string) => string,
 ): Pair {
   const preload = clockPreload();
-  const fast = tempRoot('loop-ledger-fast-');
-  const full = tempRoot('loop-ledger-full-');
+  const fast = madeRoot('loop-ledger-fast-');
+  const full = madeRoot('loop-ledger-full-');
   const contractFile = typeof contract === 'string' ? 'c.loop.md' : 'contract.json';
   for (const root of [fast, full]) {
     if (typeof contract === 'string') writeFileSync(join(root, contractFile), contract);
