@@ -7,6 +7,7 @@ import { EXIT } from '../engine/refusal';
 import type { Ledger } from '../engine/types';
 import {
   appendSealed,
+  LedgerTooLargeError,
   LockBusyError,
   LockObstructedError,
   locateLedger,
@@ -177,6 +178,8 @@ function underLedgerLock<T>(
     if (error instanceof LockBusyError)
       throw new Refused(EXIT.wrongState, [{ message: `${session}: ${error.message}`, code: LEDGER_BUSY }]);
     if (error instanceof LockObstructedError) throw new Refused(EXIT.system, [error.message]);
+    // Like the read side's refusal of a ledger over the cap (exit 2), before anything is written.
+    if (error instanceof LedgerTooLargeError) throw new Refused(EXIT.usage, [error.message]);
     throw error;
   } finally {
     removeIfEmpty(madeForLock);

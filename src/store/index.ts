@@ -10,6 +10,7 @@ export {
   parseLedgerText,
   serializeLedger,
   saveLedgerFile,
+  LedgerTooLargeError,
   keepCorruptCopy,
   readRegularFileBytes,
 } from './ledger-file';

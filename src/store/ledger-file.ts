@@ -270,12 +270,37 @@ export function serializeLedger(ledger: Ledger, previous?: PreviousText): string
 }
 
 /**
+ * A write refused because the ledger it would leave is over LEDGER_SIZE_LIMIT: every reader
+ * refuses such a file, so writing it would lock the loop out of its own ledger.
+ */
+export class LedgerTooLargeError extends Error {
+  constructor(path: string, size: number) {
+    super(
+      `${path}: this write would make the ledger ${(size / MiB).toFixed(1)} MiB, over the ${LEDGER_SIZE_LIMIT / MiB} MiB ledger size limit; nothing was written`,
+    );
+    this.name = 'LedgerTooLargeError';
+  }
+}
+
+/**
+ * Writes a ledger's parts atomically, unless together they pass LEDGER_SIZE_LIMIT (then
+ * LedgerTooLargeError, and the file is left as it was). Shared by the full and the sealed writer.
+ */
+export function writeLedgerParts(path: string, parts: readonly (string | Uint8Array)[]): void {
+  let size = 0;
+  for (const part of parts)
+    size += typeof part === 'string' ? Buffer.byteLength(part, 'utf8') : part.byteLength;
+  if (size > LEDGER_SIZE_LIMIT) throw new LedgerTooLargeError(path, size);
+  writeFileAtomicSync(path, parts);
+  removeDeadWritersTemps(path);
+}
+
+/**
  * Writes the ledger atomically. Call it under withLock, after re-reading the file. Holding the
  * lock is also what makes it safe to sweep temporary files left by writers that were killed.
  */
 export function saveLedgerFile(path: string, ledger: Ledger, previous?: PreviousText): void {
-  writeFileAtomicSync(path, layoutLedgerParts({ ...ledger, schema_version: SCHEMA_VERSION }, previous));
-  removeDeadWritersTemps(path);
+  writeLedgerParts(path, layoutLedgerParts({ ...ledger, schema_version: SCHEMA_VERSION }, previous));
 }
 
 /**

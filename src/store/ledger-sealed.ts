@@ -15,8 +15,13 @@ import { isUtf8 } from 'node:buffer';
 import type { Hash } from 'node:crypto';
 import { addRecord, type RecordsSummary } from '../engine/records-summary';
 import type { IterationRecord, Ledger } from '../engine/types';
-import { removeDeadWritersTemps, writeFileAtomicSync } from './atomic-write';
-import { decodeLedgerBytes, loadLedgerBytes, SCHEMA_VERSION, type LedgerRead } from './ledger-file';
+import {
+  decodeLedgerBytes,
+  loadLedgerBytes,
+  SCHEMA_VERSION,
+  writeLedgerParts,
+  type LedgerRead,
+} from './ledger-file';
 import { layoutFrame, RECORD_SEPARATOR } from './ledger-layout';
 import { ledgerShapeProblem } from './ledger-shape';
 import {
@@ -105,13 +110,18 @@ function sealedFromBytes(bytes: Buffer, session: string): SealedLedger | null {
 /**
  * Where the records end: the last `\n  ]` right after a one-line record's closing brace (a
  * record line holds no blank outside its strings; an object the header pretty-prints after the
- * records has its brace on a line of its own). Searched from the end, as the header after the
- * records is small and the records are not (a forward search crossed 70 MB at 100,000 records).
- * A wrong guess cannot pass the checks that follow; it only sends the read to the full path.
+ * records has its brace on a line of its own, except an empty one: a top-level list after the
+ * records that ends in `{}` ends `{}\n  ]` too, and no record is empty). Searched from the end,
+ * as the header after the records is small and the records are not (a forward search crossed
+ * 70 MB at 100,000 records). A wrong guess cannot pass the checks that follow; it only sends the
+ * read to the full path.
  */
 function recordsEnd(bytes: Buffer, start: number): number {
   let at = bytes.lastIndexOf(RECORDS_CLOSE);
-  while (at > start && !(bytes[at - 1] === CLOSE_OBJECT && bytes[at - 2] !== SPACE))
+  while (
+    at > start &&
+    !(bytes[at - 1] === CLOSE_OBJECT && bytes[at - 2] !== SPACE && bytes[at - 2] !== OPEN_OBJECT)
+  )
     at = bytes.lastIndexOf(RECORDS_CLOSE, at - 1);
   return at > start ? at : -1;
 }
@@ -177,6 +187,5 @@ export function appendSealed(path: string, read: SealedLedger, next: Ledger): vo
     digest,
     summary: summaryText,
   });
-  writeFileAtomicSync(path, [frame.before, read.bytes.subarray(read.start, read.end), fresh, frame.after]);
-  removeDeadWritersTemps(path);
+  writeLedgerParts(path, [frame.before, read.bytes.subarray(read.start, read.end), fresh, frame.after]);
 }
