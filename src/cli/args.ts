@@ -60,7 +60,9 @@ export function helpText(spec: CommandSpec): string {
     ]
       .filter(Boolean)
       .join('; ');
-    lines.push(`  --${name}${value}`.padEnd(34) + f.help + (notes ? ` (${notes})` : ''));
+    // A flag longer than the column keeps two spaces before its help rather than running into it.
+    const flag = `  --${name}${value}`;
+    lines.push((flag.length < 34 ? flag.padEnd(34) : `${flag}  `) + f.help + (notes ? ` (${notes})` : ''));
   }
   return lines.join('\n');
 }

@@ -19,6 +19,9 @@ describe('cli: usage errors exit 2, like argparse', () => {
     assert.equal(i.code, 0);
     for (const flag of ['--outcome', '--action', '--critic-brief', '--measure', '--dependency-missing'])
       assert.ok(i.stdout.includes(flag));
+    // Every flag line keeps at least two spaces between the flag and its help, however long.
+    for (const line of i.stdout.split('\n').filter((l) => l.startsWith('  --')))
+      assert.match(line, /^ {2}--\S+(?: \S+)? {2,}\S/, line);
   });
 
   it('an unknown command, an unknown flag, a missing required flag, a bad outcome word → 2, one stderr line', () => {
