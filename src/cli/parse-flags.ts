@@ -81,12 +81,14 @@ function tokenize(
       continue;
     }
     if (arg.length > 2 && arg.startsWith('--')) {
-      const equals = arg.indexOf('=', 3);
-      if (equals === -1) {
+      // `--name=value` is told by an `=` after the third character, but split at the first `=`
+      // (so `--==` is the empty name with value `=`, as parseArgs reads it).
+      if (!arg.includes('=', 3)) {
         const name = arg.slice(2);
         const takes = typeOf(name, options) === 'string' && pending.length > 0;
         tokens.push({ name, rawName: arg, value: takes ? pending.shift() : undefined, inline: false });
       } else {
+        const equals = arg.indexOf('=');
         const name = arg.slice(2, equals);
         tokens.push({ name, rawName: `--${name}`, value: arg.slice(equals + 1), inline: true });
       }

@@ -82,6 +82,8 @@ const piece = fc.oneof(
     '-ab',
     'ø',
     '--mëasure',
+    '--==',
+    '--=a=b',
   ),
   fc.string({ maxLength: 6 }),
   fc.string({ maxLength: 5 }).map((s) => `-${s}`),
@@ -102,6 +104,8 @@ describe('cli: the flag tokenizer matches node:util parseArgs (strict, positiona
       ['--', '--json', '-h'],
       ['-fvalue', '-hf', 'v'],
       ['--force', '--force'],
+      ['--=='],
+      ['--=root=x'],
     ]) {
       assert.deepEqual(ours(argv), node(argv), JSON.stringify(argv));
     }
