@@ -101,14 +101,18 @@ export function updateLedger<T>(
   return underLedgerLock(root, session, lock, (location) => {
     const read = readLedgerFile(location.readPath);
     const { write, result } = decide(read, location);
-    // Records already on disk are copied as text, not re-serialised (see ledger-layout.ts).
-    const previous =
-      read.kind === 'ok'
-        ? { text: read.text, iterations: read.ledger.iterations, records: read.records }
-        : undefined;
-    if (write) saveLedgerFile(location.writePath, write, previous);
+    if (write) saveAfterRead(location, read, write);
     return result;
   });
+}
+
+/** Writes `write` in full; records already on disk are copied as text, not re-serialised (see ledger-layout.ts). */
+function saveAfterRead(location: LedgerLocation, read: LedgerRead, write: Ledger): void {
+  const previous =
+    read.kind === 'ok'
+      ? { text: read.text, iterations: read.ledger.iterations, records: read.records }
+      : undefined;
+  saveLedgerFile(location.writePath, write, previous);
 }
 
 /**
@@ -132,13 +136,8 @@ export function appendToLedger<T>(
         ? readLedgerPreferSealed(location.readPath, session)
         : { read: readLedgerFile(location.readPath) };
     if (sealed === undefined) {
-      const ledger = requireLedger(read, location, session);
-      const { write, result } = decide(ledger, undefined);
-      const previous =
-        read.kind === 'ok'
-          ? { text: read.text, iterations: ledger.iterations, records: read.records }
-          : undefined;
-      if (write) saveLedgerFile(location.writePath, write, previous);
+      const { write, result } = decide(requireLedger(read, location, session), undefined);
+      if (write) saveAfterRead(location, read, write);
       return result;
     }
     const { write, result } = decide(sealed.ledger, sealed.summary);

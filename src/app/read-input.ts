@@ -198,19 +198,27 @@ function readBytes(path: string, limit: number): { bytes: Buffer; regular: boole
   }
 }
 
+/** readBytes, or the one-line reason it failed (readTextFile's and readUtf8File's first step). */
+function readBytesOrReason(
+  path: string,
+  limit: number,
+): { bytes: Buffer; regular: boolean } | Extract<ReadResult, { error: string }> {
+  try {
+    return readBytes(path, limit);
+  } catch (error) {
+    if (error instanceof TooLarge) return { path, error: error.message, tooLarge: { size: error.size } };
+    return { path, error: error instanceof Unreadable ? error.message : errnoReason(error) };
+  }
+}
+
 /** The UTF-8 text of `path`, whatever kind of file it is, or why it cannot be had. */
 export function readTextFile(
   path: string,
   limit: number,
   options: { keepByteOrderMark?: boolean } = {},
 ): ReadResult {
-  let read: { bytes: Buffer; regular: boolean };
-  try {
-    read = readBytes(path, limit);
-  } catch (error) {
-    if (error instanceof TooLarge) return { path, error: error.message, tooLarge: { size: error.size } };
-    return { path, error: error instanceof Unreadable ? error.message : errnoReason(error) };
-  }
+  const read = readBytesOrReason(path, limit);
+  if ('error' in read) return read;
   try {
     const decoder = options.keepByteOrderMark ? utf8KeepingBom : utf8;
     return { path, text: decoder.decode(read.bytes), bytes: read.bytes.length, regular: read.regular };
@@ -230,13 +238,9 @@ const BYTE_ORDER_MARK = [0xef, 0xbb, 0xbf];
  * accepts), with the one leading byte-order mark the decoder strips removed.
  */
 export function readUtf8File(path: string, limit: number): Utf8ReadResult {
-  let bytes: Buffer;
-  try {
-    bytes = readBytes(path, limit).bytes;
-  } catch (error) {
-    return { path, error: error instanceof Unreadable ? error.message : errnoReason(error) };
-  }
-  const utf8 = utf8TextBytes(bytes);
+  const read = readBytesOrReason(path, limit);
+  if ('error' in read) return { path, error: read.error };
+  const utf8 = utf8TextBytes(read.bytes);
   return utf8 === null ? { path, error: 'is not valid UTF-8 text' } : { path, utf8 };
 }
 

@@ -7,8 +7,10 @@ export const CHUNKED_TEXT: unique symbol = Symbol.for('loop-ledger.ChunkedText')
 export interface ChunkedText {
   readonly [CHUNKED_TEXT]: true;
   /**
-   * The text in order, in pieces that together are exactly the text. No piece ends between
-   * the two halves of a surrogate pair, so each may be escaped on its own.
+   * The text in order, in pieces that together are exactly the text. Each piece is whole lines
+   * (it ends after a line break, or at the text's end; never between a \r and its \n), so the
+   * line rules (the diff's paths) read each on its own, and no piece ends between the two halves
+   * of a surrogate pair, so each may be escaped on its own.
    */
   chunks(): Iterable<string>;
   /**

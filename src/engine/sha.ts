@@ -40,9 +40,7 @@ class AdaptiveSha256 implements Sha256 {
     this.pending.push(Buffer.from(bytes));
     this.size += bytes.length;
     if (this.size > SMALL_INPUT) {
-      // eslint-disable-next-line @typescript-eslint/no-require-imports
-      crypto ??= require('node:crypto') as Crypto;
-      this.native = crypto.createHash('sha256');
+      this.native = nativeSha256();
       for (const piece of this.pending) this.native.update(piece);
       this.pending = [];
     }
@@ -53,6 +51,13 @@ class AdaptiveSha256 implements Sha256 {
     if (this.native) return this.native.digest(encoding);
     return sha256HexOf(this.pending.length === 1 ? (this.pending[0] as Buffer) : Buffer.concat(this.pending));
   }
+}
+
+/** node:crypto's SHA-256 (loaded on first use), for inputs known to be large. */
+export function nativeSha256(): Hash {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  crypto ??= require('node:crypto') as Crypto;
+  return crypto.createHash('sha256');
 }
 
 /** A fresh incremental SHA-256. */

@@ -52,7 +52,7 @@ export const READ_FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (co
  * and its size is taken from the opened descriptor, so what is checked is what is read.
  */
 export function readLedgerFile(path: string): LedgerRead {
-  const loaded = loadRegularFile(path);
+  const loaded = loadLedgerBytes(path);
   if (!Buffer.isBuffer(loaded)) return loaded;
   return decodeLedgerBytes(loaded, path);
 }
@@ -110,16 +110,12 @@ export function oversized(size: number): LedgerRead {
  * cloned repository could replace by a link to a device that never ends.
  */
 export function readRegularFileBytes(path: string): Buffer | undefined {
-  const read = loadRegularFile(path);
+  const read = loadLedgerBytes(path);
   return Buffer.isBuffer(read) ? read : undefined;
 }
 
 /** The bytes of a ledger file, or the verdict when it cannot be read (readLedgerFile's first step). */
 export function loadLedgerBytes(path: string): Buffer | LedgerRead {
-  return loadRegularFile(path);
-}
-
-function loadRegularFile(path: string): Buffer | LedgerRead {
   let fd: number;
   try {
     fd = openSync(path, READ_FLAGS);

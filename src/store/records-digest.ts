@@ -15,6 +15,7 @@
 // internal error, exit 11; nothing is written). Duplicate keys and the rest of the file are
 // still checked on every read, and records are only ever carried as the bytes they are.
 import type { Hash } from 'node:crypto';
+import { nativeSha256 } from '../engine/sha';
 import { locateRecords, type RecordsSpan } from './json-scan';
 
 /** The header key holding the digest (top-level keys are sorted, so it sits after `iterations`). */
@@ -28,14 +29,9 @@ export const RECORDS_SUMMARY_KEY = 'records_summary';
  */
 export const DIGEST_MIN_BYTES = 256 * 1024;
 
-type Crypto = typeof import('node:crypto');
-let crypto: Crypto | undefined;
-
 /** A SHA-256 with the records' bytes already fed in (node:crypto is loaded on first use). */
 export function hashOfRecords(records: readonly Uint8Array[]): Hash {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  crypto ??= require('node:crypto') as Crypto;
-  const hash = crypto.createHash('sha256');
+  const hash = nativeSha256();
   for (const part of records) hash.update(part);
   return hash;
 }

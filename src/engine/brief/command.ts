@@ -78,11 +78,6 @@ function readTextInput(named: NamedInput & { input: BriefInput }): string | Refu
   return readInput(named) as string | Refusal;
 }
 
-function diffPathsOf(diff: DiffText): string[] {
-  if (typeof diff === 'string' || diff instanceof Utf8Diff) return diffPaths(diff);
-  return diffPaths(diff.text());
-}
-
 /**
  * Assemble the critic packet for a ledger. Refuses with 8 when an input is unreadable or
  * blank (the first one, in the order diff, verification, change scope), and with 9 when the
@@ -109,7 +104,7 @@ export function brief(ledger: Ledger, inputs: BriefInputs<DiffInput>): BriefResu
     scopeText = read;
   }
 
-  const present = diffPathsOf(diff);
+  const present = diffPaths(diff);
   let scope: BriefScope = {
     provenance: 'unverified',
     declared_paths: null,

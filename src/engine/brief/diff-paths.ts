@@ -1,9 +1,9 @@
 // The paths a unified diff touches. Only three kinds of line matter (`diff --git `, `--- `,
 // `+++ `), so instead of splitting a multi-megabyte diff into an array of lines we let one
-// regex find the starts of those lines and read just them. A diff kept as bytes (Utf8Diff) is
+// regex find the starts of those lines and read just them. A diff kept as bytes (a ChunkedText) is
 // read the same way, one chunk of whole lines at a time.
 import { isVisibleAscii, PY_LINE_BREAKS, PY_WHITESPACE, pyStrip, sortedUnique } from '../python-text';
-import type { Utf8Diff } from './utf8-diff';
+import type { ChunkedText } from '../chunked-text';
 
 const GIT_HEADER = 'diff --git ';
 
@@ -67,7 +67,7 @@ function readPathLine(line: string, found: Set<string>): void {
  * Like the original engine, a hunk line that happens to begin with `--- ` or `+++ ` (a
  * removed `-- x` or an added `++ x`) is read as a path too.
  */
-export function diffPaths(diff: string | Utf8Diff): string[] {
+export function diffPaths(diff: string | ChunkedText): string[] {
   const found = new Set<string>();
   // One function over every chunk and every candidate: a loop V8 optimises only when it runs
   // long (a 20 MiB diff), not a small function called per chunk that it would optimise on a
