@@ -13,6 +13,7 @@ import {
 } from 'node:fs';
 import { basename, join } from 'node:path';
 import { writeContractSchema } from './generate-schema.mjs';
+import { writeWasmModules } from './generate-wasm.mjs';
 import { writeNotices } from './third-party-notices.mjs';
 import { writeCliCodeCache } from './cli-code-cache.mjs';
 import { randomBytes } from 'node:crypto';
@@ -54,6 +55,8 @@ const common = {
 // The editor's contract schema is generated from the engine's zod schema (see generate-schema.mjs)
 // before anything is bundled: the contract validator reads its shape from it (shape.ts).
 await writeContractSchema();
+// The WebAssembly kernels travel as base64 in a module generated from their text source.
+await writeWasmModules();
 
 // The kernel bundles are rebuilt from scratch, so no stale file (an old split chunk) ships.
 rmSync(join(root, 'dist', 'wo'), { recursive: true, force: true });

@@ -4,6 +4,9 @@
 
 export const CHUNKED_TEXT: unique symbol = Symbol.for('loop-ledger.ChunkedText');
 
+/** A chunk of ASCII text up to this many bytes may be handed out as bytes (textOrAscii). */
+export const ASCII_CHUNK_LIMIT = 256 * 1024;
+
 export interface ChunkedText {
   readonly [CHUNKED_TEXT]: true;
   /**
@@ -18,6 +21,12 @@ export interface ChunkedText {
    * pieces its escape is held in (a piece may end inside a character; a chunk's pieces cannot).
    */
   jsonChunks(): Iterable<Uint8Array[]>;
+  /**
+   * The chunks of chunks(), except that a chunk of ASCII text (at most ASCII_CHUNK_LIMIT bytes)
+   * still held as the bytes it was read as comes as those bytes: its text is their latin1
+   * reading with \r\n and \r read as \n. The bytes are a view, valid until the next step.
+   */
+  textOrAscii(): Iterable<string | Uint8Array>;
   /** The whole text as one string (for a caller that truly needs it; costs its full size). */
   text(): string;
   /** Serialises as the text it stands for, so a plain JSON.stringify still prints the text. */

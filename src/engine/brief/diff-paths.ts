@@ -1,25 +1,17 @@
 // The paths a unified diff touches. Only three kinds of line matter (`diff --git `, `--- `,
-// `+++ `), so instead of splitting a multi-megabyte diff into an array of lines we let one
-// regex find the starts of those lines and read just them. A diff kept as bytes (a ChunkedText) is
-// read the same way, one chunk of whole lines at a time.
-import { isVisibleAscii, PY_LINE_BREAKS, PY_WHITESPACE, pyStrip, sortedUnique } from '../python-text';
+// `+++ `), so instead of splitting a multi-megabyte diff into an array of lines only the lines
+// that begin with those are read (prefixed-lines.ts). An ASCII chunk of a diff kept as bytes goes
+// to the WebAssembly kernel that does the same for ASCII (diff-scan.wat gitDiffPaths).
 import type { ChunkedText } from '../chunked-text';
+import { eachPrefixedLine } from '../prefixed-lines';
+import { PY_WHITESPACE, pyStrip, pyUniversalNewlines, sortedUnique } from '../python-text';
+import { diffScanner } from './diff-scan';
 
 const GIT_HEADER = 'diff --git ';
 
 /** The beginnings of the only lines that name paths. */
 const PATH_LINE_PREFIXES: readonly string[] = [GIT_HEADER, '--- ', '+++ '];
 
-/**
- * Where one of the three prefixes occurs. A pattern of plain literals lets the regex engine
- * skip ahead fast (twice the speed of one that begins with a line-break class); whether the
- * match starts a line (the text's start, or just after a break `str.splitlines()` honours) is
- * checked after. No prefix contains a break, so a match in mid-line cannot hide a real one.
- */
-const CANDIDATE = new RegExp(PATH_LINE_PREFIXES.map((prefix) => prefix.replace(/\+/g, '\\+')).join('|'), 'g');
-const LINE_BREAK = new RegExp(`[${PY_LINE_BREAKS}]`);
-/** The rest of a line: everything up to the next line break. */
-const LINE_BODY = new RegExp(`[^${PY_LINE_BREAKS}]*`, 'y');
 const PY_SPLIT = new RegExp(`[${PY_WHITESPACE}]+`);
 
 /** `a/x.py` → `x.py`; `/dev/null` or nothing → null (the absent side of an add or delete). */
@@ -27,15 +19,6 @@ function stripSide(side: string): string | null {
   if (!side || side === '/dev/null') return null;
   const resolved = side.startsWith('a/') || side.startsWith('b/') ? side.slice(2) : side;
   return resolved || null;
-}
-
-function startsLine(text: string, at: number): boolean {
-  if (at === 0) return true;
-  const before = text.charCodeAt(at - 1);
-  // The common answers without a one-character string and a regular expression test.
-  if (before === 0x0a) return true;
-  if (isVisibleAscii(before) || before === 0x20) return false;
-  return LINE_BREAK.test(text[at - 1] as string);
 }
 
 function readPathLine(line: string, found: Set<string>): void {
@@ -69,23 +52,30 @@ function readPathLine(line: string, found: Set<string>): void {
  */
 export function diffPaths(diff: string | ChunkedText): string[] {
   const found = new Set<string>();
-  // One function over every chunk and every candidate: a loop V8 optimises only when it runs
-  // long (a 20 MiB diff), not a small function called per chunk that it would optimise on a
-  // 1 MiB diff too, where the compile costs more than it saves (and the process waits for it).
-  for (const text of typeof diff === 'string' ? [diff] : diff.chunks()) {
-    const inText = new Set<string>();
-    CANDIDATE.lastIndex = 0;
-    for (let m = CANDIDATE.exec(text); m !== null; m = CANDIDATE.exec(text)) {
-      if (!startsLine(text, m.index)) continue;
-      LINE_BODY.lastIndex = m.index;
-      const body = LINE_BODY.exec(text);
-      readPathLine(body ? body[0] : '', inText);
-    }
-    // Each path is a slice of the text, i.e. a view that keeps the whole text alive: a 64 KiB
-    // chunk's, or the whole diff's (and sorting 17,000 slices of a 20 MiB string compares bytes
-    // scattered over all of it, ~4× slower than sorting compact copies). One JSON round trip
-    // makes every path its own small string (lone surrogates included, exactly).
-    for (const path of JSON.parse(JSON.stringify([...inText])) as string[]) found.add(path);
+  const visit = (line: string): void => readPathLine(line, found);
+  if (typeof diff === 'string') {
+    eachPrefixedLine(diff, PATH_LINE_PREFIXES, visit);
+    return sortedUnique(compact(found));
   }
-  return sortedUnique(found);
+  const scanner = diffScanner();
+  scanner?.beginPaths();
+  for (const chunk of diff.textOrAscii()) {
+    if (typeof chunk !== 'string' && scanner?.addGitDiffPaths(chunk, PATH_LINE_PREFIXES)) continue;
+    const text =
+      typeof chunk === 'string' ? chunk : pyUniversalNewlines(Buffer.from(chunk).toString('latin1'));
+    eachPrefixedLine(text, PATH_LINE_PREFIXES, visit);
+  }
+  const fromBytes = scanner ? scanner.finishPaths() : [];
+  if (found.size === 0) return fromBytes; // sorted and unique already
+  return sortedUnique([...compact(found), ...fromBytes]);
+}
+
+/**
+ * Paths read from a string are slices of it, views that keep the whole text alive (and sorting
+ * 17,000 slices of a 20 MiB string compares bytes scattered over all of it, ~4× slower than
+ * sorting compact copies). One JSON round trip makes every path its own small string (lone
+ * surrogates included, exactly).
+ */
+function compact(paths: Set<string>): string[] {
+  return JSON.parse(JSON.stringify([...paths])) as string[];
 }

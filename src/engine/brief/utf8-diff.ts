@@ -1,14 +1,23 @@
 // A diff kept as the UTF-8 bytes it was read as. A 20 MiB diff decoded into one string costs
-// its size again (twice that once it holds one non-ASCII character); kept as bytes, it is
-// decoded a chunk of whole lines at a time whenever it is read (for its blank check, its paths,
-// its id) and each chunk is dropped when done. Every chunk ends after a \n or \r, which
-// str.splitlines() breaks at too, so each chunk starts a line and the string rules (the path
-// reader, the escapes) apply to it unchanged: there is no second set of rules for bytes.
-import { CHUNKED_TEXT, type ChunkedText } from '../chunked-text';
+// its size again (twice that once it holds one non-ASCII character); kept as bytes, it is read
+// a chunk of whole lines at a time (for its blank check, its paths, its id) and each chunk is
+// dropped when done. Every chunk ends after a \n or \r, which str.splitlines() breaks at too,
+// so each chunk starts a line and the string rules (the path lines, the escapes) apply to it
+// unchanged. An ASCII chunk (nearly every chunk of a real diff) goes to the WebAssembly
+// kernels instead (diff-scan.ts), which implement the ASCII half of those rules; property tests
+// hold them to the string rules (test/unit/engine/diff-scan.test.ts, brief-bytes.test.ts).
+import { isAscii } from 'node:buffer';
+import { ASCII_CHUNK_LIMIT, CHUNKED_TEXT, type ChunkedText } from '../chunked-text';
 import { pyUniversalNewlines } from '../python-text';
+import { diffScanner } from './diff-scan';
 
 /** Chunks are about this many bytes: large enough that per-chunk costs vanish, small enough to stay in cache. */
 const DIFF_CHUNK_BYTES = 1 << 16;
+/**
+ * Smaller diffs stay on the JavaScript path: setting the kernels up (their first use in a
+ * process: ~1.5 ms, more on a busy machine) costs more than they save below about this size.
+ */
+const KERNELS_FROM_BYTES = 256 * 1024;
 const LF = 0x0a;
 const CR = 0x0d;
 
@@ -55,10 +64,11 @@ interface Escaped {
  * The diff's escape is needed twice: for its id (before anything is printed: the sorted packet
  * prints `brief_id` before `diff`) and for the --json output. Keeping the escaped text between
  * the two would double the memory a 20 MiB diff takes; escaping it twice costs a pass. Instead the
- * first escape of each chunk is stored over the chunk's own bytes, which are not needed again
- * once decoded (the few bytes an escape adds go to a small overflow buffer). From then on the
- * chunk's text is the escape parsed back (exact: JSON.parse undoes JSON.stringify), and
- * printing it is a plain write. So the diff's bytes belong to this object: it overwrites them.
+ * first escape of each chunk is stored over the chunk's own bytes (the few bytes an escape adds
+ * go to a small overflow buffer). From then on the chunk's text is the escape parsed back
+ * (exact: JSON.parse undoes JSON.stringify; slower, so the brief reads the paths before the
+ * id), and printing it is a plain write. So the diff's bytes belong to this object: it
+ * overwrites them.
  *
  * A diff of control characters escapes to six times its size (`\u0001`), so the overflow has a
  * budget (a quarter of the diff; real diffs need a few per cent). Past it, the remaining chunks
@@ -75,41 +85,54 @@ export class Utf8Diff implements ChunkedText {
   private overflowBytes = 0;
   private readonly overflowBudget: number;
   private scratch = Buffer.alloc(0);
+  /** Whether ASCII chunks are handed out as bytes and escaped by the kernels. */
+  private readonly kernels: boolean;
 
   /**
    * `bytes` must be valid UTF-8 without the leading byte-order mark the text decoder strips
-   * (read-input.ts utf8TextBytes); they are overwritten (see above). `chunkBytes` and
-   * `overflowBudget` (bytes) are injectable for tests.
+   * (read-input.ts utf8TextBytes); they are overwritten (see above). `chunkBytes`,
+   * `overflowBudget` (bytes) and `kernelsFrom` (the smallest diff, in bytes, that the kernels
+   * take) are injectable for tests.
    */
   constructor(
     bytes: Uint8Array,
     private readonly chunkBytes = DIFF_CHUNK_BYTES,
     overflowBudget?: number,
+    kernelsFrom = KERNELS_FROM_BYTES,
   ) {
     if (!(chunkBytes >= 1)) throw new RangeError('chunk size must be at least one byte');
     this.buffer = bufferOf(bytes);
     this.overflowBudget = overflowBudget ?? Math.max(1 << 20, this.buffer.length >> 2);
+    this.kernels = this.buffer.length >= kernelsFrom;
   }
 
   /**
    * The text Python's text mode reads (\r\n and \r as \n), a chunk at a time. Every chunk is
-   * whole lines (the last one may lack its break), so each starts a line. A chunk read for the
-   * first time is escaped on the way (see above: the escape will be needed, and the chunk is
-   * decoded now anyway), so the paths, the id and the printing decode the diff once.
+   * whole lines (the last one may lack its break), so each starts a line.
    */
   *chunks(): Generator<string> {
     for (let start = 0; start < this.buffer.length;) {
       const done = this.escaped.get(start);
       if (done) {
-        yield JSON.parse(`"${Buffer.concat(this.storedEscape(done)).toString('utf8')}"`) as string;
+        yield this.storedText(done);
         start = done.end;
-      } else if (this.storing) {
-        const { text, end } = this.escapeAt(start);
-        yield text;
-        start = end;
       } else {
         const end = chunkEnd(this.buffer, start, this.chunkBytes);
         yield this.decode(start, end);
+        start = end;
+      }
+    }
+  }
+
+  *textOrAscii(): Generator<string | Uint8Array> {
+    for (let start = 0; start < this.buffer.length;) {
+      const done = this.escaped.get(start);
+      if (done) {
+        yield this.storedText(done);
+        start = done.end;
+      } else {
+        const end = chunkEnd(this.buffer, start, this.chunkBytes);
+        yield this.asciiAt(start, end) ?? this.decode(start, end);
         start = end;
       }
     }
@@ -143,41 +166,61 @@ export class Utf8Diff implements ChunkedText {
     return pyUniversalNewlines(this.buffer.toString('utf8', start, end));
   }
 
+  /** The chunk [start, end) as bytes when it is ASCII and small enough for the kernels, else null. */
+  private asciiAt(start: number, end: number): Buffer | null {
+    if (!this.kernels || end - start > ASCII_CHUNK_LIMIT) return null;
+    const bytes = this.buffer.subarray(start, end);
+    return isAscii(bytes) ? bytes : null;
+  }
+
+  /** A stored chunk's text: its escape parsed back (exact: JSON.parse undoes JSON.stringify). */
+  private storedText(chunk: Escaped): string {
+    return JSON.parse(`"${Buffer.concat(this.storedEscape(chunk)).toString('utf8')}"`) as string;
+  }
+
   private storedEscape(chunk: Escaped): Buffer[] {
     const inPlace = this.buffer.subarray(chunk.start, chunk.start + chunk.inPlace);
     return chunk.overflow ? [inPlace, chunk.overflow] : [inPlace];
   }
 
   /**
-   * Decodes and escapes the chunk at `start` (still its own bytes). The escape is stored over
-   * the chunk when the chunk extends the stored prefix and its overflow fits the budget;
-   * otherwise it is returned in the scratch buffer, valid until the next call.
+   * Escapes the chunk at `start` (still its own bytes). The escape is stored over the chunk when
+   * the chunk extends the stored prefix and its overflow fits the budget; otherwise it is
+   * returned in a scratch area, valid until the next call.
    */
-  private escapeAt(start: number): { text: string; end: number; pieces: Uint8Array[] } {
+  private escapeAt(start: number): { end: number; pieces: Uint8Array[] } {
     const end = chunkEnd(this.buffer, start, this.chunkBytes);
-    const text = this.decode(start, end);
-    const body = JSON.stringify(text).slice(1, -1);
+    const ascii = this.asciiAt(start, end);
+    const scanner = ascii && diffScanner();
+    const escape = scanner ? scanner.escape(ascii as Buffer) : this.escapeInJs(start, end);
+    const size = escape.length;
+    const inPlace = Math.min(size, end - start);
+    const extra = size - inPlace;
+    if (!this.storing || start !== this.escapedEnd || this.overflowBytes + extra > this.overflowBudget) {
+      this.storing = false;
+      return { end, pieces: [escape] };
+    }
+    escape.copy(this.buffer, start, 0, inPlace);
+    const chunk: Escaped = {
+      start,
+      end,
+      inPlace,
+      overflow: extra > 0 ? Buffer.from(escape.subarray(inPlace, size)) : null,
+    };
+    this.escaped.set(start, chunk);
+    this.escapedEnd = end;
+    this.overflowBytes += extra;
+    return { end, pieces: this.storedEscape(chunk) };
+  }
+
+  /** The chunk's escape by JSON.stringify, in the scratch buffer (valid until the next call). */
+  private escapeInJs(start: number, end: number): Buffer {
+    const body = JSON.stringify(this.decode(start, end)).slice(1, -1);
     // Room for the worst case (3 bytes a unit) without measuring; a chunk that is one huge line
     // is measured instead, so it never needs three times its size.
     const room = body.length <= 1 << 20 ? 3 * body.length : Buffer.byteLength(body, 'utf8');
     if (this.scratch.length < room) this.scratch = Buffer.allocUnsafe(room);
     const size = this.scratch.write(body, 0, 'utf8');
-    const inPlace = Math.min(size, end - start);
-    const extra = size - inPlace;
-    if (!this.storing || start !== this.escapedEnd || this.overflowBytes + extra > this.overflowBudget) {
-      this.storing = false;
-      return { text, end, pieces: [this.scratch.subarray(0, size)] };
-    }
-    this.scratch.copy(this.buffer, start, 0, inPlace);
-    const chunk: Escaped = {
-      start,
-      end,
-      inPlace,
-      overflow: extra > 0 ? Buffer.from(this.scratch.subarray(inPlace, size)) : null,
-    };
-    this.escaped.set(start, chunk);
-    this.escapedEnd = end;
-    this.overflowBytes += extra;
-    return { text, end, pieces: this.storedEscape(chunk) };
+    return this.scratch.subarray(0, size);
   }
 }

@@ -82,6 +82,53 @@ describe('cli: brief on a diff of several chunks', () => {
     );
   });
 
+  it('reads a mostly ASCII diff past the kernels’ threshold exactly as the string path does', () => {
+    // ASCII chunks go to the WebAssembly kernels (engine/brief/diff-scan.wat); one chunk in the
+    // middle holds a non-ASCII character and stays on the JavaScript path.
+    const loop = loopWith();
+    const files: string[] = [];
+    for (let i = 0; files.join('').length < 12 * CHUNK; i += 1) {
+      const path = `pkg${i % 13}/src/file "${i}"\\x.ts`;
+      files.push(
+        [
+          `diff --git a/${path} b/${path}\r\n`,
+          i % 5 === 0 ? `--- /dev/null\n+++ b/${path}\t(new)\n` : `--- a/${path}\n+++ b/${path}\n`,
+          `@@ -1,3 +1,3 @@ function f${i}() {\n`,
+          `-  return "old\\t${i}";\x7f\n`,
+          `+  return 'new ${i}';\t\x01\r`,
+          i % 9 === 0 ? `+form\f--- a/after-form-feed-${i}.txt\v+++ b/after-vt-${i}.txt\x1c\n` : '',
+          i % 17 === 0 ? `diff --git a/two words/${i} b/two words/${i}\n` : '',
+          i === 150 ? '+caf\u00e9\n' : '',
+          '-- not a path\n++ also not\n',
+        ].join(''),
+      );
+    }
+    const text = files.join('') + '+++ b/the-end.ts'; // no final line break
+    const bytes = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(text, 'utf8')]);
+    assert.ok(bytes.length > 512 * 1024);
+    const diff = writeText(join(loop.root, 'ascii.diff'), bytes);
+    const verify = writeText(join(loop.root, 'verify.txt'), 'ok\n');
+    const scopeText = 'pkg0/src/file "0"\\x.ts\nafter-vt-9.txt\nthe-end.ts\n';
+    const scope = writeText(join(loop.root, 'scope.txt'), scopeText);
+    for (const scoped of [false, true]) {
+      const payload = expectedPacket(loop, bytes, 'ok\n', scoped ? scopeText : undefined) as {
+        scope: { diff_paths: string[] };
+      };
+      assert.ok(payload.scope.diff_paths.includes('after-form-feed-9.txt'));
+      const r = loop.cli(
+        'brief',
+        '--diff-file',
+        diff,
+        '--verification-file',
+        verify,
+        ...(scoped ? ['--change-scope', scope] : []),
+        '--json',
+      );
+      assert.equal(r.code, 0, r.stderr);
+      assert.equal(r.stdout, jsonText(payload));
+    }
+  });
+
   it('verifies a declared scope over the big diff exactly as the string path does', () => {
     const loop = loopWith();
     const bytes = Buffer.from(bigDiff(), 'utf8');

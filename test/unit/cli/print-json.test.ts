@@ -37,6 +37,24 @@ describe('print-json: chunked output equal to JSON.stringify(sortKeysDeep(…), 
     }
   });
 
+  it('matches on lists of short values longer than one stringify slice, at any depth and length', () => {
+    const item = fc.oneof(fc.string({ maxLength: 8 }), fc.double(), fc.boolean(), fc.constant(null));
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1020, max: 3100 }),
+        fc.array(item, { minLength: 1, maxLength: 5 }),
+        fc.nat(3),
+        (length, pattern, depth) => {
+          const list = Array.from({ length }, (_, i) => pattern[i % pattern.length]);
+          let payload: unknown = list;
+          for (let d = 0; d < depth; d += 1) payload = { paths: payload, n: [d] };
+          assert.equal(jsonText(payload), reference(payload));
+        },
+      ),
+      { numRuns: 60 },
+    );
+  });
+
   it('leaves out undefined, functions and symbols in objects and prints them as null in arrays', () => {
     const payload = {
       a: undefined,
