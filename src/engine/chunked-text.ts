@@ -4,7 +4,7 @@
 
 export const CHUNKED_TEXT: unique symbol = Symbol.for('loop-ledger.ChunkedText');
 
-/** A chunk of ASCII text up to this many bytes may be handed out as bytes (textOrAscii). */
+/** A chunk of ASCII text up to this many bytes may go to the WebAssembly kernels. */
 export const ASCII_CHUNK_LIMIT = 256 * 1024;
 
 export interface ChunkedText {
@@ -21,12 +21,14 @@ export interface ChunkedText {
    * pieces its escape is held in (a piece may end inside a character; a chunk's pieces cannot).
    */
   jsonChunks(): Iterable<Uint8Array[]>;
+  /** Whether ASCII chunks go to the WebAssembly kernels (engine/brief/diff-scan.ts diffScanner()). */
+  readonly scansWithKernels: boolean;
   /**
-   * The chunks of chunks(), except that a chunk of ASCII text (at most ASCII_CHUNK_LIMIT bytes)
-   * still held as the bytes it was read as comes as those bytes: its text is their latin1
-   * reading with \r\n and \r read as \n. The bytes are a view, valid until the next step.
+   * The chunks of chunks(), except that a chunk the kernels take (ASCII, not yet escaped) is
+   * escaped by them now, as jsonChunks would, and comes as null: while the scanner keeps paths
+   * (DiffScanner.beginPaths), that chunk's paths are kept on the way.
    */
-  textOrAscii(): Iterable<string | Uint8Array>;
+  textOrEscaped(): Iterable<string | null>;
   /** The whole text as one string (for a caller that truly needs it; costs its full size). */
   text(): string;
   /** Serialises as the text it stands for, so a plain JSON.stringify still prints the text. */

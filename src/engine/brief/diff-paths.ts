@@ -1,10 +1,10 @@
 // The paths a unified diff touches. Only three kinds of line matter (`diff --git `, `--- `,
 // `+++ `), so instead of splitting a multi-megabyte diff into an array of lines only the lines
 // that begin with those are read (prefixed-lines.ts). An ASCII chunk of a diff kept as bytes goes
-// to the WebAssembly kernel that does the same for ASCII (diff-scan.wat gitDiffPaths).
+// to the WebAssembly kernels, which do the same for ASCII (diff-scan.wat escape, gitDiffPaths).
 import type { ChunkedText } from '../chunked-text';
 import { eachPrefixedLine } from '../prefixed-lines';
-import { PY_WHITESPACE, pyStrip, pyUniversalNewlines, sortedUnique } from '../python-text';
+import { PY_WHITESPACE, pyStrip, sortedUnique } from '../python-text';
 import { diffScanner } from './diff-scan';
 
 const GIT_HEADER = 'diff --git ';
@@ -53,19 +53,22 @@ function readPathLine(line: string, found: Set<string>): void {
 export function diffPaths(diff: string | ChunkedText): string[] {
   const found = new Set<string>();
   const visit = (line: string): void => readPathLine(line, found);
+  const scanner = typeof diff !== 'string' && diff.scansWithKernels ? diffScanner() : null;
+  let fromBytes: string[] = [];
   if (typeof diff === 'string') {
     eachPrefixedLine(diff, PATH_LINE_PREFIXES, visit);
-    return sortedUnique(compact(found));
+  } else if (scanner?.beginPaths(PATH_LINE_PREFIXES)) {
+    // ASCII chunks are escaped by the kernel now (they will be for the id anyway), which keeps
+    // their paths on the way; the other chunks come as text.
+    try {
+      for (const chunk of diff.textOrEscaped())
+        if (chunk !== null) eachPrefixedLine(chunk, PATH_LINE_PREFIXES, visit);
+    } finally {
+      fromBytes = scanner.finishPaths();
+    }
+  } else {
+    for (const chunk of diff.chunks()) eachPrefixedLine(chunk, PATH_LINE_PREFIXES, visit);
   }
-  const scanner = diffScanner();
-  scanner?.beginPaths();
-  for (const chunk of diff.textOrAscii()) {
-    if (typeof chunk !== 'string' && scanner?.addGitDiffPaths(chunk, PATH_LINE_PREFIXES)) continue;
-    const text =
-      typeof chunk === 'string' ? chunk : pyUniversalNewlines(Buffer.from(chunk).toString('latin1'));
-    eachPrefixedLine(text, PATH_LINE_PREFIXES, visit);
-  }
-  const fromBytes = scanner ? scanner.finishPaths() : [];
   if (found.size === 0) return fromBytes; // sorted and unique already
   return sortedUnique([...compact(found), ...fromBytes]);
 }

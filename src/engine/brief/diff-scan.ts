@@ -1,7 +1,8 @@
 // The WebAssembly kernels of diff-scan.wat, for one chunk of ASCII text at a time: its JSON
-// escape, and the lines that begin with given prefixes. They do in a few milliseconds what
-// JSON.stringify and a regular expression do in ~100 for a 20 MiB diff; the JavaScript path
-// stays for every other chunk (non-ASCII, or too big) and wherever WebAssembly is missing.
+// escape and, in the same pass, the paths its `diff --git ` / `--- ` / `+++ ` lines name. They
+// do in a few milliseconds what JSON.stringify and regular expressions did in ~100 for a
+// 20 MiB diff; the JavaScript path stays for every other chunk (non-ASCII, or too big) and
+// wherever WebAssembly is missing.
 import { ASCII_CHUNK_LIMIT } from '../chunked-text';
 import { PY_LINE_BREAKS } from '../python-text';
 import { DIFF_SCAN_WASM } from './diff-scan-wasm';
@@ -30,8 +31,8 @@ const PAGE = 65536;
 
 interface Kernels {
   memory: WebAssembly.Memory;
-  escape(src: number, len: number, dst: number): number;
-  prefixedLines(src: number, len: number, table: number, out: number): number;
+  escape(src: number, len: number, dst: number, table: number, out: number): number;
+  linesFound(): number;
   gitDiffPaths(src: number, lines: number, count: number): number;
   pathsBegin(arena: number): void;
   arenaEnd(): number;
@@ -65,14 +66,25 @@ const LINE_BREAK = new RegExp(`[${PY_LINE_BREAKS}]`);
 
 const isAsciiText = (text: string): boolean => Buffer.byteLength(text, 'utf8') === text.length;
 
+/** Whether the kernel's prefix table can hold these prefixes. */
+function suitablePrefixes(prefixes: readonly string[]): boolean {
+  return (
+    prefixes.length >= 1 &&
+    prefixes.length <= PREFIX_SLOTS &&
+    prefixes.every((p) => p.length >= 1 && p.length <= PREFIX_MAX && isAsciiText(p) && !LINE_BREAK.test(p))
+  );
+}
+
 /**
  * One instance of the kernels with its own memory. Views it returns point into that memory and
- * are valid until its next call. Memory is never grown after creation, so views never detach.
+ * are valid until its next call.
  */
 export class DiffScanner {
   /** The memory as bytes; replaced whenever the memory grows (which detaches the old view). */
   private bytes: Buffer;
   private tableFor: readonly string[] | null = null;
+  /** Between beginPaths and finishPaths: every escape also keeps the paths of its chunk. */
+  private keepingPaths = false;
   private pathCount = 0;
 
   private constructor(private readonly kernels: Kernels) {
@@ -84,8 +96,7 @@ export class DiffScanner {
     const module = kernelModule();
     if (module === null) return null;
     const instance = new WebAssembly.Instance(module, {});
-    const kernels = instance.exports as unknown as Kernels;
-    const scanner = new DiffScanner(kernels);
+    const scanner = new DiffScanner(instance.exports as unknown as Kernels);
     scanner.ensureMemory(MEMORY_BYTES);
     return scanner;
   }
@@ -99,69 +110,64 @@ export class DiffScanner {
   }
 
   /**
-   * JSON.stringify's escape (quotes left out) of `chunk`, ASCII of at most SCAN_CHUNK_LIMIT
-   * bytes, read as Python's text mode reads it (\r\n and \r become \n), as bytes.
+   * JSON.stringify's escape (quotes left out) of `chunk`, ASCII of at most ASCII_CHUNK_LIMIT
+   * bytes starting a line, read as Python's text mode reads it (\r\n and \r become \n), as
+   * bytes. Between beginPaths and finishPaths the chunk's paths are kept on the way.
    */
   escape(chunk: Uint8Array): Buffer {
-    this.bytes.set(chunk, SRC);
-    const size = this.kernels.escape(SRC, chunk.length, DST);
-    return this.bytes.subarray(DST, DST + size);
-  }
-
-  /**
-   * The lines of `chunk` (ASCII, at most ASCII_CHUNK_LIMIT bytes, starting a line) that begin
-   * with one of `prefixes`, as [start, end of body] offset pairs, in order; null when the
-   * prefixes do not suit the kernel (more than four, empty, longer than 16 bytes, not ASCII,
-   * or holding a line break), for the caller to search itself.
-   */
-  prefixedLines(chunk: Uint8Array, prefixes: readonly string[]): Uint32Array | null {
-    if (!this.loadTable(prefixes)) return null;
-    this.bytes.set(chunk, SRC);
-    const count = this.kernels.prefixedLines(SRC, chunk.length, TABLE, OUT);
-    return new Uint32Array(this.kernels.memory.buffer, OUT, 2 * count);
-  }
-
-  /** Starts a new set of paths (addGitDiffPaths adds to it, finishPaths hands it out). */
-  beginPaths(): void {
-    this.kernels.pathsBegin(ARENA);
-    this.pathCount = 0;
-  }
-
-  /**
-   * Adds the paths the lines of `chunk` (as prefixedLines takes it) that begin with `prefixes`
-   * name; the prefixes must be `diff --git `, `--- ` and `+++ ` (see diff-scan.wat
-   * gitDiffPaths). False, adding nothing, when the prefixes do not suit the kernel.
-   */
-  addGitDiffPaths(chunk: Uint8Array, prefixes: readonly string[]): boolean {
+    if (!this.keepingPaths) return this.escapeFinding(chunk, 0);
     // Each path takes at most twice the bytes of its line (a one-byte path: 8 bytes for 6).
     this.ensureMemory(this.kernels.arenaEnd() + 2 * chunk.length + SPARE);
-    const lines = this.prefixedLines(chunk, prefixes);
-    if (lines === null) return false;
-    this.pathCount = this.kernels.gitDiffPaths(SRC, OUT, lines.length / 2);
+    const escaped = this.escapeFinding(chunk, TABLE);
+    this.pathCount = this.kernels.gitDiffPaths(SRC, OUT, this.kernels.linesFound());
+    return escaped;
+  }
+
+  /**
+   * The lines of `chunk` (as escape takes it) that begin with one of `prefixes`, as [start, end
+   * of body] offset pairs, in order; null when the kernel cannot take the prefixes (more than
+   * four, empty, longer than 16 bytes, not ASCII, or holding a line break). Not while keeping paths.
+   */
+  prefixedLines(chunk: Uint8Array, prefixes: readonly string[]): Uint32Array | null {
+    if (this.keepingPaths || !this.loadTable(prefixes)) return null;
+    this.escapeFinding(chunk, TABLE);
+    return new Uint32Array(this.kernels.memory.buffer, OUT, 2 * this.kernels.linesFound());
+  }
+
+  /**
+   * From now until finishPaths, every escape also keeps the paths its chunk's lines that begin
+   * with `prefixes` name; the prefixes must be `diff --git `, `--- ` and `+++ ` (see
+   * diff-scan.wat gitDiffPaths). False, changing nothing, when the kernel cannot take them.
+   */
+  beginPaths(prefixes: readonly string[]): boolean {
+    if (!this.loadTable(prefixes)) return false;
+    this.kernels.pathsBegin(ARENA);
+    this.pathCount = 0;
+    this.keepingPaths = true;
     return true;
   }
 
-  /** The paths added since beginPaths, sorted by code point and unique. */
+  /** The paths kept since beginPaths, sorted by code point and unique; escapes keep no more. */
   finishPaths(): string[] {
+    this.keepingPaths = false;
     const arenaEnd = this.kernels.arenaEnd();
     const index = arenaEnd + SPARE;
     const out = index + 8 * this.pathCount + SPARE;
     this.ensureMemory(out + (arenaEnd - ARENA) + SPARE);
     const size = this.kernels.pathsFinish(index, out);
     // One decode and one split: ~17,000 paths of a 20 MiB diff become strings in two native calls.
-    const paths = size === 0 ? [] : this.bytes.toString('latin1', out, out + size - 1).split('\n');
-    return paths;
+    return size === 0 ? [] : this.bytes.toString('latin1', out, out + size - 1).split('\n');
+  }
+
+  private escapeFinding(chunk: Uint8Array, table: number): Buffer {
+    this.bytes.set(chunk, SRC);
+    const size = this.kernels.escape(SRC, chunk.length, DST, table, OUT);
+    return this.bytes.subarray(DST, DST + size);
   }
 
   private loadTable(prefixes: readonly string[]): boolean {
     if (prefixes === this.tableFor) return true;
-    const suitable =
-      prefixes.length >= 1 &&
-      prefixes.length <= PREFIX_SLOTS &&
-      prefixes.every(
-        (p) => p.length >= 1 && p.length <= PREFIX_MAX && isAsciiText(p) && !LINE_BREAK.test(p),
-      );
-    if (!suitable) return false;
+    if (!suitablePrefixes(prefixes)) return false;
     this.bytes.fill(0, TABLE, TABLE + TABLE_BYTES);
     this.bytes.writeInt32LE(prefixes.length, TABLE);
     prefixes.forEach((prefix, n) => {

@@ -18,15 +18,37 @@
   (data (i32.const 0) "0123456789abcdef")
   (data (i32.const 16) "\00\00\00\00\00\00\00\00btn\00fr\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00")
 
+  ;; How many lines the last escape with a prefix table found.
+  (global $linesFound (mut i32) (i32.const 0))
+  (func (export "linesFound") (result i32) (global.get $linesFound))
+
   ;; JSON.stringify's escape of the ASCII bytes [src, src + len), quotes left out, written at dst
   ;; (room for 6 * len + 16 bytes); returns the bytes written. Line breaks are read as Python's
   ;; text mode reads them: \r\n and a lone \r both become \n (escaped \n). A chunk never ends
   ;; between the \r and the \n of one break.
-  (func (export "escape") (param $src i32) (param $len i32) (param $dst i32) (result i32)
+  ;;
+  ;; With a prefix table ($table not 0), the same pass also finds the lines that begin with one
+  ;; of its prefixes: the escape stops at every line break anyway. The table holds an i32 count
+  ;; (1 to 4), then per prefix an i32 length (1 to 16) and 16 bytes. Each line found is written
+  ;; at $out as two i32s, its start and the end of its body (the next line break, or the chunk's
+  ;; end), as offsets from $src (room: 4 * len + 8 bytes, since lines found are separated by at
+  ;; least one break); linesFound says how many. [src, src + len) starts a line.
+  (func (export "escape") (param $src i32) (param $len i32) (param $dst i32) (param $table i32) (param $out i32) (result i32)
     (local $i i32) (local $o i32) (local $end i32) (local $c i32) (local $v v128) (local $special v128)
+    (local $k i32) (local $first i32) (local $h0 i32) (local $h1 i32) (local $h2 i32) (local $h3 i32)
     (local.set $i (local.get $src))
     (local.set $o (local.get $dst))
     (local.set $end (i32.add (local.get $src) (local.get $len)))
+    (local.set $k (local.get $out))
+    (if (local.get $table)
+      (then
+        ;; Each prefix's first byte (unused slots repeat the first prefix's), to skip most lines
+        ;; without a call.
+        (local.set $h0 (i32.load8_u offset=4 (call $slot (local.get $table) (i32.const 0))))
+        (local.set $h1 (i32.load8_u offset=4 (call $slot (local.get $table) (i32.const 1))))
+        (local.set $h2 (i32.load8_u offset=4 (call $slot (local.get $table) (i32.const 2))))
+        (local.set $h3 (i32.load8_u offset=4 (call $slot (local.get $table) (i32.const 3))))
+        (local.set $k (call $visit (local.get $src) (local.get $src) (local.get $end) (local.get $table) (local.get $k)))))
     (loop $next
       (if (i32.lt_u (local.get $i) (local.get $end))
         (then
@@ -75,7 +97,20 @@
               (i32.store16 (local.get $o) (i32.const 0x6e5c)) ;; \n
               (local.set $o (i32.add (local.get $o) (i32.const 2))))
             (else (local.set $o (call $escapeOne (local.get $c) (local.get $o)))))
+          ;; After a line break (\r and \r\n read as \n by now) a line starts at $i.
+          (if (i32.and (i32.ne (local.get $table) (i32.const 0)) (i32.lt_u (local.get $i) (local.get $end)))
+            (then
+              (if (call $isBreak (local.get $c))
+                (then
+                  (local.set $first (i32.load8_u (local.get $i)))
+                  (if (i32.or
+                        (i32.or (i32.eq (local.get $first) (local.get $h0)) (i32.eq (local.get $first) (local.get $h1)))
+                        (i32.or (i32.eq (local.get $first) (local.get $h2)) (i32.eq (local.get $first) (local.get $h3))))
+                    (then
+                      (local.set $k
+                        (call $visit (local.get $src) (local.get $i) (local.get $end) (local.get $table) (local.get $k)))))))))
           (br $next))))
+    (global.set $linesFound (i32.shr_u (i32.sub (local.get $k) (local.get $out)) (i32.const 3)))
     (i32.sub (local.get $o) (local.get $dst)))
 
   ;; Writes the escape of the byte $c (a control character, " or \) at $o; returns the new end.
@@ -103,66 +138,6 @@
       (i32.or
         (i32.lt_u (i32.sub (local.get $c) (i32.const 0x0b)) (i32.const 2))
         (i32.lt_u (i32.sub (local.get $c) (i32.const 0x1c)) (i32.const 3)))))
-
-  ;; The lines of [src, src + len) (which starts a line) that begin with one of the prefixes in
-  ;; the table at $table: an i32 count (1 to 4), then per prefix an i32 length (1 to 16) and 16
-  ;; bytes. Each line found is written at $out as two i32s, its start and the end of its body
-  ;; (the next line break, or the chunk's end), as offsets from $src; returns how many.
-  ;; (Room at $out: 4 * len + 8 bytes, since lines found are separated by at least one break.)
-  (func (export "prefixedLines") (param $src i32) (param $len i32) (param $table i32) (param $out i32) (result i32)
-    (local $end i32) (local $i i32) (local $k i32) (local $bits i32) (local $next v128) (local $here v128)
-    (local $f0 v128) (local $f1 v128) (local $f2 v128) (local $f3 v128)
-    (local.set $end (i32.add (local.get $src) (local.get $len)))
-    (local.set $k (local.get $out))
-    (if (i32.eqz (local.get $len)) (then (return (i32.const 0))))
-    ;; Each prefix's first byte (unused slots repeat the first prefix's).
-    (local.set $f0 (i8x16.splat (i32.load8_u offset=4 (call $slot (local.get $table) (i32.const 0)))))
-    (local.set $f1 (i8x16.splat (i32.load8_u offset=4 (call $slot (local.get $table) (i32.const 1)))))
-    (local.set $f2 (i8x16.splat (i32.load8_u offset=4 (call $slot (local.get $table) (i32.const 2)))))
-    (local.set $f3 (i8x16.splat (i32.load8_u offset=4 (call $slot (local.get $table) (i32.const 3)))))
-    (local.set $k (call $visit (local.get $src) (local.get $src) (local.get $end) (local.get $table) (local.get $k)))
-    ;; The other line starts follow a break: a block's breaks whose next byte opens a prefix.
-    (local.set $i (local.get $src))
-    (loop $blocks
-      (if (i32.le_u (i32.add (local.get $i) (i32.const 17)) (local.get $end))
-        (then
-          (local.set $next (v128.load offset=1 (local.get $i)))
-          (local.set $bits
-            (i8x16.bitmask
-              (v128.and
-                (block (result v128) ;; the breaks (calls are not inlined: this loop runs per 16 bytes)
-                  (local.set $here (v128.load (local.get $i)))
-                  (v128.or
-                  (v128.or
-                    (i8x16.eq (local.get $here) (i8x16.splat (i32.const 0x0a)))
-                    (i8x16.eq (local.get $here) (i8x16.splat (i32.const 0x0d))))
-                  (v128.or
-                    (i8x16.lt_u (i8x16.sub (local.get $here) (i8x16.splat (i32.const 0x0b))) (i8x16.splat (i32.const 2)))
-                    (i8x16.lt_u (i8x16.sub (local.get $here) (i8x16.splat (i32.const 0x1c))) (i8x16.splat (i32.const 3))))))
-                (v128.or
-                  (v128.or (i8x16.eq (local.get $next) (local.get $f0)) (i8x16.eq (local.get $next) (local.get $f1)))
-                  (v128.or (i8x16.eq (local.get $next) (local.get $f2)) (i8x16.eq (local.get $next) (local.get $f3)))))))
-          (block $none
-            (loop $each
-              (br_if $none (i32.eqz (local.get $bits)))
-              (local.set $k
-                (call $visit (local.get $src) (i32.add (i32.add (local.get $i) (i32.ctz (local.get $bits))) (i32.const 1))
-                  (local.get $end) (local.get $table) (local.get $k)))
-              (local.set $bits (i32.and (local.get $bits) (i32.sub (local.get $bits) (i32.const 1))))
-              (br $each)))
-          (local.set $i (i32.add (local.get $i) (i32.const 16)))
-          (br $blocks))))
-    ;; The last breaks, one byte at a time (a break at the very end starts no line).
-    (loop $tail
-      (if (i32.lt_u (i32.add (local.get $i) (i32.const 1)) (local.get $end))
-        (then
-          (if (call $isBreak (i32.load8_u (local.get $i)))
-            (then
-              (local.set $k
-                (call $visit (local.get $src) (i32.add (local.get $i) (i32.const 1)) (local.get $end) (local.get $table) (local.get $k)))))
-          (local.set $i (i32.add (local.get $i) (i32.const 1)))
-          (br $tail))))
-    (i32.shr_u (i32.sub (local.get $k) (local.get $out)) (i32.const 3)))
 
   ;; The table's slot $n, or slot 0 past the count.
   (func $slot (param $table i32) (param $n i32) (result i32)
@@ -220,9 +195,9 @@
     (i32.store offset=4 (local.get $k) (i32.sub (local.get $stop) (local.get $src)))
     (i32.add (local.get $k) (i32.const 8)))
 
-  ;; Adds the paths named by lines that begin with `diff --git `, `--- ` or `+++ ` (as
-  ;; prefixedLines finds them, with these prefixes: the $count [start, end) pairs of offsets from
-  ;; $src at $lines) to the paths kept since pathsBegin; returns how many are kept. This is the
+  ;; Adds the paths named by lines that begin with `diff --git `, `--- ` or `+++ ` (as escape
+  ;; finds them, with these prefixes: the $count [start, end) pairs of offsets from $src at
+  ;; $lines) to the paths kept since pathsBegin; returns how many are kept. This is the
   ;; ASCII half of diff-paths.ts readPathLine, held to it by a property test:
   ;;   `diff --git A B`: exactly two sides (split at Python whitespace, after stripping it); the
   ;;     first that names a path;

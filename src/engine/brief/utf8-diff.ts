@@ -9,7 +9,7 @@
 import { isAscii } from 'node:buffer';
 import { ASCII_CHUNK_LIMIT, CHUNKED_TEXT, type ChunkedText } from '../chunked-text';
 import { pyUniversalNewlines } from '../python-text';
-import { diffScanner } from './diff-scan';
+import { diffScanner, type DiffScanner } from './diff-scan';
 
 /** Chunks are about this many bytes: large enough that per-chunk costs vanish, small enough to stay in cache. */
 const DIFF_CHUNK_BYTES = 1 << 16;
@@ -87,6 +87,8 @@ export class Utf8Diff implements ChunkedText {
   private scratch = Buffer.alloc(0);
   /** Whether ASCII chunks are handed out as bytes and escaped by the kernels. */
   private readonly kernels: boolean;
+  /** The whole diff is ASCII (most are): no chunk needs its own check. */
+  private readonly allAscii: boolean;
 
   /**
    * `bytes` must be valid UTF-8 without the leading byte-order mark the text decoder strips
@@ -103,7 +105,8 @@ export class Utf8Diff implements ChunkedText {
     if (!(chunkBytes >= 1)) throw new RangeError('chunk size must be at least one byte');
     this.buffer = bufferOf(bytes);
     this.overflowBudget = overflowBudget ?? Math.max(1 << 20, this.buffer.length >> 2);
-    this.kernels = this.buffer.length >= kernelsFrom;
+    this.kernels = this.buffer.length >= kernelsFrom && diffScanner() !== null;
+    this.allAscii = this.kernels && isAscii(this.buffer);
   }
 
   /**
@@ -124,17 +127,26 @@ export class Utf8Diff implements ChunkedText {
     }
   }
 
-  *textOrAscii(): Generator<string | Uint8Array> {
+  get scansWithKernels(): boolean {
+    return this.kernels;
+  }
+
+  *textOrEscaped(): Generator<string | null> {
     for (let start = 0; start < this.buffer.length;) {
       const done = this.escaped.get(start);
       if (done) {
         yield this.storedText(done);
         start = done.end;
-      } else {
-        const end = chunkEnd(this.buffer, start, this.chunkBytes);
-        yield this.asciiAt(start, end) ?? this.decode(start, end);
-        start = end;
+        continue;
       }
+      const end = chunkEnd(this.buffer, start, this.chunkBytes);
+      if (this.asciiAt(start, end)) {
+        this.escapeAt(start);
+        yield null;
+      } else {
+        yield this.decode(start, end);
+      }
+      start = end;
     }
   }
 
@@ -166,11 +178,11 @@ export class Utf8Diff implements ChunkedText {
     return pyUniversalNewlines(this.buffer.toString('utf8', start, end));
   }
 
-  /** The chunk [start, end) as bytes when it is ASCII and small enough for the kernels, else null. */
+  /** The chunk [start, end) (still its own bytes) when the kernels take it: ASCII, not too big; else null. */
   private asciiAt(start: number, end: number): Buffer | null {
     if (!this.kernels || end - start > ASCII_CHUNK_LIMIT) return null;
     const bytes = this.buffer.subarray(start, end);
-    return isAscii(bytes) ? bytes : null;
+    return this.allAscii || isAscii(bytes) ? bytes : null;
   }
 
   /** A stored chunk's text: its escape parsed back (exact: JSON.parse undoes JSON.stringify). */
@@ -191,8 +203,7 @@ export class Utf8Diff implements ChunkedText {
   private escapeAt(start: number): { end: number; pieces: Uint8Array[] } {
     const end = chunkEnd(this.buffer, start, this.chunkBytes);
     const ascii = this.asciiAt(start, end);
-    const scanner = ascii && diffScanner();
-    const escape = scanner ? scanner.escape(ascii as Buffer) : this.escapeInJs(start, end);
+    const escape = ascii ? (diffScanner() as DiffScanner).escape(ascii) : this.escapeInJs(start, end);
     const size = escape.length;
     const inPlace = Math.min(size, end - start);
     const extra = size - inPlace;

@@ -1,6 +1,7 @@
 // The WebAssembly kernels (engine/brief/diff-scan.wat) implement the ASCII half of three string
 // rules: JSON.stringify's escape of text read in Python's text mode, the lines that begin with
-// given prefixes (prefixed-lines.ts), and the paths those lines name (diff-paths.ts). These
+// given prefixes (prefixed-lines.ts; found in the same pass), and the paths those lines name
+// (diff-paths.ts). These
 // properties hold each kernel to its rule on random ASCII, every byte value included, and the
 // whole diff read through the kernels to the diff read without them.
 import assert from 'node:assert/strict';
@@ -122,6 +123,7 @@ describe('diff-scan: the WebAssembly kernels equal the string rules on ASCII', (
     const bytes = Buffer.from('--- a\n');
     for (const prefixes of [[], ['a', 'b', 'c', 'd', 'e'], [''], ['x'.repeat(17)], ['é'], ['a\nb'], ['\r']]) {
       assert.equal(scanner().prefixedLines(bytes, prefixes), null, JSON.stringify(prefixes));
+      assert.equal(scanner().beginPaths(prefixes), false, JSON.stringify(prefixes));
     }
   });
 
@@ -131,8 +133,12 @@ describe('diff-scan: the WebAssembly kernels equal the string rules on ASCII', (
         // Each chunk must start a line, as Utf8Diff's chunks do.
         const parts = chunks.map((c, i) => (i < chunks.length - 1 ? `${c}\n` : c));
         const s = scanner();
-        s.beginPaths();
-        for (const part of parts) assert.ok(s.addGitDiffPaths(Buffer.from(part, 'latin1'), PATH_PREFIXES));
+        assert.ok(s.beginPaths(PATH_PREFIXES));
+        // The escapes keep the paths on the way, and stay what they are.
+        for (const part of parts) {
+          const escaped = s.escape(Buffer.from(part, 'latin1')).toString('latin1');
+          assert.equal(escaped, JSON.stringify(pyUniversalNewlines(part)).slice(1, -1));
+        }
         assert.deepEqual(s.finishPaths(), expectedPaths(parts.join('')));
       }),
       { numRuns: 1500 },
@@ -147,15 +153,20 @@ describe('diff-scan: the WebAssembly kernels equal the string rules on ASCII', (
     }
     const text = lines.join('\n') + '\n';
     const s = scanner();
-    s.beginPaths();
+    assert.ok(s.beginPaths(PATH_PREFIXES));
     const bytes = Buffer.from(text, 'latin1');
     for (let start = 0; start < bytes.length;) {
       let end = Math.min(bytes.length, start + 200_000);
       if (end < bytes.length) end = bytes.lastIndexOf(0x0a, end - 1) + 1;
-      assert.ok(s.addGitDiffPaths(bytes.subarray(start, end), PATH_PREFIXES));
+      s.escape(bytes.subarray(start, end));
       start = end;
     }
     assert.deepEqual(s.finishPaths(), expectedPaths(text));
+    // Escapes after finishPaths keep nothing: a new set starts empty.
+    s.escape(Buffer.from('--- a/late.ts\n'));
+    assert.ok(s.beginPaths(PATH_PREFIXES));
+    s.escape(Buffer.from('+++ b/only.ts\n'));
+    assert.deepEqual(s.finishPaths(), ['only.ts']);
   });
 });
 
