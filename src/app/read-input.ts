@@ -6,7 +6,7 @@
 // opened non-blocking so that opening a FIFO nobody writes to cannot hang; its writer then has
 // FIFO_WAIT_MS to show up (see fifoWaitMs). An inherited pipe (`/dev/stdin`, `/dev/fd/N`) is
 // read from its descriptor (see inheritedStream).
-import { isUtf8 } from 'node:buffer';
+import { isAscii, isUtf8 } from 'node:buffer';
 import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import { sleepSync } from '../store/sleep';
 
@@ -227,7 +227,7 @@ export function readTextFile(
   }
 }
 
-export type Utf8ReadResult = { path: string; utf8: Buffer } | { path: string; error: string };
+export type Utf8ReadResult = { path: string; utf8: Buffer; ascii: boolean } | { path: string; error: string };
 
 const BYTE_ORDER_MARK = [0xef, 0xbb, 0xbf];
 
@@ -240,8 +240,10 @@ const BYTE_ORDER_MARK = [0xef, 0xbb, 0xbf];
 export function readUtf8File(path: string, limit: number): Utf8ReadResult {
   const read = readBytesOrReason(path, limit);
   if ('error' in read) return { path, error: read.error };
+  // ASCII is UTF-8, and most diffs are ASCII: one check tells the engine and spares the other.
+  if (isAscii(read.bytes)) return { path, utf8: read.bytes, ascii: true };
   const utf8 = utf8TextBytes(read.bytes);
-  return utf8 === null ? { path, error: 'is not valid UTF-8 text' } : { path, utf8 };
+  return utf8 === null ? { path, error: 'is not valid UTF-8 text' } : { path, utf8, ascii: false };
 }
 
 /**

@@ -19,10 +19,11 @@ export type BriefInput = { path: string; text: string } | { path: string; error:
 
 /**
  * The diff may also come as bytes (`utf8`): valid UTF-8 with the leading byte-order mark the text
- * decoder strips already removed (read-input.ts readUtf8File). Such a diff is read without
- * ever becoming one string, and reads exactly as its decoded text would.
+ * decoder strips already removed (read-input.ts readUtf8File), and `ascii` when the reader knows
+ * whether every byte is ASCII. Such a diff is read without ever becoming one string, and reads
+ * exactly as its decoded text would.
  */
-export type DiffInput = BriefInput | { path: string; utf8: Uint8Array };
+export type DiffInput = BriefInput | { path: string; utf8: Uint8Array; ascii?: boolean };
 
 export interface BriefInputs<Diff extends DiffInput = BriefInput> {
   diff: Diff;
@@ -54,7 +55,8 @@ function readInput({ label, flag, input }: NamedInput): DiffText | Refusal {
       },
     ]);
   }
-  const text = 'utf8' in input ? new Utf8Diff(input.utf8) : pyUniversalNewlines(input.text);
+  const text =
+    'utf8' in input ? new Utf8Diff(input.utf8, { ascii: input.ascii }) : pyUniversalNewlines(input.text);
   if (isBlank(text)) {
     return refuse(EXIT.unreadableInput, [
       {

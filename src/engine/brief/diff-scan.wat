@@ -35,19 +35,24 @@
   ;; least one break); linesFound says how many. [src, src + len) starts a line.
   (func (export "escape") (param $src i32) (param $len i32) (param $dst i32) (param $table i32) (param $out i32) (result i32)
     (local $i i32) (local $o i32) (local $end i32) (local $c i32) (local $v v128) (local $special v128)
-    (local $k i32) (local $first i32) (local $h0 i32) (local $h1 i32) (local $h2 i32) (local $h3 i32)
+    (local $k i32) (local $head i32) (local $h0 i32) (local $h1 i32) (local $h2 i32) (local $h3 i32)
+    (local $m0 i32) (local $m1 i32) (local $m2 i32) (local $m3 i32)
     (local.set $i (local.get $src))
     (local.set $o (local.get $dst))
     (local.set $end (i32.add (local.get $src) (local.get $len)))
     (local.set $k (local.get $out))
     (if (local.get $table)
       (then
-        ;; Each prefix's first byte (unused slots repeat the first prefix's), to skip most lines
-        ;; without a call.
-        (local.set $h0 (i32.load8_u offset=4 (call $slot (local.get $table) (i32.const 0))))
-        (local.set $h1 (i32.load8_u offset=4 (call $slot (local.get $table) (i32.const 1))))
-        (local.set $h2 (i32.load8_u offset=4 (call $slot (local.get $table) (i32.const 2))))
-        (local.set $h3 (i32.load8_u offset=4 (call $slot (local.get $table) (i32.const 3))))
+        ;; Each prefix's first two bytes ($m masks the second off a one-byte prefix; unused slots
+        ;; repeat the first prefix), to pass most lines by without a call.
+        (local.set $m0 (call $headMask (local.get $table) (i32.const 0)))
+        (local.set $m1 (call $headMask (local.get $table) (i32.const 1)))
+        (local.set $m2 (call $headMask (local.get $table) (i32.const 2)))
+        (local.set $m3 (call $headMask (local.get $table) (i32.const 3)))
+        (local.set $h0 (i32.and (i32.load16_u offset=4 (call $slot (local.get $table) (i32.const 0))) (local.get $m0)))
+        (local.set $h1 (i32.and (i32.load16_u offset=4 (call $slot (local.get $table) (i32.const 1))) (local.get $m1)))
+        (local.set $h2 (i32.and (i32.load16_u offset=4 (call $slot (local.get $table) (i32.const 2))) (local.get $m2)))
+        (local.set $h3 (i32.and (i32.load16_u offset=4 (call $slot (local.get $table) (i32.const 3))) (local.get $m3)))
         (local.set $k (call $visit (local.get $src) (local.get $src) (local.get $end) (local.get $table) (local.get $k)))))
     (loop $next
       (if (i32.lt_u (local.get $i) (local.get $end))
@@ -100,12 +105,21 @@
           ;; After a line break (\r and \r\n read as \n by now) a line starts at $i.
           (if (i32.and (i32.ne (local.get $table) (i32.const 0)) (i32.lt_u (local.get $i) (local.get $end)))
             (then
-              (if (call $isBreak (local.get $c))
+              ;; (\n first: nearly every break is one; calls are not inlined, so none here.)
+              (if (i32.or
+                    (i32.eq (local.get $c) (i32.const 0x0a))
+                    (i32.or
+                      (i32.lt_u (i32.sub (local.get $c) (i32.const 0x0b)) (i32.const 2))
+                      (i32.lt_u (i32.sub (local.get $c) (i32.const 0x1c)) (i32.const 3))))
                 (then
-                  (local.set $first (i32.load8_u (local.get $i)))
+                  (local.set $head (i32.load16_u (local.get $i))) ;; the line's first two bytes
                   (if (i32.or
-                        (i32.or (i32.eq (local.get $first) (local.get $h0)) (i32.eq (local.get $first) (local.get $h1)))
-                        (i32.or (i32.eq (local.get $first) (local.get $h2)) (i32.eq (local.get $first) (local.get $h3))))
+                        (i32.or
+                          (i32.eq (i32.and (local.get $head) (local.get $m0)) (local.get $h0))
+                          (i32.eq (i32.and (local.get $head) (local.get $m1)) (local.get $h1)))
+                        (i32.or
+                          (i32.eq (i32.and (local.get $head) (local.get $m2)) (local.get $h2))
+                          (i32.eq (i32.and (local.get $head) (local.get $m3)) (local.get $h3))))
                     (then
                       (local.set $k
                         (call $visit (local.get $src) (local.get $i) (local.get $end) (local.get $table) (local.get $k)))))))))
@@ -138,6 +152,11 @@
       (i32.or
         (i32.lt_u (i32.sub (local.get $c) (i32.const 0x0b)) (i32.const 2))
         (i32.lt_u (i32.sub (local.get $c) (i32.const 0x1c)) (i32.const 3)))))
+
+  ;; 0xffff, or 0xff for a one-byte prefix: the bytes of a line's first two that slot $n compares.
+  (func $headMask (param $table i32) (param $n i32) (result i32)
+    (select (i32.const 0xff) (i32.const 0xffff)
+      (i32.eq (i32.load (call $slot (local.get $table) (local.get $n))) (i32.const 1))))
 
   ;; The table's slot $n, or slot 0 past the count.
   (func $slot (param $table i32) (param $n i32) (result i32)

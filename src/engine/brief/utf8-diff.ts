@@ -58,6 +58,13 @@ interface Escaped {
   overflow: Buffer | null;
 }
 
+export interface Utf8DiffOptions {
+  ascii?: boolean;
+  chunkBytes?: number;
+  overflowBudget?: number;
+  kernelsFrom?: number;
+}
+
 /**
  * The diff as validated UTF-8 bytes (byte-order mark removed), handed out in decoded chunks.
  *
@@ -90,23 +97,22 @@ export class Utf8Diff implements ChunkedText {
   /** The whole diff is ASCII (most are): no chunk needs its own check. */
   private readonly allAscii: boolean;
 
+  private readonly chunkBytes: number;
+
   /**
    * `bytes` must be valid UTF-8 without the leading byte-order mark the text decoder strips
-   * (read-input.ts utf8TextBytes); they are overwritten (see above). `chunkBytes`,
-   * `overflowBudget` (bytes) and `kernelsFrom` (the smallest diff, in bytes, that the kernels
-   * take) are injectable for tests.
+   * (read-input.ts utf8TextBytes); they are overwritten (see above). `ascii`: whether they are
+   * all ASCII, when the reader already knows. `chunkBytes`, `overflowBudget` (bytes) and
+   * `kernelsFrom` (the smallest diff, in bytes, that the kernels take) are for tests.
    */
-  constructor(
-    bytes: Uint8Array,
-    private readonly chunkBytes = DIFF_CHUNK_BYTES,
-    overflowBudget?: number,
-    kernelsFrom = KERNELS_FROM_BYTES,
-  ) {
+  constructor(bytes: Uint8Array, options: Utf8DiffOptions = {}) {
+    const { chunkBytes = DIFF_CHUNK_BYTES, overflowBudget, kernelsFrom = KERNELS_FROM_BYTES } = options;
     if (!(chunkBytes >= 1)) throw new RangeError('chunk size must be at least one byte');
+    this.chunkBytes = chunkBytes;
     this.buffer = bufferOf(bytes);
     this.overflowBudget = overflowBudget ?? Math.max(1 << 20, this.buffer.length >> 2);
     this.kernels = this.buffer.length >= kernelsFrom && diffScanner() !== null;
-    this.allAscii = this.kernels && isAscii(this.buffer);
+    this.allAscii = this.kernels && (options.ascii ?? isAscii(this.buffer));
   }
 
   /**

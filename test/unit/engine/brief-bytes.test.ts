@@ -172,7 +172,7 @@ describe('brief: a diff kept as bytes reads exactly as its string', () => {
           // A small overflow budget stops storing escapes part of the way (as a diff of control
           // characters does): the rest is escaped again when printed.
           const make = (): Utf8Diff =>
-            new Utf8Diff(Buffer.from(text, 'utf8'), chunkBytes, budget ?? undefined);
+            new Utf8Diff(Buffer.from(text, 'utf8'), { chunkBytes, overflowBudget: budget ?? undefined });
 
           // Read as the brief reads it: blank check and paths, then the id, then the printing.
           const diff = make();
@@ -204,7 +204,7 @@ describe('brief: a diff kept as bytes reads exactly as its string', () => {
   it('cuts chunks only after a whole line, never inside a character or a \\r\\n', () => {
     const text = 'ab\r\ncd\u00e9\u{1f600}\ref\n\n\r\r\ng\u2028\u4e2dh\x85i';
     for (let size = 1; size <= text.length + 2; size += 1) {
-      const chunks = [...new Utf8Diff(Buffer.from(text, 'utf8'), size).chunks()];
+      const chunks = [...new Utf8Diff(Buffer.from(text, 'utf8'), { chunkBytes: size }).chunks()];
       assert.equal(chunks.join(''), pyUniversalNewlines(text));
       for (const chunk of chunks.slice(0, -1)) assert.ok(chunk.endsWith('\n'), JSON.stringify(chunks));
     }

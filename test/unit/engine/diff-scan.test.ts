@@ -183,7 +183,7 @@ describe('diff-scan: a diff read through the kernels equals the diff read withou
         (text, chunkBytes) => {
           const parts = { verification: 'ok\n', rubric: [], scope: null };
           const make = (kernelsFrom: number): Utf8Diff =>
-            new Utf8Diff(Buffer.from(text, 'utf8'), chunkBytes, undefined, kernelsFrom);
+            new Utf8Diff(Buffer.from(text, 'utf8'), { chunkBytes, kernelsFrom });
           const plain = make(Infinity);
           const expected = {
             chunks: [...plain.chunks()].join(''),
