@@ -80,7 +80,7 @@ function writeString(s: string, out: ChunkedWriter): void {
 function writeChunkedText(text: ChunkedText, out: ChunkedWriter): void {
   out.write('"');
   // No chunk ends inside a surrogate pair, so each chunk's escape is that part of the whole's.
-  for (const pieces of text.jsonChunks()) for (const bytes of pieces) out.writeBytes(bytes);
+  for (const { pieces } of text.jsonChunks()) for (const bytes of pieces) out.writeBytes(bytes);
   out.write('"');
 }
 

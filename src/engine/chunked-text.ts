@@ -7,6 +7,16 @@ export const CHUNKED_TEXT: unique symbol = Symbol.for('loop-ledger.ChunkedText')
 /** A chunk of ASCII text up to this many bytes may go to the WebAssembly kernels. */
 export const ASCII_CHUNK_LIMIT = 256 * 1024;
 
+/** One chunk's JSON escape (see ChunkedText.jsonChunks). */
+export interface JsonChunk {
+  pieces: Uint8Array[];
+  /**
+   * True when the pieces are known to be ASCII without DEL, so that Python's ensure_ascii
+   * escape is the same bytes; false when unknown.
+   */
+  plainAscii: boolean;
+}
+
 export interface ChunkedText {
   readonly [CHUNKED_TEXT]: true;
   /**
@@ -20,7 +30,7 @@ export interface ChunkedText {
    * The text's JSON.stringify escape (quotes left out) as UTF-8 bytes: for each chunk, the
    * pieces its escape is held in (a piece may end inside a character; a chunk's pieces cannot).
    */
-  jsonChunks(): Iterable<Uint8Array[]>;
+  jsonChunks(): Iterable<JsonChunk>;
   /** Whether ASCII chunks go to the WebAssembly kernels (engine/brief/diff-scan.ts diffScanner()). */
   readonly scansWithKernels: boolean;
   /**

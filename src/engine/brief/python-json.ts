@@ -98,8 +98,8 @@ function write(value: unknown, out: Write): void {
     // The same escape, a chunk at a time: every escape covers one UTF-16 unit, so the pieces
     // join to exactly the escape of the whole text.
     out('"');
-    for (const pieces of value.jsonChunks()) {
-      if (pieces.every(isPlainAscii)) for (const piece of pieces) out(piece);
+    for (const { pieces, plainAscii } of value.jsonChunks()) {
+      if (plainAscii || pieces.every(isPlainAscii)) for (const piece of pieces) out(piece);
       else out(pythonEscapeOfJsonEscape(Buffer.concat(pieces).toString('utf8')));
     }
     out('"');

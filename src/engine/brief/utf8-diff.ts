@@ -7,7 +7,7 @@
 // kernels instead (diff-scan.ts), which implement the ASCII half of those rules; property tests
 // hold them to the string rules (test/unit/engine/diff-scan.test.ts, brief-bytes.test.ts).
 import { isAscii } from 'node:buffer';
-import { ASCII_CHUNK_LIMIT, CHUNKED_TEXT, type ChunkedText } from '../chunked-text';
+import { ASCII_CHUNK_LIMIT, CHUNKED_TEXT, type ChunkedText, type JsonChunk } from '../chunked-text';
 import { pyUniversalNewlines } from '../python-text';
 import { diffScanner, type DiffScanner } from './diff-scan';
 
@@ -19,6 +19,7 @@ const DIFF_CHUNK_BYTES = 1 << 16;
  */
 const KERNELS_FROM_BYTES = 256 * 1024;
 const LF = 0x0a;
+const DEL = 0x7f;
 const CR = 0x0d;
 
 /** A Buffer view over the same memory (for the native searches), without copying. */
@@ -56,6 +57,7 @@ interface Escaped {
   end: number;
   inPlace: number;
   overflow: Buffer | null;
+  plainAscii: boolean;
 }
 
 export interface Utf8DiffOptions {
@@ -161,13 +163,13 @@ export class Utf8Diff implements ChunkedText {
    * chunk's escape in one or two pieces (a piece may end inside a character; the chunk cannot).
    * The pieces are views that are only valid until the next step.
    */
-  *jsonChunks(): Generator<Uint8Array[]> {
+  *jsonChunks(): Generator<JsonChunk> {
     for (let start = 0; start < this.buffer.length;) {
       const done = this.escaped.get(start);
-      const { end, pieces } = done
-        ? { end: done.end, pieces: this.storedEscape(done) }
+      const { end, pieces, plainAscii } = done
+        ? { end: done.end, pieces: this.storedEscape(done), plainAscii: done.plainAscii }
         : this.escapeAt(start);
-      yield pieces;
+      yield { pieces, plainAscii };
       start = end;
     }
   }
@@ -206,16 +208,18 @@ export class Utf8Diff implements ChunkedText {
    * the chunk extends the stored prefix and its overflow fits the budget; otherwise it is
    * returned in a scratch area, valid until the next call.
    */
-  private escapeAt(start: number): { end: number; pieces: Uint8Array[] } {
+  private escapeAt(start: number): { end: number; pieces: Uint8Array[]; plainAscii: boolean } {
     const end = chunkEnd(this.buffer, start, this.chunkBytes);
     const ascii = this.asciiAt(start, end);
+    // The escape of ASCII is ASCII; without DEL it is also what Python's ensure_ascii writes.
+    const plainAscii = ascii !== null && !ascii.includes(DEL);
     const escape = ascii ? (diffScanner() as DiffScanner).escape(ascii) : this.escapeInJs(start, end);
     const size = escape.length;
     const inPlace = Math.min(size, end - start);
     const extra = size - inPlace;
     if (!this.storing || start !== this.escapedEnd || this.overflowBytes + extra > this.overflowBudget) {
       this.storing = false;
-      return { end, pieces: [escape] };
+      return { end, pieces: [escape], plainAscii };
     }
     escape.copy(this.buffer, start, 0, inPlace);
     const chunk: Escaped = {
@@ -223,11 +227,12 @@ export class Utf8Diff implements ChunkedText {
       end,
       inPlace,
       overflow: extra > 0 ? Buffer.from(escape.subarray(inPlace, size)) : null,
+      plainAscii,
     };
     this.escaped.set(start, chunk);
     this.escapedEnd = end;
     this.overflowBytes += extra;
-    return { end, pieces: this.storedEscape(chunk) };
+    return { end, pieces: this.storedEscape(chunk), plainAscii };
   }
 
   /** The chunk's escape by JSON.stringify, in the scratch buffer (valid until the next call). */
