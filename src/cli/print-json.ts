@@ -129,6 +129,7 @@ const LIST_SLICE = 1024;
  * once indented) would land in V8's large-object space and add its size to the peak memory.
  */
 function writeShortPrimitives(list: unknown[], indent: string, out: ChunkedWriter): void {
+  if (list.length > LIST_SLICE && writePlainStrings(list, indent, out)) return;
   if (list.length <= LIST_SLICE) {
     out.write(JSON.stringify(list, null, 2).replaceAll('\n', `\n${indent}`));
     return;
@@ -140,6 +141,28 @@ function writeShortPrimitives(list: unknown[], indent: string, out: ChunkedWrite
     out.write(start === 0 ? `[${lines}` : `,${lines}`);
   }
   out.write(`\n${indent}]`);
+}
+
+/** A character JSON.stringify escapes in a string (a surrogate only when lone; any is enough here). */
+// eslint-disable-next-line no-control-regex -- control characters are what JSON escapes
+const ESCAPED_IN_JSON = /["\\\u0000-\u001f\ud800-\udfff]/;
+
+/**
+ * A long list of strings none of which JSON.stringify escapes (a diff's paths, nearly always):
+ * each prints as itself in quotes, so one join prints them all. False, writing nothing, for
+ * any other list.
+ */
+function writePlainStrings(list: unknown[], indent: string, out: ChunkedWriter): boolean {
+  if (!list.every((item) => typeof item === 'string')) return false;
+  const strings = list as string[];
+  if (ESCAPED_IN_JSON.test(strings.join(''))) return false;
+  const inner = `${indent}  `;
+  for (let start = 0; start < strings.length; start += LIST_SLICE) {
+    const slice = strings.slice(start, start + LIST_SLICE).join(`",\n${inner}"`);
+    out.write(start === 0 ? `[\n${inner}"${slice}"` : `,\n${inner}"${slice}"`);
+  }
+  out.write(`\n${indent}]`);
+  return true;
 }
 
 function writeValue(value: unknown, indent: string, out: ChunkedWriter): void {

@@ -55,6 +55,34 @@ describe('print-json: chunked output equal to JSON.stringify(sortKeysDeep(…), 
     );
   });
 
+  it('matches on long lists of strings, plain (one join) or with one that needs an escape', () => {
+    const plain = fc.stringMatching(/^[a-zA-Z0-9/._ é中-]{0,12}$/);
+    const escaped = fc.constantFrom(
+      'say "hi"',
+      'back\\slash',
+      'tab\t',
+      'nul\u0000',
+      'lone \ud800',
+      '\ud83d\ude00',
+    );
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1020, max: 2600 }),
+        fc.array(plain, { minLength: 1, maxLength: 7 }),
+        fc.option(escaped),
+        fc.nat(2),
+        (length, pattern, odd, depth) => {
+          const list = Array.from({ length }, (_, i) => pattern[i % pattern.length] as string);
+          if (odd !== null) list[length >> 1] = odd;
+          let payload: unknown = list;
+          for (let d = 0; d < depth; d += 1) payload = { scope: { diff_paths: payload }, id: 'x' };
+          assert.equal(jsonText(payload), reference(payload));
+        },
+      ),
+      { numRuns: 80 },
+    );
+  });
+
   it('leaves out undefined, functions and symbols in objects and prints them as null in arrays', () => {
     const payload = {
       a: undefined,
