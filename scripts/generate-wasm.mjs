@@ -18,6 +18,7 @@ const KERNELS = [
     module: 'src/engine/brief/diff-scan-wasm.ts',
     constant: 'DIFF_SCAN_WASM',
   },
+  { source: 'src/engine/sha256.wat', module: 'src/engine/sha256-wasm.ts', constant: 'SHA256_WASM' },
 ];
 
 /** The TypeScript text for one kernel, assembled from its source now. */

@@ -1,15 +1,19 @@
-// SHA-256 for ids and fingerprints. Small inputs (an error signature, a state hash)
-// are hashed in plain JavaScript (sha256-small.ts): node:crypto costs about 4 ms to load on an
-// idle machine, far more on a busy one, and most calls never need it. Once an input outgrows
-// SMALL_INPUT bytes it is handed to node:crypto, loaded then, which is faster per byte.
+// SHA-256 for ids and fingerprints. node:crypto costs about 4 ms to load on an idle machine,
+// far more on a busy one, and most calls never need it. Small inputs (an error signature, a
+// state hash) are hashed in plain JavaScript (sha256-small.ts); inputs up to MID_INPUT bytes
+// (a small brief's id) in WebAssembly (sha256-mid.ts); an input that outgrows that is handed to
+// node:crypto, loaded then, which is far faster per byte.
 import type { Hash } from 'node:crypto';
+import { sha256HexInWasm } from './sha256-mid';
 import { sha256HexOf } from './sha256-small';
 
 type Crypto = typeof import('node:crypto');
 let crypto: Crypto | undefined;
 
-/** Up to this many bytes are hashed in JavaScript (where, cold, it beats loading node:crypto). */
+/** Up to this many bytes are hashed in JavaScript (where, cold, it beats everything else). */
 export const SMALL_INPUT = 2 * 1024;
+/** Up to this many in WebAssembly (~100 MB/s cold: 256 KiB in ~2.5 ms, less than loading node:crypto). */
+export const MID_INPUT = 256 * 1024;
 
 /** The part of node:crypto's Hash the engine uses. */
 export interface Sha256 {
@@ -39,7 +43,7 @@ class AdaptiveSha256 implements Sha256 {
     }
     this.pending.push(Buffer.from(bytes));
     this.size += bytes.length;
-    if (this.size > SMALL_INPUT) {
+    if (this.size > MID_INPUT) {
       this.native = nativeSha256();
       for (const piece of this.pending) this.native.update(piece);
       this.pending = [];
@@ -49,6 +53,13 @@ class AdaptiveSha256 implements Sha256 {
 
   digest(encoding: 'hex'): string {
     if (this.native) return this.native.digest(encoding);
+    if (this.size > SMALL_INPUT) {
+      const hex = sha256HexInWasm(this.pending);
+      if (hex !== null) return hex;
+      const native = nativeSha256();
+      for (const piece of this.pending) native.update(piece);
+      return native.digest(encoding);
+    }
     return sha256HexOf(this.pending.length === 1 ? (this.pending[0] as Buffer) : Buffer.concat(this.pending));
   }
 }
