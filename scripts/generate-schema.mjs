@@ -9,10 +9,10 @@
 //   node scripts/generate-schema.mjs          write each file that differs
 //   node scripts/generate-schema.mjs --check  exit 1 when a committed file differs (writes nothing)
 import * as esbuild from 'esbuild';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { generateMain, writeChanged } from './generated-files.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 export const schemaPath = join(root, 'schemas', 'contract.schema.json');
@@ -63,26 +63,15 @@ export async function generatedSchemaTexts() {
   return texts;
 }
 
-const upToDate = (path, text) => existsSync(path) && readFileSync(path, 'utf8') === text;
-
 /** Writes each schema that changed; returns whether any did. */
 export async function writeContractSchema() {
-  let changed = false;
-  for (const [path, text] of await generatedSchemaTexts()) {
-    if (upToDate(path, text)) continue;
-    writeFileSync(path, text);
-    changed = true;
-  }
-  return changed;
+  return writeChanged(await generatedSchemaTexts());
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  if (process.argv.includes('--check')) {
-    const stale = [...(await generatedSchemaTexts())].filter(([path, text]) => !upToDate(path, text));
-    for (const [path] of stale) console.log(`${path.slice(root.length)} is stale`);
-    if (stale.length === 0) console.log('schemas/ are up to date');
-    process.exit(stale.length === 0 ? 0 : 1);
-  }
-  const changed = await writeContractSchema();
-  console.log(`schemas/ ${changed ? 'written' : 'unchanged'}`);
+  await generateMain(generatedSchemaTexts, {
+    root,
+    label: 'schemas/:',
+    script: 'scripts/generate-schema.mjs',
+  });
 }

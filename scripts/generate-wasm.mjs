@@ -4,10 +4,11 @@
 // every build ships kernels that match their source; the static tier checks the committed copy.
 //   node scripts/generate-wasm.mjs          write each module that differs
 //   node scripts/generate-wasm.mjs --check  exit 1 when a committed module differs (writes nothing)
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import wabt from 'wabt';
+import { generateMain, writeChanged } from './generated-files.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
@@ -51,27 +52,15 @@ export async function generatedWasmTexts() {
   return texts;
 }
 
-const upToDate = (path, text) => existsSync(path) && readFileSync(path, 'utf8') === text;
-
 /** Writes each module that changed; returns whether any did. */
 export async function writeWasmModules() {
-  let changed = false;
-  for (const [path, text] of await generatedWasmTexts()) {
-    if (upToDate(path, text)) continue;
-    writeFileSync(path, text);
-    changed = true;
-  }
-  return changed;
+  return writeChanged(await generatedWasmTexts());
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  if (process.argv.includes('--check')) {
-    const stale = [...(await generatedWasmTexts())].filter(([path, text]) => !upToDate(path, text));
-    for (const [path] of stale)
-      console.log(`${path.slice(root.length)} is stale: run node scripts/generate-wasm.mjs`);
-    if (stale.length === 0) console.log('WebAssembly kernels are up to date');
-    process.exit(stale.length === 0 ? 0 : 1);
-  }
-  const changed = await writeWasmModules();
-  console.log(`WebAssembly kernels ${changed ? 'written' : 'unchanged'}`);
+  await generateMain(generatedWasmTexts, {
+    root,
+    label: 'WebAssembly kernels:',
+    script: 'scripts/generate-wasm.mjs',
+  });
 }
