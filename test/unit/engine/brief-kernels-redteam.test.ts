@@ -215,3 +215,46 @@ describe('brief kernels, red team: SHA-256 across its hand-overs', () => {
     }
   });
 });
+
+describe('brief kernels, red team: a diff of lines longer than a chunk is cut in linear time', () => {
+  /**
+   * The bytes Buffer#indexOf reads during `run`: up to its hit, or to the end when there is none.
+   * A count of work, not a clock: the cut of a chunk must not search the rest of the diff for
+   * the other kind of break once per chunk (80 MiB of 70 KiB lines: ~3 s a pass, ~30 s at 256 MiB).
+   */
+  function bytesSearched(run: () => void): number {
+    const original = Buffer.prototype.indexOf;
+    let searched = 0;
+    Buffer.prototype.indexOf = function (
+      this: Buffer,
+      value: unknown,
+      from?: unknown,
+      ...rest: unknown[]
+    ): number {
+      const at = (original as (...args: unknown[]) => number).call(this, value, from, ...rest);
+      const start = typeof from === 'number' ? (from < 0 ? Math.max(0, this.length + from) : from) : 0;
+      searched += (at === -1 ? this.length : at + 1) - Math.min(start, this.length);
+      return at;
+    };
+    try {
+      run();
+    } finally {
+      Buffer.prototype.indexOf = original;
+    }
+    return searched;
+  }
+
+  for (const ending of ['\n', '\r', '\r\n']) {
+    it(`reads each byte a bounded number of times for 70 KiB lines ending in ${JSON.stringify(ending)}`, () => {
+      const line = '+' + 'x'.repeat(70 * KiB - 1 - ending.length) + ending;
+      const bytes = Buffer.from(line.repeat(64), 'latin1'); // 4.4 MiB
+      const diff = new Utf8Diff(Buffer.from(bytes), { ascii: true });
+      let read = 0;
+      const searched = bytesSearched(() => {
+        for (const chunk of diff.chunks()) read += chunk.length;
+      });
+      assert.equal(read, pyUniversalNewlines(bytes.toString('latin1')).length);
+      assert.ok(searched <= 3 * bytes.length, `searched ${searched} bytes of a ${bytes.length}-byte diff`);
+    });
+  }
+});
