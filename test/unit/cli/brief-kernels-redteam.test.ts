@@ -131,3 +131,15 @@ describe('cli: brief kernels, red team', () => {
     });
   }
 });
+
+describe('cli: brief kernels, red team — one 20 MiB line', () => {
+  it('prints a diff that is one 20 MiB ASCII line (no break at all) exactly', () => {
+    const loop = loopWith();
+    const bytes = Buffer.from('--- a/' + 'ab"\\\x7f\t'.repeat((20 * 1024 * KiB) / 6), 'latin1');
+    const payload = expectedPacket(loop, bytes);
+    assert.equal(payload.scope.diff_paths.length, 1);
+    const r = briefOf(loop, writeText(join(loop.root, 'one-line.diff'), bytes), '--json');
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.stdout, jsonText(payload));
+  });
+});
