@@ -40,10 +40,23 @@ function chunkEnd(buf: Buffer, start: number, size: number): number {
   if (lf !== -1) return start + lf + 1;
   const cr = window.lastIndexOf(CR);
   if (cr !== -1) return afterBreak(buf, start + cr);
-  const nextLf = buf.indexOf(LF, start + size);
-  const nextCr = buf.indexOf(CR, start + size);
-  if (nextLf === -1 && nextCr === -1) return buf.length;
-  return afterBreak(buf, nextCr === -1 || (nextLf !== -1 && nextLf < nextCr) ? nextLf : nextCr);
+  const next = nextBreak(buf, start + size);
+  return next === -1 ? buf.length : afterBreak(buf, next);
+}
+
+/**
+ * The first \n or \r at or after `from`, or -1. Searched a window at a time: a search for
+ * one kind of break over the rest of the diff (a diff with no \r at all) would read the rest
+ * of the diff once per long line, quadratic in a diff of lines longer than a chunk.
+ */
+function nextBreak(buf: Buffer, from: number): number {
+  for (let at = from; at < buf.length; at += DIFF_CHUNK_BYTES) {
+    const window = buf.subarray(at, at + DIFF_CHUNK_BYTES);
+    const lf = window.indexOf(LF);
+    const cr = window.indexOf(CR);
+    if (lf !== -1 || cr !== -1) return at + (cr === -1 || (lf !== -1 && lf < cr) ? lf : cr);
+  }
+  return -1;
 }
 
 /** Just past the break at `at` (a \r\n pair counts as one break). */
