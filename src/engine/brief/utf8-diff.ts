@@ -107,7 +107,7 @@ export class Utf8Diff implements ChunkedText {
   private overflowBytes = 0;
   private readonly overflowBudget: number;
   private scratch = Buffer.alloc(0);
-  /** Whether ASCII chunks are handed out as bytes and escaped by the kernels. */
+  /** Whether ASCII chunks go to the kernels (escaped there, their paths found in the same pass). */
   private readonly kernels: boolean;
   /** The whole diff is ASCII (most are): no chunk needs its own check. */
   private readonly allAscii: boolean;
