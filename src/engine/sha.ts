@@ -22,8 +22,14 @@ export interface Sha256 {
   digest(encoding: 'hex'): string;
 }
 
+/**
+ * A piece not hashed yet: a string stands for its latin1 bytes, kept as it came (a brief's id
+ * arrives as ~100 short strings, and making a Buffer of each cost more than hashing them all).
+ */
+type Piece = string | Buffer;
+
 class AdaptiveSha256 implements Sha256 {
-  private pending: Buffer[] = [];
+  private pending: Piece[] = [];
   private size = 0;
   private native: Hash | undefined;
 
@@ -32,7 +38,9 @@ class AdaptiveSha256 implements Sha256 {
       this.native.update(text, encoding);
       return this;
     }
-    return this.updateBytes(Buffer.from(text, encoding));
+    if (encoding === 'utf8') return this.updateBytes(Buffer.from(text, 'utf8'));
+    this.pending.push(text);
+    return this.grew(text.length);
   }
 
   /** The bytes are hashed (or copied) before this returns: the caller may reuse them. */
@@ -42,10 +50,14 @@ class AdaptiveSha256 implements Sha256 {
       return this;
     }
     this.pending.push(Buffer.from(bytes));
-    this.size += bytes.length;
+    return this.grew(bytes.length);
+  }
+
+  private grew(by: number): Sha256 {
+    this.size += by;
     if (this.size > MID_INPUT) {
       this.native = nativeSha256();
-      for (const piece of this.pending) this.native.update(piece);
+      for (const piece of this.pending) updateNative(this.native, piece);
       this.pending = [];
     }
     return this;
@@ -54,14 +66,30 @@ class AdaptiveSha256 implements Sha256 {
   digest(encoding: 'hex'): string {
     if (this.native) return this.native.digest(encoding);
     if (this.size > SMALL_INPUT) {
-      const hex = sha256HexInWasm(this.pending);
+      const hex = sha256HexInWasm(this.pending, this.size);
       if (hex !== null) return hex;
       const native = nativeSha256();
-      for (const piece of this.pending) native.update(piece);
+      for (const piece of this.pending) updateNative(native, piece);
       return native.digest(encoding);
     }
-    return sha256HexOf(this.pending.length === 1 ? (this.pending[0] as Buffer) : Buffer.concat(this.pending));
+    return sha256HexOf(joined(this.pending, this.size));
   }
+}
+
+function updateNative(hash: Hash, piece: Piece): void {
+  if (typeof piece === 'string') hash.update(piece, 'latin1');
+  else hash.update(piece);
+}
+
+/** The pieces' bytes, end to end. */
+function joined(pieces: readonly Piece[], size: number): Buffer {
+  const bytes = Buffer.allocUnsafe(size);
+  let at = 0;
+  for (const piece of pieces) {
+    if (typeof piece === 'string') at += bytes.write(piece, at, 'latin1');
+    else at += piece.copy(bytes, at);
+  }
+  return bytes;
 }
 
 /** node:crypto's SHA-256 (loaded on first use), for inputs known to be large. */

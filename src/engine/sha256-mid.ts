@@ -30,19 +30,25 @@ function loadKernel(): Kernel | null {
   return kernel;
 }
 
-/** The SHA-256 of the pieces, in hex; null where WebAssembly cannot run. */
-export function sha256HexInWasm(pieces: readonly Uint8Array[]): string | null {
+/**
+ * The SHA-256 of the pieces end to end, in hex; null where WebAssembly cannot run. A string
+ * piece stands for its latin1 bytes; `size` is the pieces' total length in bytes.
+ */
+export function sha256HexInWasm(pieces: readonly (string | Uint8Array)[], size: number): string | null {
   const k = loadKernel();
   if (k === null) return null;
-  const size = pieces.reduce((sum, piece) => sum + piece.length, 0);
   const have = k.memory.buffer.byteLength;
   const need = INPUT + size + PADDING;
   if (need > have) k.memory.grow(Math.ceil((need - have) / PAGE));
   const memory = Buffer.from(k.memory.buffer);
   let at = INPUT;
   for (const piece of pieces) {
-    memory.set(piece, at);
-    at += piece.length;
+    if (typeof piece === 'string') {
+      at += memory.write(piece, at, 'latin1');
+    } else {
+      memory.set(piece, at);
+      at += piece.length;
+    }
   }
   k.sha256(INPUT, size, DIGEST);
   return memory.toString('hex', DIGEST, DIGEST + 32);
