@@ -43,13 +43,29 @@ const MAX_BACKOFF_MS = 64;
 let host: string | undefined;
 
 /**
- * This machine's name, loaded on first use: node:os costs ~0.16 ms to load here, and a CLI
- * command that only reads a ledger never takes a lock.
+ * This machine's name, as gethostname(2) gives it. On Linux the kernel publishes the same name
+ * (the UTS namespace's nodename) in /proc/sys/kernel/hostname; reading that file costs a few
+ * microseconds, where loading node:os for os.hostname() measured ~0.3 ms of every writing CLI
+ * command. Anywhere else, or if /proc is not mounted, os.hostname() answers.
  */
 function thisHost(): string {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  host ??= (require('node:os') as typeof import('node:os')).hostname();
+  host ??= procHostname() ?? osHostname();
   return host;
+}
+
+function procHostname(): string | null {
+  if (process.platform !== 'linux') return null;
+  try {
+    const name = readFileSync('/proc/sys/kernel/hostname', 'utf8').replace(/\n$/, '');
+    return name === '' ? null : name;
+  } catch {
+    return null;
+  }
+}
+
+function osHostname(): string {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return (require('node:os') as typeof import('node:os')).hostname();
 }
 
 export interface LockHolder {
