@@ -26,6 +26,7 @@ import {
   writeSync,
 } from 'node:fs';
 import { dirname } from 'node:path';
+import { isoUtc } from '../engine/utc-iso';
 import { sleepSync } from './sleep';
 
 /** A holder we cannot check (another host, or a pid reused by an unrelated process) is presumed
@@ -155,7 +156,7 @@ function acquire(ledgerFile: string, lockPath: string, waitMs: number): string {
     const content = JSON.stringify({
       pid: process.pid,
       hostname: thisHost(),
-      acquired_at: new Date().toISOString(),
+      acquired_at: isoUtc(Date.now()),
     });
     const created = tryCreate(lockPath, content);
     if (created === 'created') return content;
