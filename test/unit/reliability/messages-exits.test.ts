@@ -255,8 +255,9 @@ echo none`;
 
   describe('internal errors: exit 70, one line, where to report', () => {
     it('an unexpected exception in a command is exit 70 with a report hint, not exit 1 or a stack', () => {
-      // A bug stand-in: the clock's formatter throws the kind of TypeError a real bug throws.
-      const fault = `Date.prototype.toISOString = function () { throw new TypeError("Cannot read properties of undefined (reading 'x')"); };`;
+      // A bug stand-in: reading the clock for the iteration's timestamp throws the kind of
+      // TypeError a real bug throws (the stamp reads it with getTime; see utcStamp).
+      const fault = `Date.prototype.getTime = function () { throw new TypeError("Cannot read properties of undefined (reading 'x')"); };`;
       const before = readFileSync(ledgerPath(root, 's'), 'utf8');
       const r = runWithFault(
         fault,
