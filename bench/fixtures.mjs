@@ -1,7 +1,18 @@
 // Fixtures shared by the benchmarks: a contract, a realistic git diff of any size, and ledgers
 // of any length in the CLI's own format (cloned from real records the CLI wrote).
-import { spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import {
+  closeSync,
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 export const CLI = new URL('../dist/cli.js', import.meta.url).pathname;
@@ -26,12 +37,50 @@ export function childrenCpuMs() {
   return (Number(fields[13]) + Number(fields[14])) * 10;
 }
 
-/** Runs `node …args`, timing spawn to exit (and its CPU time); exits the benchmark when the command fails outright. */
-export function run(args, expect = [0]) {
+let drain;
+/**
+ * The write end of a pipe that a `cat > /dev/null` reads for the whole benchmark (a FIFO), or
+ * null where there is no mkfifo. Children print into it: a real pipe, drained as fast as it
+ * fills, by a reader that keeps nothing. spawnSync's own pipe keeps every chunk and joins them
+ * at exit, and on a machine whose fresh pages are slow to fault (seen here: ~13 µs a page) that
+ * reader's memory costs a 20 MiB packet ~150 ms of the child's wall time, the same for any
+ * program printing those bytes; `keepOutput` cases measure that reader too.
+ */
+function drainFd() {
+  if (drain !== undefined) return drain;
+  drain = null;
+  const dir = mkdtempSync(join(tmpdir(), 'loop-ledger-bench-drain-'));
+  const fifo = join(dir, 'stdout');
+  if (spawnSync('mkfifo', [fifo]).status !== 0) return drain;
+  const reader = spawn('cat', [fifo], { stdio: ['ignore', 'ignore', 'inherit'] });
+  drain = openSync(fifo, 'w'); // returns once cat has opened the FIFO to read
+  process.on('exit', () => {
+    closeSync(drain); // cat reads end-of-file and exits
+    reader.unref();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  return drain;
+}
+
+/** How the children's stdout is read: "a draining pipe" or spawnSync's kept pipe. */
+export function stdoutReader() {
+  return drainFd() === null
+    ? "spawnSync's pipe, kept (no mkfifo here)"
+    : 'a pipe that cat drains to /dev/null';
+}
+
+/**
+ * Runs `node …args`, timing spawn to exit (and its CPU time); exits the benchmark when the
+ * command fails outright. stdout goes to the draining pipe, or with `keepOutput` to
+ * spawnSync's pipe, which keeps it all (as a caller that collects the output does).
+ */
+export function run(args, expect = [0], { keepOutput = false } = {}) {
+  const fd = keepOutput ? null : drainFd();
+  const stdio = ['pipe', fd ?? 'pipe', 'pipe'];
   const cpuBefore = childrenCpuMs();
   const started = process.hrtime.bigint();
   // stdout stays bytes: decoding a 20 MiB packet here would be timed as the command's own work.
-  const r = spawnSync(process.execPath, args, { env, maxBuffer: 1 << 30 });
+  const r = spawnSync(process.execPath, args, { env, stdio, maxBuffer: 1 << 30 });
   const ms = Number(process.hrtime.bigint() - started) / 1e6;
   if (!expect.includes(r.status)) {
     console.error(`bench: node ${args.join(' ').slice(0, 300)} exited ${r.status} ${r.signal ?? ''}`);
@@ -39,7 +88,7 @@ export function run(args, expect = [0]) {
     process.exit(1);
   }
   const cpuAfter = childrenCpuMs();
-  return { ms, cpuMs: cpuBefore === null ? null : cpuAfter - cpuBefore, stdout: r.stdout };
+  return { ms, cpuMs: cpuBefore === null ? null : cpuAfter - cpuBefore };
 }
 export const cli = (args, expect) => run([CLI, ...args], expect);
 

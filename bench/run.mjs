@@ -18,6 +18,7 @@ import {
   printTable,
   realisticDiff,
   run,
+  stdoutReader,
 } from './fixtures.mjs';
 
 const BUDGET_MS = Number(process.env.BENCH_BUDGET_MS ?? 120_000); // measured rounds; setup adds ~15 s
@@ -148,6 +149,14 @@ const cases = [
     prepare: restoreBrief,
     aim: 5,
   },
+  // The same, read by a caller that keeps all the output (spawnSync's pipe): no aim, as the
+  // extra is that reader's memory, not the command's (see fixtures.mjs drainFd).
+  {
+    name: 'brief --json, 20 MiB, output kept',
+    args: [CLI, 'brief', ...session('b20'), '--diff-file', bigDiff, '--verification-file', verification],
+    prepare: restoreBrief,
+    keepOutput: true,
+  },
   // The same brief without --json: one summary line instead of the packet, to show what printing costs.
   {
     name: 'brief (human), 20 MiB diff',
@@ -178,7 +187,9 @@ function runRound(measure) {
   for (let k = 0; k < cases.length; k += 1) {
     const c = cases[(start + k) % cases.length];
     c.prepare?.();
-    const { ms, cpuMs } = run(typeof c.args === 'function' ? c.args() : c.args);
+    const { ms, cpuMs } = run(typeof c.args === 'function' ? c.args() : c.args, [0], {
+      keepOutput: c.keepOutput,
+    });
     if (measure) {
       c.times.push(ms);
       if (cpuMs !== null) c.cpu.push(cpuMs);
@@ -246,4 +257,7 @@ console.log(
 );
 console.log(
   'every CLI case but the human brief runs with --json (as agents call it); the --json brief so includes printing the ~20 MiB packet to a pipe.',
+);
+console.log(
+  `stdout: ${stdoutReader()}; the "output kept" row is read by spawnSync, which keeps every byte (as a collecting caller does).`,
 );
