@@ -51,18 +51,21 @@ function drainFd() {
   drain = null;
   const dir = mkdtempSync(join(tmpdir(), 'loop-ledger-bench-drain-'));
   const fifo = join(dir, 'stdout');
-  if (spawnSync('mkfifo', [fifo]).status !== 0) return drain;
-  const reader = spawn('cat', [fifo], { stdio: ['ignore', 'ignore', 'inherit'] });
+  if (spawnSync('mkfifo', [fifo]).status !== 0) {
+    rmSync(dir, { recursive: true, force: true });
+    return drain;
+  }
+  // Unreferenced, so a benchmark that ends without process.exit is not held open by cat.
+  spawn('cat', [fifo], { stdio: ['ignore', 'ignore', 'inherit'] }).unref();
   drain = openSync(fifo, 'w'); // returns once cat has opened the FIFO to read
   process.on('exit', () => {
     closeSync(drain); // cat reads end-of-file and exits
-    reader.unref();
     rmSync(dir, { recursive: true, force: true });
   });
   return drain;
 }
 
-/** How the children's stdout is read: "a draining pipe" or spawnSync's kept pipe. */
+/** How run() reads the children's stdout, in words for the report: the drained FIFO, or spawnSync's kept pipe. */
 export function stdoutReader() {
   return drainFd() === null
     ? "spawnSync's pipe, kept (no mkfifo here)"
