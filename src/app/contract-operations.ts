@@ -107,11 +107,6 @@ export interface ValidatePayload {
   dimensions: number | null;
 }
 
-/** Contract findings without opening a loop: exit 0 valid, 1 invalid, 2 unreadable. */
-export function validateOp(root: string, contractPath: string): Outcome<ValidatePayload> {
-  return operation(() => validated(root, contractPath, readContractFile(contractPath)));
-}
-
 /**
  * The same findings for contract text already in memory (an unsaved editor buffer), so the
  * editor and `loop-ledger validate` can never disagree. Exit 0 valid, 1 invalid or not JSON.

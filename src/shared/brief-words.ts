@@ -95,12 +95,6 @@ export type BriefWord = (typeof BRIEF_WORDS)[number];
 /** Longer than any honest translation of a key; a longer value is refused (English is shown). */
 export const MAX_BRIEF_WORD_CHARS = 600;
 
-const KNOWN: ReadonlySet<string> = new Set(BRIEF_WORDS);
-
-export function isBriefWord(key: string): key is BriefWord {
-  return KNOWN.has(key);
-}
-
 /**
  * `key` from `table` (the English key when the table has no usable entry for it), `{0}`… replaced
  * by `args`. A value is usable when it is a string of bounded length, read as an own property only.

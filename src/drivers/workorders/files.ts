@@ -13,7 +13,7 @@ import {
   type Dirent,
 } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
-import { basename, join } from 'node:path';
+import { join } from 'node:path';
 // The atomic-write module alone: the store's index would load the ledger code into every kernel.
 import { writeFileAtomicSync } from '../../store/atomic-write';
 import { LEDGER_SIZE_LIMIT } from '../../store/limits';
@@ -178,8 +178,4 @@ export function writeHaltMarker(
   const path = join(dir, sidecars(id).halt);
   writeJsonAtomic(path, { wo_id: id, reason, at, ...extra });
   return path;
-}
-
-export function fileBase(path: string): string {
-  return basename(path);
 }
