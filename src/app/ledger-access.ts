@@ -38,7 +38,7 @@ export function requireLedger(read: LedgerRead, location: LedgerLocation, sessio
     case 'absent':
       throw new Refused(EXIT.usage, [`${session}: no ledger at ${location.readPath} (open one first)`]);
     case 'corrupt':
-      // Permission denied and the like: exit 10, and no --force hint (it would not help).
+      // Permission denied and the like: exit 74, and no --force hint (it would not help).
       if (unreadableBySystem(read.reason))
         throw new Refused(EXIT.system, [`${location.readPath}: ledger ${read.reason}`]);
       throw new Refused(EXIT.usage, [

@@ -32,7 +32,7 @@ export function fromRefusal<P>(refusal: Refusal): Outcome<P> {
 
 /**
  * Runs an operation body, turning a thrown Refused into its Outcome, and a file operation the
- * system refused (disk full, permission denied…) into exit 10 naming `file()` — the ledger the
+ * system refused (disk full, permission denied…) into exit 74 naming `file()` — the ledger the
  * operation works on, when it has one (see ledgerFile). Other errors (bugs) propagate.
  */
 export function operation<P>(body: () => Outcome<P>): Outcome<P>;

@@ -12,7 +12,7 @@ import { writeJson } from './print-json';
 
 const OUTPUT_ERROR = Symbol.for('loop-ledger.OutputError');
 
-/** stdout or stderr refused a write (`> /dev/full`, a closed terminal): main reports it, exit 10. */
+/** stdout or stderr refused a write (`> /dev/full`, a closed terminal): main reports it, exit 74. */
 export class OutputError extends Error {
   readonly [OUTPUT_ERROR] = true;
 

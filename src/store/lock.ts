@@ -78,7 +78,7 @@ export interface LockHolder {
 /** The ledger stayed locked by someone else for the whole wait (the CLI exits 3). */
 /**
  * Something the store must not remove sits where the lock goes (a folder with content): the
- * operating system's file layout is in the way, not the ledger's state — the CLI's exit 10.
+ * operating system's file layout is in the way, not the ledger's state — the CLI's exit 74.
  */
 export class LockObstructedError extends Error {
   constructor(

@@ -5,6 +5,7 @@
 // timers until the same deadline the CLI uses, then reports the ledger busy.
 import { LEDGER_BUSY, type LockOptions } from '../../app/lock-options';
 import type { Outcome } from '../../app/outcome';
+import { EXIT } from '../../engine/refusal';
 
 /** The CLI's own wait for a busy ledger: the extension gives up at the same moment. */
 export const LEDGER_BUSY_DEADLINE_MS = 2_000;
@@ -22,7 +23,7 @@ const realClock: RetryClock = {
 };
 
 export function isBusy(outcome: Outcome<unknown>): boolean {
-  return outcome.exitCode === 3 && outcome.findings.some((f) => f.code === LEDGER_BUSY);
+  return outcome.exitCode === EXIT.wrongState && outcome.findings.some((f) => f.code === LEDGER_BUSY);
 }
 
 /**
