@@ -3,7 +3,7 @@
 // shell's Asker, or, with nobody to ask, leave the ledger paused and the question in
 // `.loop/repeat/<session>.md` for `repeat --answer`. Never backwards: nothing here resets,
 // checks out or overwrites the workspace.
-import { rmSync, readFileSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { isAbsolute, join, relative } from 'node:path';
 import { close } from '../engine/close';
 import { EXIT, isRefusal, type Refusal } from '../engine/refusal';
@@ -28,10 +28,14 @@ import { runStep } from '../drivers/repeat/run-step';
 import {
   claimRepeat,
   clearRunMarker,
+  confineRepeatFiles,
   endOrphanedStep,
   newRunToken,
   writeRunMarker,
 } from '../drivers/repeat/sidecar';
+import { LEDGER_SIZE_LIMIT } from '../store/limits';
+import { readBoundedText } from '../store/bounded-read';
+import { OutsideRootError } from '../store/confine';
 import { loadLedger, updateLedger } from './ledger-access';
 import { Refused } from './outcome';
 import { buildReport, exitCodeFor, runFollowUp } from './repeat-report';
@@ -68,7 +72,7 @@ function summaryPath(root: string, file: string): string {
 function readSummary(root: string, state: RepeatState, stdout: string): string {
   if (!state.summary_file) return stdout;
   try {
-    return readFileSync(summaryPath(root, state.summary_file), 'utf8');
+    return readBoundedText(summaryPath(root, state.summary_file), LEDGER_SIZE_LIMIT);
   } catch {
     return ''; // no summary this run: ambiguous, so never a settle
   }
@@ -77,11 +81,10 @@ function readSummary(root: string, state: RepeatState, stdout: string): string {
 export async function repeatOperation(request: RepeatRequest): Promise<RepeatOutcome> {
   try {
     loadLedger(request.root, request.session); // bad id, no ledger: refused before any file is made
+    confinedOrRefused(() => confineRepeatFiles(request.root, request.session));
     const claim = claimRepeat(request.root, request.session);
     if ('busy' in claim) {
-      throw new Refused(EXIT.wrongState, [
-        `${request.session}: a repeat is already running for this session (pid ${claim.busy}); wait for it or stop it`,
-      ]);
+      throw new Refused(EXIT.wrongState, [`${request.session}: ${claim.message}`]);
     }
     try {
       return await repeatBody(request);
@@ -90,6 +93,18 @@ export async function repeatOperation(request: RepeatRequest): Promise<RepeatOut
     }
   } catch (error) {
     if (error instanceof Refused) return { exitCode: error.exitCode, findings: error.findings };
+    if (error instanceof OutsideRootError)
+      return { exitCode: EXIT.usage, findings: [{ message: error.message }] };
+    throw error;
+  }
+}
+
+/** A repeat file outside the root, or a link in its place: refused (exit 2) before anything is written. */
+function confinedOrRefused(check: () => void): void {
+  try {
+    check();
+  } catch (error) {
+    if (error instanceof OutsideRootError) throw new Refused(EXIT.usage, [error.message]);
     throw error;
   }
 }

@@ -1,6 +1,6 @@
 // `loop-ledger run` as an operation both shells call: preflight (nothing written on refusal),
 // the run directory, the ledger epoch, resume from the files, then the harness.
-import { existsSync, mkdirSync, readFileSync, renameSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, renameSync, statSync } from 'node:fs';
 import { accessSync, constants } from 'node:fs';
 import { delimiter, dirname, isAbsolute, join, resolve } from 'node:path';
 import { parse as parseToml } from 'smol-toml';
@@ -19,6 +19,8 @@ import { changedFiles, workTreeTop } from '../drivers/harness/git';
 import { FRESH_START, runHarness, type Progress, type StartPoint } from '../drivers/harness/harness';
 import { EXIT } from '../engine/refusal';
 import { sessionIdProblem } from '../store';
+import { readBoundedText, SMALL_FILE_LIMIT, UnreadableFileError } from '../store/bounded-read';
+import { confineWrite, OutsideRootError } from '../store/confine';
 import { Refused } from './outcome';
 import { LedgerRecorder } from './run-ledger';
 import { readRunJson } from './run-files';
@@ -107,11 +109,12 @@ export function loadAgentConfig(
   const file = resolve(root, typed);
   let text: string;
   try {
-    text = readFileSync(file, 'utf8');
+    // Bounded: a FIFO, /dev/zero or a 50 MB TOML in the config's place is refused, not waited on.
+    text = readBoundedText(file, SMALL_FILE_LIMIT);
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
+    if (!(error instanceof UnreadableFileError)) throw error;
     throw new Refused(EXIT.usage, [
-      `--agent-config ${typed}: cannot read (${code === 'ENOENT' ? 'no such file' : (code ?? 'unreadable')})`,
+      `--agent-config ${typed}: ${error.missing ? 'cannot read (no such file)' : error.reason}`,
     ]);
   }
   let parsed: unknown;
@@ -257,6 +260,15 @@ async function runChecked(input: RunOpInput, notes: string[]): Promise<RunOpResu
     runId = uniqueRunId(runIdBase(input.objective, input.now()), (id) => existsSync(join(runRootAbs, id)));
     session = input.session ?? runId;
     const runDirRel = `${input.runRoot.replace(/\/+$/, '')}/${runId}`;
+    // Before the ledger is touched: a committed `.loop/runs` link must not carry the run folder
+    // out of the repository.
+    try {
+      confineWrite(root, join(runRootAbs, runId, RUN_LEDGER_FILE));
+    } catch (error) {
+      if (error instanceof OutsideRootError)
+        throw new Refused(EXIT.usage, [`--run-root ${input.runRoot}: ${error.message}`]);
+      throw error;
+    }
     const epoch = openRunEpoch(
       root,
       session,

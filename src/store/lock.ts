@@ -73,6 +73,46 @@ export interface LockHolder {
   pid: number;
   hostname: string;
   acquired_at: string;
+  /**
+   * The holder process's start time as the kernel counts it (Linux: field 22 of
+   * /proc/<pid>/stat), so a pid reused by another program — or a lock file copied from another
+   * checkout that names a live pid — is told apart from its real holder. Absent elsewhere.
+   */
+  pid_started?: string;
+  /** Only a lock written before locks named their host: a bare pid, judged on this host. */
+  legacy?: true;
+}
+
+/**
+ * The start time of `pid` (clock ticks since boot) from /proc/<pid>/stat, or null where there is
+ * no /proc or the process is gone. The name field may hold spaces and parentheses, so the
+ * fields are counted from its closing parenthesis: starttime is the 20th after it.
+ */
+export function processStartTime(pid: number): string | null {
+  if (process.platform !== 'linux') return null;
+  let text: string;
+  try {
+    text = readFileSync(`/proc/${pid}/stat`, 'latin1');
+  } catch {
+    return null;
+  }
+  const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
+  const start = fields[19];
+  return start !== undefined && /^[0-9]+$/.test(start) ? start : null;
+}
+
+let ownStart: string | null | undefined;
+
+function ownStartTime(): string | null {
+  if (ownStart === undefined) ownStart = processStartTime(process.pid);
+  return ownStart;
+}
+
+/** "pid N on HOST since T" — who holds a lock, for a message. */
+export function describeHolder(holder: LockHolder | null): string {
+  if (holder === null) return 'a process that has not written its pid yet';
+  if (holder.legacy) return `pid ${holder.pid} (an older lock that names no host)`;
+  return `pid ${holder.pid} on ${holder.hostname} since ${holder.acquired_at}`;
 }
 
 /** The ledger stayed locked by someone else for the whole wait (the CLI exits 3). */
@@ -96,11 +136,7 @@ export class LockBusyError extends Error {
     readonly holder: LockHolder | null,
     readonly waitedMs: number,
   ) {
-    const who =
-      holder === null
-        ? 'a process that has not written its pid yet'
-        : `pid ${holder.pid} on ${holder.hostname} since ${holder.acquired_at}`;
-    super(`ledger ${ledger} is busy: locked by ${who}; gave up after ${waitedMs} ms`);
+    super(`ledger ${ledger} is busy: locked by ${describeHolder(holder)}; gave up after ${waitedMs} ms`);
     this.name = 'LockBusyError';
   }
 }
@@ -112,20 +148,47 @@ export class LockBusyError extends Error {
  */
 export function withLock<T>(ledgerFile: string, fn: () => T, opts: { waitMs?: number } = {}): T {
   const lockPath = `${ledgerFile}.lock`;
-  const mine = acquire(ledgerFile, lockPath, opts.waitMs ?? DEFAULT_WAIT_MS);
+  const taken = takeLock(lockPath, { waitMs: opts.waitMs ?? DEFAULT_WAIT_MS, staleMs: LOCK_STALE_MS });
+  if (!taken.held) throw new LockBusyError(ledgerFile, taken.holder, taken.waitedMs);
   let result: T;
   try {
     result = fn();
   } catch (error) {
     try {
-      release(lockPath, mine);
+      taken.release();
     } catch {
       // report fn's error, not the cleanup's
     }
     throw error;
   }
-  release(lockPath, mine);
+  taken.release();
   return result;
+}
+
+export interface TakeLockOptions {
+  /** How long to wait for another holder (0: one attempt, plus the immediate retries). */
+  waitMs: number;
+  /**
+   * A holder that cannot be checked (another host) — or, for a short critical section, one held
+   * implausibly long — is presumed gone after this long. Infinity for a lock held for a whole
+   * run: then only a provably gone holder (same host, pid dead or reused) loses it.
+   */
+  staleMs: number;
+}
+
+export type TakenLock =
+  { held: true; release: () => void } | { held: false; holder: LockHolder | null; waitedMs: number };
+
+/**
+ * The one lock primitive, keyed by its file: the ledger's lock, the repeat claim and the
+ * work-order run lock all take theirs here, so each breaks a dead holder's lock the same careful
+ * way (a guard, then a re-check) and none can be held by two processes. `release` removes the
+ * lock only while it is still this holder's.
+ */
+export function takeLock(lockPath: string, opts: TakeLockOptions): TakenLock {
+  const got = acquire(lockPath, opts.waitMs, opts.staleMs);
+  if (typeof got !== 'string') return { held: false, holder: got.holder, waitedMs: got.waitedMs };
+  return { held: true, release: () => release(lockPath, got) };
 }
 
 /** What a waiter saw at the lock path: one file (its inode) and its content, read together. */
@@ -146,17 +209,23 @@ interface Seen {
  * over; a few immediate retries cover a real release in between, then the deadline applies. */
 const IMMEDIATE_RETRIES = 3;
 
-function acquire(ledgerFile: string, lockPath: string, waitMs: number): string {
-  const started = Date.now();
-  const deadline = started + waitMs;
+function acquire(
+  lockPath: string,
+  waitMs: number,
+  staleMs: number,
+): string | { holder: LockHolder | null; waitedMs: number } {
+  const began = Date.now();
+  const deadline = began + waitMs;
   let backoff = FIRST_BACKOFF_MS;
   let madeDir = 0;
   let immediate = 0;
   for (;;) {
+    const started = ownStartTime();
     const content = JSON.stringify({
       pid: process.pid,
       hostname: thisHost(),
       acquired_at: isoUtc(Date.now()),
+      ...(started === null ? {} : { pid_started: started }),
     });
     const created = tryCreate(lockPath, content);
     if (created === 'created') return content;
@@ -172,7 +241,7 @@ function acquire(ledgerFile: string, lockPath: string, waitMs: number): string {
     const seen = look(lockPath);
     // Released between our attempt and our look (or broken just now): try again at once, a few
     // times; past that every path below honours the deadline, so nothing can spin forever.
-    if (seen === null || (isAbandoned(seen, Date.now()) && breakLock(lockPath, seen))) {
+    if (seen === null || (isAbandoned(seen, Date.now(), staleMs) && breakLock(lockPath, seen))) {
       if (immediate < IMMEDIATE_RETRIES) {
         immediate += 1;
         continue;
@@ -181,7 +250,7 @@ function acquire(ledgerFile: string, lockPath: string, waitMs: number): string {
       immediate = 0;
     }
     const now = Date.now();
-    if (now >= deadline) throw new LockBusyError(ledgerFile, seen?.holder ?? null, now - started);
+    if (now >= deadline) return { holder: seen?.holder ?? null, waitedMs: now - began };
     // Jitter keeps waiters that started together from retrying in lockstep.
     sleepSync(Math.min(deadline - now, Math.ceil(backoff * (0.5 + Math.random()))));
     backoff = Math.min(backoff * 1.6, MAX_BACKOFF_MS);
@@ -263,6 +332,11 @@ function kindOf(stat: import('node:fs').Stats): string {
 }
 
 function parseHolder(text: string): LockHolder | null {
+  // The run lock and the repeat claim once held a bare pid and a newline: still honoured, so a
+  // runner started by an older version keeps its lock.
+  const bare = /^([1-9][0-9]{0,9})\n?$/.exec(text);
+  if (bare)
+    return { pid: Number(bare[1]), hostname: thisHost(), acquired_at: 'an unknown time', legacy: true };
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -270,20 +344,30 @@ function parseHolder(text: string): LockHolder | null {
     return null;
   }
   if (typeof value !== 'object' || value === null) return null;
-  const { pid, hostname: host, acquired_at } = value as Record<string, unknown>;
+  const { pid, hostname: host, acquired_at, pid_started } = value as Record<string, unknown>;
   // pid 0 and negative pids address process groups in kill(): never accept them.
   if (!Number.isSafeInteger(pid) || (pid as number) <= 0) return null;
   if (typeof host !== 'string' || typeof acquired_at !== 'string') return null;
-  return { pid: pid as number, hostname: host, acquired_at };
+  const holder: LockHolder = { pid: pid as number, hostname: host, acquired_at };
+  if (typeof pid_started === 'string') holder.pid_started = pid_started;
+  return holder;
 }
 
 /** May this lock be broken? Its holder is provably gone, or it has been held implausibly long. */
-function isAbandoned(seen: Seen, now: number): boolean {
+function isAbandoned(seen: Seen, now: number, staleMs: number): boolean {
   if (seen.foreign !== null) return true;
   const age = now - seen.mtimeMs;
   if (seen.holder === null) return age > UNREADABLE_GRACE_MS;
-  if (seen.holder.hostname === thisHost() && !isAlive(seen.holder.pid)) return true;
-  return age > LOCK_STALE_MS;
+  if (seen.holder.hostname === thisHost() && !holderRuns(seen.holder)) return true;
+  return age > staleMs;
+}
+
+/** The holder's process still exists and, where its start time was recorded, is that process. */
+function holderRuns(holder: LockHolder): boolean {
+  if (!isAlive(holder.pid)) return false;
+  if (holder.pid_started === undefined) return true;
+  const now = processStartTime(holder.pid);
+  return now === null || now === holder.pid_started;
 }
 
 /** kill(pid, 0) delivers nothing; it only asks whether the pid exists. EPERM = exists, not ours. */

@@ -43,6 +43,20 @@ function fileInside(dir: string, session: string): string {
  * the workspace. The folders that do not exist yet are created by us, as real folders.
  */
 export function writeTargetOutsideRoot(root: string, target: string): string | null {
+  const where = folderOutsideRoot(root, target);
+  if (where === null || typeof where === 'string') return where;
+  return `the ledger folder ${dirname(target)} leads to ${where.resolved}, outside the workspace root's real path ${where.realRoot}; Loop Ledger writes only under the root (is .loop or .loop/ledgers a symbolic link?)`;
+}
+
+/**
+ * Null when the folder of `target` resolves under the real path of `root`; a one-line reason
+ * when a missing folder on the way is a dangling link; else where it leads. Shared by every
+ * writer that confines its files (see confine.ts).
+ */
+export function folderOutsideRoot(
+  root: string,
+  target: string,
+): null | string | { resolved: string; realRoot: string } {
   let realRoot: string;
   try {
     realRoot = realpathSync(resolve(root));
@@ -69,7 +83,7 @@ export function writeTargetOutsideRoot(root: string, target: string): string | n
   const resolved = join(real, ...missing);
   if (resolved === realRoot || resolved.startsWith(realRoot.endsWith(sep) ? realRoot : realRoot + sep))
     return null;
-  return `the ledger folder ${dirname(target)} leads to ${resolved}, outside the workspace root's real path ${realRoot}; Loop Ledger writes only under the root (is .loop or .loop/ledgers a symbolic link?)`;
+  return { resolved, realRoot };
 }
 
 function isSymlink(path: string): boolean {

@@ -1,6 +1,6 @@
 // `loop-ledger run` (loaded on demand by run.ts): the bounded agent harness, drop-in for the original `loop.py` (and, with
 // --node, for its DAG node runner). Parses its own argv (argparse conventions, see run-args.ts).
-import { readFileSync } from 'node:fs';
+import { readBoundedText, UnreadableFileError } from '../../store/bounded-read';
 import { resolve } from 'node:path';
 import { runOp } from '../../app/run';
 import { readNodeSpec, NodeSpecError, infrastructureResult } from '../../engine/harness/node-spec';
@@ -54,7 +54,7 @@ function cancelOnSignals(): { signal: AbortSignal; dispose: () => void } {
 async function nodeMain(file: string, repo: string, printJsonFlag: boolean): Promise<number> {
   let spec;
   try {
-    spec = readNodeSpec(JSON.parse(readFileSync(file, 'utf8')) as unknown);
+    spec = readNodeSpec(JSON.parse(readBoundedText(file)) as unknown);
   } catch (error) {
     const reason =
       error instanceof NodeSpecError
@@ -97,11 +97,12 @@ export async function main(argv: string[]): Promise<number> {
   let objective = args.objective;
   if (objective === undefined) {
     try {
-      objective = readFileSync(args.objectiveFile as string, 'utf8').trim();
+      // Bounded: a FIFO or /dev/zero named here is refused at once, never waited on.
+      objective = readBoundedText(args.objectiveFile as string).trim();
     } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
+      if (!(error instanceof UnreadableFileError)) throw error;
       throw new UsageError(
-        `--objective-file ${args.objectiveFile}: cannot read (${code === 'ENOENT' ? 'no such file' : (code ?? 'unreadable')})`,
+        `--objective-file ${args.objectiveFile}: ${error.missing ? 'cannot read (no such file)' : error.reason}`,
       );
     }
   }

@@ -3,6 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import { lstat, mkdir, open, rename, rm } from 'node:fs/promises';
 import { dirname, join, relative, resolve, sep } from 'node:path';
+import { confineWrite, OutsideRootError } from '../../store/confine';
 
 export class ArtifactWriteError extends Error {}
 
@@ -30,6 +31,13 @@ export class RunDirectory {
     const rel = relative(this.path, target);
     if (rel === '' || rel.startsWith('..') || resolve(this.path, rel) !== target)
       throw new ArtifactWriteError(`artifact path is outside run dir: ${target}`);
+    // The run folder itself, and every folder above it, must resolve inside the repository.
+    try {
+      confineWrite(this.repo, target, { folderOnly: true });
+    } catch (error) {
+      if (error instanceof OutsideRootError) throw new ArtifactWriteError(error.message);
+      throw error;
+    }
     // Every folder from the run dir down to the file's parent must be a real folder.
     let current = this.path;
     for (const part of rel.split(sep).slice(0, -1)) {

@@ -1,7 +1,8 @@
 // The DAG node runner (reference §8): runs `loop-ledger run --print-json` as a child process in
 // the repository, reads the receipt it names, validates it and builds the node result.
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
+import { readBoundedText } from '../../store/bounded-read';
 import { join, resolve } from 'node:path';
 import {
   infrastructureResult,
@@ -86,7 +87,7 @@ export async function runNode(
     };
   let receipt: Record<string, unknown>;
   try {
-    receipt = JSON.parse(readFileSync(receiptPath, 'utf8')) as Record<string, unknown>;
+    receipt = JSON.parse(readBoundedText(receiptPath)) as Record<string, unknown>;
   } catch (error) {
     return {
       result: infrastructureResult(

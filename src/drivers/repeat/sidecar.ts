@@ -2,10 +2,11 @@
 // person or a later `--answer`) and `.loop/repeat/<session>.run.json` (the inner step's process
 // group while it runs, so a repeat resumed after a crash can end an orphaned step first).
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { writeFileAtomicSync } from '../../store';
-import { isAlive } from '../../store/lock';
+import { readBoundedText } from '../../store/bounded-read';
+import { confineWrite, makeDirConfined, writeFileConfined } from '../../store/confine';
+import { describeHolder, takeLock, type LockHolder } from '../../store/lock';
 
 export function repeatDir(root: string): string {
   return join(root, '.loop', 'repeat');
@@ -19,10 +20,19 @@ function markerPath(root: string, session: string): string {
   return join(repeatDir(root), `${session}.run.json`);
 }
 
+/**
+ * Throws OutsideRootError (one line naming the file) when any file repeat writes for the
+ * session would land outside the root or go through a link: checked before anything is written.
+ */
+export function confineRepeatFiles(root: string, session: string): void {
+  for (const path of [stateFilePath(root, session), markerPath(root, session), ownerPath(root, session)])
+    confineWrite(root, path);
+}
+
 export function writeStateFile(root: string, session: string, text: string): string {
   const path = stateFilePath(root, session);
-  mkdirSync(repeatDir(root), { recursive: true });
-  writeFileAtomicSync(path, text);
+  makeDirConfined(root, repeatDir(root));
+  writeFileConfined(root, path, text);
   return path;
 }
 
@@ -37,8 +47,8 @@ export function newRunToken(): string {
 }
 
 export function writeRunMarker(root: string, session: string, marker: RunMarker): void {
-  mkdirSync(repeatDir(root), { recursive: true });
-  writeFileAtomicSync(markerPath(root, session), JSON.stringify(marker) + '\n');
+  makeDirConfined(root, repeatDir(root));
+  writeFileConfined(root, markerPath(root, session), JSON.stringify(marker) + '\n');
 }
 
 export function clearRunMarker(root: string, session: string): void {
@@ -63,7 +73,7 @@ function ownsToken(pid: number, token: string): boolean {
 export async function endOrphanedStep(root: string, session: string): Promise<string | null> {
   let marker: RunMarker;
   try {
-    marker = JSON.parse(readFileSync(markerPath(root, session), 'utf8')) as RunMarker;
+    marker = JSON.parse(readBoundedText(markerPath(root, session))) as RunMarker;
   } catch {
     return null;
   }
@@ -92,30 +102,28 @@ function ownerPath(root: string, session: string): string {
 }
 
 /**
- * One process drives a session's repeat at a time: `.loop/repeat/<session>.owner` holds its pid
- * while it runs. A second `repeat` on the session is refused while that pid is alive; a file left
- * by a process that died (SIGKILL) is taken over. Returns the release function, or the live pid.
+ * One process drives a session's repeat at a time: `.loop/repeat/<session>.owner` is the store's
+ * lock primitive, held while the repeat runs. A second `repeat` on the session is refused while
+ * its holder runs; one left by a process that died (SIGKILL), or naming a pid now reused, is
+ * taken over. Returns the release function, or who holds it and how to clear it.
  */
-export function claimRepeat(root: string, session: string): { release: () => void } | { busy: number } {
+export function claimRepeat(
+  root: string,
+  session: string,
+): { release: () => void } | { busy: LockHolder | null; message: string } {
   const path = ownerPath(root, session);
-  mkdirSync(repeatDir(root), { recursive: true });
-  for (let attempt = 0; attempt < 3; attempt++) {
-    try {
-      writeFileSync(path, String(process.pid), { flag: 'wx' });
-      return { release: () => rmSync(path, { force: true }) };
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-    }
-    let holder: number;
-    try {
-      holder = Number(readFileSync(path, 'utf8').trim());
-    } catch {
-      continue; // released between our attempts: try again
-    }
-    if (Number.isSafeInteger(holder) && holder > 0 && holder !== process.pid && isAlive(holder)) {
-      return { busy: holder };
-    }
-    rmSync(path, { force: true }); // its owner is gone
-  }
-  throw new Error(`${path}: could not claim the repeat (it keeps changing hands)`);
+  makeDirConfined(root, repeatDir(root));
+  confineWrite(root, path, { folderOnly: true });
+  const taken = takeLock(path, { waitMs: CLAIM_WAIT_MS, staleMs: Infinity });
+  if (taken.held) return { release: taken.release };
+  return {
+    busy: taken.holder,
+    message:
+      taken.holder === null
+        ? `a repeat is starting for this session (${describeHolder(null)}); wait for it (if no repeat runs, delete ${path})`
+        : `a repeat is already running for this session (pid ${taken.holder.pid}): held by ${describeHolder(taken.holder)}; wait for it or stop it (if no repeat runs, delete ${path})`,
+  };
 }
+
+/** Gives a claimer that has created its file but not yet written its pid time to finish. */
+const CLAIM_WAIT_MS = 1_500;

@@ -23,7 +23,7 @@ export function appendObs(
     critique: objectOrEmpty(readText(join(dir, names.critique))),
     haltMarker: existsSync(join(dir, names.halt)),
   });
-  appendLine(join(dir, OBS_LOG), JSON.stringify(record));
+  appendLine(dir, join(dir, OBS_LOG), JSON.stringify(record));
   return record;
 }
 

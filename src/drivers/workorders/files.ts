@@ -1,21 +1,12 @@
 // Work-order files on disk: the only code that reads or writes `<task>/work-orders/*`.
 // Writes are atomic (temp + fsync + rename, the store's helper); the obs log is an append.
-import {
-  appendFileSync,
-  closeSync,
-  constants,
-  existsSync,
-  fstatSync,
-  openSync,
-  readdirSync,
-  readFileSync,
-  statSync,
-  type Dirent,
-} from 'node:fs';
+import { constants, existsSync, readdirSync, statSync, type Dirent } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 // The atomic-write module alone: the store's index would load the ledger code into every kernel.
 import { writeFileAtomicSync } from '../../store/atomic-write';
+import { readBoundedOrUndefined } from '../../store/bounded-read';
+import { appendConfined } from '../../store/confine';
 import { LEDGER_SIZE_LIMIT } from '../../store/limits';
 import { frontmatterScalar } from '../../engine/workorders/frontmatter';
 import { shortId, sidecars } from '../../engine/workorders/ids';
@@ -28,21 +19,7 @@ const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0);
 
 /** The bytes of a regular file (links followed) of at most LEDGER_SIZE_LIMIT, else undefined. */
 export function readBytes(path: string): Buffer | undefined {
-  let fd: number;
-  try {
-    fd = openSync(path, OPEN_FLAGS);
-  } catch {
-    return undefined;
-  }
-  try {
-    const stat = fstatSync(fd);
-    if (!stat.isFile() || stat.size > LEDGER_SIZE_LIMIT) return undefined;
-    return readFileSync(fd);
-  } catch {
-    return undefined;
-  } finally {
-    closeSync(fd);
-  }
+  return readBoundedOrUndefined(path, LEDGER_SIZE_LIMIT);
 }
 
 export function readText(path: string): string | undefined {
@@ -142,8 +119,9 @@ export function writeTextAtomic(path: string, text: string): void {
   writeFileAtomicSync(path, text);
 }
 
-export function appendLine(path: string, line: string): void {
-  appendFileSync(path, line.endsWith('\n') ? line : `${line}\n`);
+/** Appends a line to a file in `dir`, never through a link, a FIFO or out of `dir` (the store's confined append). */
+export function appendLine(dir: string, path: string, line: string): void {
+  appendConfined(dir, path, line.endsWith('\n') ? line : `${line}\n`);
 }
 
 /**

@@ -3,7 +3,9 @@
 // Containment is judged on real paths (symlinks and `..` resolved by the OS), so a traversal, an
 // absolute path or a symlink that leaves the checkout reads as missing — fail-closed.
 import { createHash } from 'node:crypto';
-import { readFileSync, realpathSync, statSync } from 'node:fs';
+import { realpathSync, statSync } from 'node:fs';
+import { readBoundedFile } from '../../store/bounded-read';
+import { LEDGER_SIZE_LIMIT } from '../../store/limits';
 import { sep } from 'node:path';
 import type { DriftProbe } from '../../engine/workorders/drift-guard';
 import type { LockfileIo } from '../../engine/workorders/lockfile-sha';
@@ -40,7 +42,7 @@ function isRegularFile(path: string): boolean {
 function fileContains(path: string, pattern: string): boolean {
   let text: string;
   try {
-    text = readFileSync(path, 'latin1');
+    text = readBoundedFile(path, LEDGER_SIZE_LIMIT).toString('latin1');
   } catch {
     return false;
   }

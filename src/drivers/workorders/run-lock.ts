@@ -1,30 +1,28 @@
-// One `wo run` per task at a time: `<work-orders>/.wo-run.lock` holds the runner's pid, created
-// exclusively. A lock whose process is gone (a crashed runner) is taken over, never waited on.
-import { openSync, closeSync, readFileSync, rmSync, writeSync } from 'node:fs';
+// One `wo run` per task at a time: `<work-orders>/.wo-run.lock`, the store's lock primitive held
+// for the whole run. It names its holder's pid, host, start time and (on Linux) the process's
+// own start time, so a lock whose runner is gone — crashed, or a pid now reused by another
+// program, or a lock file that came with a clone — is taken over, never waited on.
 import { join } from 'node:path';
-import { isAlive } from '../../store/lock';
+import { describeHolder, takeLock, type LockHolder } from '../../store/lock';
 
-export type LockResult = { ok: true; release: () => void } | { ok: false; holder: number };
+export const RUN_LOCK = '.wo-run.lock';
+
+export type LockResult =
+  { ok: true; release: () => void } | { ok: false; holder: LockHolder | null; message: string };
+
+/**
+ * A holder that has not written its lock yet gets the store's grace to finish; a live holder on
+ * another host is never presumed gone (a run lasts hours): the message says how to clear it.
+ */
+const WAIT_MS = 1_500;
 
 export function acquireRunLock(dir: string): LockResult {
-  const path = join(dir, '.wo-run.lock');
-  for (let tries = 0; tries < 3; tries += 1) {
-    try {
-      const fd = openSync(path, 'wx');
-      writeSync(fd, `${process.pid}\n`);
-      closeSync(fd);
-      return { ok: true, release: () => rmSync(path, { force: true }) };
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-      let holder: number;
-      try {
-        holder = Number(readFileSync(path, 'utf8').trim());
-      } catch {
-        continue; // released between our open and read: try again
-      }
-      if (Number.isInteger(holder) && holder > 0 && isAlive(holder)) return { ok: false, holder };
-      rmSync(path, { force: true }); // stale: its runner is gone
-    }
-  }
-  return { ok: false, holder: -1 };
+  const path = join(dir, RUN_LOCK);
+  const taken = takeLock(path, { waitMs: WAIT_MS, staleMs: Infinity });
+  if (taken.held) return { ok: true, release: taken.release };
+  return {
+    ok: false,
+    holder: taken.holder,
+    message: `${path} is held by ${describeHolder(taken.holder)}; if no wo run is running this task there, delete ${path}`,
+  };
 }

@@ -1,7 +1,8 @@
 // Human-side verbs: `wo halt` (marker first, then the sidecar), `wo clear` (a human lifts a HALT;
 // the marker is kept as `wo-NN.HALT.cleared-<time>`), `wo kill` / `wo unkill` (the task's kill
 // switch `<task>/.kill`, checked by `wo run` at every work-order boundary).
-import { existsSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, renameSync, rmSync } from 'node:fs';
+import { OutsideRootError, writeFileConfined } from '../../../store/confine';
 import { join } from 'node:path';
 import { sidecars } from '../../../engine/workorders/ids';
 import { halt as haltSidecar, sidecarObject } from '../../../engine/workorders/run-state';
@@ -84,8 +85,15 @@ export function killMain(argv: string[], on: boolean): number {
     return 2;
   }
   const path = join(task, '.kill');
-  if (on) writeFileSync(path, `${nowIso()}\n`);
-  else rmSync(path, { force: true });
+  if (on) {
+    try {
+      writeFileConfined(task, path, `${nowIso()}\n`);
+    } catch (error) {
+      if (!(error instanceof OutsideRootError)) throw error;
+      err(`loop-ledger wo kill: ${error.message}`);
+      return 2;
+    }
+  } else rmSync(path, { force: true });
   out({ ok: true, kill_switch: on, path });
   return 0;
 }

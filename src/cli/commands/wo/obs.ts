@@ -12,6 +12,7 @@ import {
 } from '../../../engine/workorders/obs';
 import { appendObs, OBS_LOG } from '../../../drivers/workorders/artifacts';
 import { isDirectory, readText } from '../../../drivers/workorders/files';
+import { OutsideRootError } from '../../../store/confine';
 import { printLine } from '../../output';
 import { err, nowIso, out, outPretty, parseFlags } from './io';
 
@@ -38,7 +39,12 @@ export function appendMain(argv: string[]): number {
   let record: Record<string, unknown>;
   try {
     record = appendObs(dir, wo, disposition, now);
-  } catch {
+  } catch (error) {
+    // A log that is a link, a FIFO or leads out of the folder: refused, nothing written.
+    if (error instanceof OutsideRootError) {
+      err(`wo-obs refused: ${error.message}`);
+      return 2;
+    }
     record = obsRecord(wo, disposition, now, { run: {}, review: {}, critique: {}, haltMarker: false });
     err(`wo-obs append_failed wo=${wo} log=${join(dir, OBS_LOG)}`);
   }

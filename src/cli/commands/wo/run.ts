@@ -15,6 +15,10 @@ import { workOrdersDir } from '../../../app/workorders/context';
 import { isDirectory } from '../../../drivers/workorders/files';
 import { git, isWorkTree } from '../../../drivers/workorders/git';
 import { acquireRunLock } from '../../../drivers/workorders/run-lock';
+import { EXIT } from '../../../engine/refusal';
+import { LockObstructedError } from '../../../store/lock';
+import { confineWrite, OutsideRootError } from '../../../store/confine';
+import { OBS_LOG } from '../../../drivers/workorders/artifacts';
 import { err, out, parseFlags } from './io';
 
 const VALUE_FLAGS = [
@@ -120,9 +124,26 @@ export async function main(argv: string[]): Promise<number> {
   if ('command' in builder && !reviewer)
     return usage('--reviewer CMD is required with --builder (exit 0 = pass, or it writes $WO_REVIEW_FILE)');
 
-  const lock = acquireRunLock(workOrdersDir(taskAbs));
+  // The obs log is appended to as work orders end: a link or a FIFO in its place is refused now,
+  // before anything runs, not after the first build.
+  const dir = workOrdersDir(taskAbs);
+  try {
+    confineWrite(dir, join(dir, OBS_LOG));
+  } catch (error) {
+    if (!(error instanceof OutsideRootError)) throw error;
+    err(`loop-ledger wo run: ${error.message}`);
+    return 2;
+  }
+  let lock;
+  try {
+    lock = acquireRunLock(dir);
+  } catch (error) {
+    // A folder with content where the lock goes, or the system refusing the file: one line.
+    err(`loop-ledger wo run: ${(error as Error).message}`);
+    return error instanceof LockObstructedError ? EXIT.system : 2;
+  }
   if (!lock.ok) {
-    err(`loop-ledger wo run: busy: another wo run (pid ${lock.holder}) is running this task`);
+    err(`loop-ledger wo run: busy: ${lock.message}`);
     return 3;
   }
   const controller = new AbortController();
@@ -158,6 +179,10 @@ export async function main(argv: string[]): Promise<number> {
     );
     if (summary.outcome === 'cancelled') return 130;
     return summary.outcome === 'complete' ? 0 : 1;
+  } catch (error) {
+    if (!(error instanceof OutsideRootError)) throw error;
+    err(`loop-ledger wo run: ${error.message}`);
+    return 2;
   } finally {
     process.removeListener('SIGINT', onSignal);
     process.removeListener('SIGTERM', onSignal);
