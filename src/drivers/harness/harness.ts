@@ -2,6 +2,7 @@
 // terminal state, then the receipt (reference §4). The driver gathers facts (processes, git) and
 // the engine's stop rules decide; the recorder (src/app/run-ledger.ts) puts each attempt on the
 // ledger as it finishes, so a crash or a cancel resumes at the first unrecorded step.
+import { createHash } from 'node:crypto';
 import type { AgentConfig } from '../../engine/harness/agent-config';
 import { disallowedFiles } from '../../engine/harness/fnmatch';
 import { attemptDirName, type AttemptFacts } from '../../engine/harness/ledger-mapping';
@@ -63,8 +64,12 @@ export interface HarnessRecorder {
   prepareBrief(material: BriefMaterial): Promise<{ briefId: string; packet: unknown } | null>;
   /** A repair attempt (the run goes on). */
   recordAttempt(outcome: AttemptOutcome): Promise<void>;
-  /** The run's end, after its receipt; returns what could not be recorded, in words (nothing = all done). */
-  recordEnding(ending: RunEnding): Promise<string[]>;
+  /**
+   * The run's end, before its receipt, with the digest of the saved ending file (kept in the same
+   * ledger write: it is what makes the saved ending trustworthy after a crash). Returns what could
+   * not be recorded of a `close`, in words; any other failure throws and no receipt is written.
+   */
+  recordEnding(ending: RunEnding, endingDigest: string): Promise<string[]>;
   recordCancel(attempt: number, phase: string, markerPath: string): Promise<void>;
 }
 
@@ -80,10 +85,21 @@ export type RunEnding =
   | { kind: 'close'; terminal: Terminal; receiptPath: string };
 
 /**
- * The run's ending, written just before the receipt: a crash between the receipt and the ledger
- * write is recovered from it by the next run of the session (src/app/run-recover.ts).
+ * The run's ending and its receipt, written before the ledger records the ending (with this
+ * file's digest) and before the receipt is written: a crash after the ledger write is finished
+ * from it by the next run of the session (src/app/run-recover.ts). An agent can write this file
+ * too; only a copy whose digest the ledger holds is trusted.
  */
 export const RUN_ENDING_FILE = 'ledger-ending.json';
+
+/** What RUN_ENDING_FILE holds, as text: the ledger keeps the SHA-256 of exactly these bytes. */
+export function endingFileText(runId: string, ending: RunEnding, receipt: FinalReceipt): string {
+  return JSON.stringify({ ending, receipt, run_id: runId }, null, 2) + '\n';
+}
+
+export function receiptText(receipt: FinalReceipt): string {
+  return JSON.stringify(receipt, null, 2) + '\n';
+}
 
 /** Where to start: a fresh run starts at attempt 1 with the explorer. */
 export interface StartPoint {
@@ -166,7 +182,10 @@ export async function runHarness(o: HarnessOptions): Promise<HarnessResult> {
 
   let attemptsUsed = 0;
   let ledgerWasEdited = false;
-  /** Receipt, then ledger: the ending is saved first so a crash in between loses nothing. */
+  /**
+   * Ending file, then ledger, then receipt: a receipt exists only once the ledger holds its
+   * ending, so a receipt the ledger does not vouch for was not written by the harness.
+   */
   const finish = async (
     terminal: Terminal,
     checks: CheckRecord[],
@@ -191,9 +210,13 @@ export async function runHarness(o: HarnessOptions): Promise<HarnessResult> {
       finalDiff: diffInside === null ? '' : run.repoRelative(diffInside),
     });
     const ending = endingOf(receipt, run.repoRelative('final-receipt.json'));
-    await run.writeJson(RUN_ENDING_FILE, { ending, run_id: o.runId }, true);
-    await run.write('final-receipt.json', JSON.stringify(receipt, null, 2) + '\n', true);
-    const warnings = await recorder.recordEnding(ending);
+    const endingText = endingFileText(o.runId, ending, receipt);
+    await run.write(RUN_ENDING_FILE, endingText, true);
+    const warnings = await recorder.recordEnding(
+      ending,
+      createHash('sha256').update(endingText, 'utf8').digest('hex'),
+    );
+    await run.write('final-receipt.json', receiptText(receipt), true);
     return {
       kind: 'receipt',
       receipt,
