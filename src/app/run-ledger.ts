@@ -36,6 +36,35 @@ function briefInputs(m: BriefMaterial, attemptFolder: string) {
   };
 }
 
+/**
+ * The ledger key naming the last run ending the harness recorded and the SHA-256 of its saved
+ * ending file (RUN_ENDING_FILE). Written in the same locked write as the ending itself, before
+ * the receipt exists; the store keeps keys it does not know.
+ */
+export const RUN_ENDING_KEY = 'run_ending';
+
+export interface RunEndingSeal {
+  run_id: string;
+  sha256: string;
+}
+
+export function withRunEnding(ledger: Ledger, seal: RunEndingSeal): Ledger {
+  return { ...ledger, [RUN_ENDING_KEY]: seal } as Ledger;
+}
+
+/** The seal a ledger holds, when it is whole. */
+export function runEndingOf(ledger: Ledger): RunEndingSeal | null {
+  const seal = (ledger as unknown as Record<string, unknown>)[RUN_ENDING_KEY];
+  if (seal === null || typeof seal !== 'object') return null;
+  const { run_id: runId, sha256 } = seal as Record<string, unknown>;
+  return typeof runId === 'string' && typeof sha256 === 'string' ? { run_id: runId, sha256 } : null;
+}
+
+export function endingReason(ending: RunEnding): string {
+  const terminal = ending.kind === 'attempt' ? ending.outcome.terminal : ending.terminal;
+  return terminal?.stop_reason ?? 'unknown';
+}
+
 export class LedgerRecorder implements HarnessRecorder {
   private readonly ledgerFile: string;
   private lastHash: string;
@@ -65,24 +94,31 @@ export class LedgerRecorder implements HarnessRecorder {
     return { briefId: result.payload.brief_id, packet: result.payload };
   }
 
-  /** The brief material of an attempt whose reviewer ran in an earlier process (a recovered ending). */
-  rememberBrief(briefId: string, material: BriefMaterial): void {
-    this.briefMaterial.set(briefId, material);
-  }
-
   async recordAttempt(outcome: AttemptOutcome): Promise<void> {
     this.write((ledger) => this.attemptLedger(ledger, outcome));
   }
 
-  async recordEnding(ending: RunEnding): Promise<string[]> {
+  async recordEnding(ending: RunEnding, endingDigest: string): Promise<string[]> {
+    const vouched = (ledger: Ledger) =>
+      withRunEnding(this.endingLedger(ledger, ending), { run_id: this.runId, sha256: endingDigest });
     if (ending.kind !== 'close') {
-      this.write((ledger) => this.endingLedger(ledger, ending));
+      try {
+        this.write(vouched);
+      } catch (error) {
+        if (!(error instanceof Refused)) throw error;
+        // No receipt is written for an ending the ledger did not take: a PASS on disk with no
+        // record behind it is what a forger would leave, too.
+        throw new Refused(error.exitCode, [
+          `${this.session}: run ${this.runId} ended (${endingReason(ending)}) but the ledger did not take its ending, so no receipt was written; fix the ledger and run again with --session ${this.session} to finish it`,
+          ...error.findings,
+        ]);
+      }
       return [];
     }
     // The ledger was edited by an agent (or the run's files failed): it may no longer be open or
-    // even readable. Closing it is best effort; the receipt stands either way.
+    // even readable. Closing it is best effort; the receipt (never a PASS) stands either way.
     try {
-      this.write((ledger) => this.endingLedger(ledger, ending));
+      this.write(vouched);
       return [];
     } catch (error) {
       if (!(error instanceof Refused)) throw error;

@@ -18,13 +18,14 @@ import { RunDirectory } from '../drivers/harness/artifacts';
 import { changedFiles, workTreeTop } from '../drivers/harness/git';
 import { FRESH_START, runHarness, type Progress, type StartPoint } from '../drivers/harness/harness';
 import { EXIT } from '../engine/refusal';
+import { timeoutTooLong } from '../engine/timeout-limit';
 import { sessionIdProblem } from '../store';
 import { readBoundedText, SMALL_FILE_LIMIT, UnreadableFileError } from '../store/bounded-read';
 import { confineWrite, OutsideRootError } from '../store/confine';
 import { Refused } from './outcome';
 import { LedgerRecorder } from './run-ledger';
 import { readRunJson } from './run-files';
-import { recoverRunEnding } from './run-recover';
+import { settleLastRun } from './run-recover';
 import {
   findUnfinishedRun,
   openRunEpoch,
@@ -210,6 +211,8 @@ async function runChecked(input: RunOpInput, notes: string[]): Promise<RunOpResu
   if (input.objective.trim() === '') throw new Refused(EXIT.usage, ['ERROR: objective must not be empty']);
   if (input.maxAttempts < 1) throw new Refused(EXIT.usage, ['ERROR: --max-attempts must be >= 1']);
   if (input.checkTimeout < 1) throw new Refused(EXIT.usage, ['ERROR: --check-timeout must be >= 1']);
+  const checkTimeoutLimit = timeoutTooLong('--check-timeout', input.checkTimeout);
+  if (checkTimeoutLimit) throw new Refused(EXIT.usage, [`ERROR: ${checkTimeoutLimit}`]);
   const top = await workTreeTop(root);
   if (top === null) throw new Refused(EXIT.usage, [`--root ${root}: not inside a git work tree`]);
   if (resolve(top) !== root)
@@ -225,10 +228,11 @@ async function runChecked(input: RunOpInput, notes: string[]): Promise<RunOpResu
     if (problem) throw new Refused(EXIT.usage, [problem]);
   }
   const agents = loadAgentConfig(root, input.agentConfig, input.python, input.env);
-  // The session's previous run may have written its receipt and died before the ledger write:
-  // that is the previous run's last step, so it is done first, even if this run is then refused.
+  // The session's previous run may have died after the ledger took its ending but before its
+  // receipt, or an agent may have forged a receipt and killed it: settling that is the previous
+  // run's last step, so it is done first, even if this run is then refused.
   if (input.session !== undefined) {
-    const recovered = recoverRunEnding(root, input.runRoot, input.session, input.now);
+    const recovered = settleLastRun(root, input.runRoot, input.session, input.now);
     if (recovered) notes.push(recovered);
   }
 

@@ -1,6 +1,7 @@
 // `loop-ledger repeat`: repeat an inner step until the workspace settles. A drop-in command with
 // its own argv: the inner command may follow `--` verbatim, or come in one `--spec` string
 // (`<inner> [then <follow-up>] [max=N]`, reference §1).
+import { timeoutTooLong } from '../../engine/timeout-limit';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { join as shellJoin } from 'shlex';
@@ -130,6 +131,8 @@ export function parseRepeatArgv(argv: string[], env: NodeJS.ProcessEnv, tty: boo
         }
       : undefined;
   const timeout = values.timeout === undefined ? 3600 : wholeNumber('timeout', values.timeout, 0);
+  const timeoutLimit = timeoutTooLong('--timeout', timeout);
+  if (timeoutLimit) throw new UsageError(timeoutLimit);
   const interactive = !values['non-interactive'] && tty && !env.CI;
   return {
     request: {

@@ -5,7 +5,7 @@ import { excerpt, type CheckRecord } from '../../engine/harness/receipt';
 import { agentEnv, parseAgentStdout } from '../../engine/harness/role-io';
 import { AGENT_TIMEOUT_CODE, CHECK_TIMEOUT_CODE, START_FAILED_CODE } from '../../engine/harness/stop-rules';
 import type { RunDirectory } from './artifacts';
-import { runProcess } from './process';
+import { runProcess } from '../process/run-process';
 
 export interface AgentRun {
   code: number;
@@ -37,9 +37,12 @@ export async function runAgent(
     cwd: ctx.repo,
     env: agentEnv(ctx.parentEnv, { ...extraEnv, LOOP_ROLE: spec.role, LOOP_REPO: ctx.repo }),
     input: prompt,
-    timeoutMs: Math.max(0, spec.timeoutSeconds) * 1000,
+    // A timeout of 0 (or less) ends the agent at once, as in the original.
+    timeoutMs: Math.max(1, spec.timeoutSeconds * 1000),
     signal: ctx.signal,
-    onOutput: ctx.onOutput ? (stream, text) => ctx.onOutput?.(spec.role, stream, text) : undefined,
+    onOutput: ctx.onOutput
+      ? (stream, chunk) => ctx.onOutput?.(spec.role, stream, chunk.toString('utf8'))
+      : undefined,
   });
   let code: number;
   let stderr = r.stderr;
@@ -77,7 +80,9 @@ export async function runCheck(
     input: null,
     timeoutMs: timeoutSeconds * 1000,
     signal: ctx.signal,
-    onOutput: ctx.onOutput ? (stream, text) => ctx.onOutput?.(`check ${index}`, stream, text) : undefined,
+    onOutput: ctx.onOutput
+      ? (stream, chunk) => ctx.onOutput?.(`check ${index}`, stream, chunk.toString('utf8'))
+      : undefined,
   });
   let stderr = r.stderr;
   let returncode: number;

@@ -3,9 +3,10 @@
 // no quoting), with colour and external diff drivers off whatever the user's config says.
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { readFile, stat } from 'node:fs/promises';
+import { lstat, readdir, readFile, readlink, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ignoredPath } from '../../engine/harness/changed-files';
+import type { GitGuardFacts } from '../../engine/harness/git-guard';
 
 const GIT_BUFFER = 512 * 1024 * 1024;
 const NEUTRAL = ['-c', 'color.ui=never', '-c', 'core.quotePath=false', '-c', 'diff.noprefix=false'];
@@ -65,8 +66,9 @@ function sortedPaths(entries: string[]): string[] {
  * `git status` (its entries are exactly the union of `diff --name-only`, `diff --cached
  * --name-only` and `ls-files --others --exclude-standard`).
  */
-export async function changedFiles(repo: string): Promise<string[]> {
-  return sortedPaths((await statusEntries(repo)).entries);
+export async function changedFiles(repo: string, base: string | null = null): Promise<string[]> {
+  const [status, committed] = await Promise.all([statusEntries(repo), committedSince(repo, base)]);
+  return sortedPaths([...status.entries, ...committed.files.map((f) => `   ${f}`)]);
 }
 
 /** What the harness reads from the tree at one moment: changed files, snapshot hash and diff. */
@@ -84,12 +86,13 @@ export interface TreeState {
  */
 export async function treeState(
   repo: string,
-  options: { diff: boolean } = { diff: true },
+  options: { diff: boolean; base?: string | null } = { diff: true },
 ): Promise<TreeState> {
-  const [unstaged, staged, status] = await Promise.all([
+  const [unstaged, staged, status, committed] = await Promise.all([
     git(repo, TRACKED_DIFFS[0] as string[]),
     git(repo, TRACKED_DIFFS[1] as string[]),
     statusEntries(repo),
+    committedSince(repo, options.base ?? null),
   ]);
   const untracked = status.entries.filter((e) => e.startsWith('??')).map((e) => e.slice(3));
   const h = createHash('sha256');
@@ -103,6 +106,8 @@ export async function treeState(
   }
   h.update('status\0');
   h.update(status.entries.join('\n'));
+  h.update('committed\0');
+  h.update(committed.diff);
   h.update(status.stderr);
   const [bytes, added] = await Promise.all([
     Promise.all(untracked.map((p) => fileBytes(join(repo, p)))),
@@ -122,6 +127,7 @@ export async function treeState(
     h.update(content as Buffer);
   });
   const parts = [
+    committed.diff.toString('utf8'),
     unstaged.stdout.toString('utf8'),
     staged.stdout.toString('utf8'),
     ...added.map((r) => r.stdout.toString('utf8')),
@@ -131,9 +137,83 @@ export async function treeState(
     .map((p) => p.replace(/\n+$/, ''))
     .join('\n');
   return {
-    changedFiles: sortedPaths(status.entries),
+    changedFiles: sortedPaths([...status.entries, ...committed.files.map((f) => `   ${f}`)]),
     snapshot: h.digest('hex'),
     diff: options.diff ? joined.replace(/\n+$/, '') + '\n' : '',
+  };
+}
+
+/** HEAD's commit, or null before the first commit. */
+export async function headCommit(repo: string): Promise<string | null> {
+  const r = await git(repo, ['rev-parse', '-q', '--verify', 'HEAD^{commit}']);
+  return r.code === 0 ? r.stdout.toString('utf8').trim() : null;
+}
+
+/**
+ * What was committed since `base` (the HEAD before the run's first agent): a coder that commits
+ * leaves a clean working tree, so the status alone would not see its files.
+ */
+async function committedSince(repo: string, base: string | null): Promise<{ files: string[]; diff: Buffer }> {
+  const none = { files: [], diff: Buffer.alloc(0) };
+  if (base === null) return none;
+  const head = await headCommit(repo);
+  if (head === base) return none;
+  const to = head ?? '4b825dc642cb6eb9a060e54bf8d69288fbee4904'; // the empty tree: HEAD gone
+  const [names, diff] = await Promise.all([
+    git(repo, ['diff', '--name-only', '-z', '--no-renames', base, to]),
+    git(repo, ['diff', '--no-color', '--no-ext-diff', '--binary', base, to]),
+  ]);
+  const files = names.stdout
+    .toString('utf8')
+    .split('\0')
+    .filter((f) => f !== '' && !ignoredPath(f));
+  return { files, diff: diff.stdout };
+}
+
+/** SHA-256 over a file or a folder's whole content (names, kinds, bytes, link targets); 'absent' when missing. */
+async function treeDigest(path: string): Promise<string> {
+  const h = createHash('sha256');
+  const walk = async (p: string, rel: string): Promise<void> => {
+    let s;
+    try {
+      s = await lstat(p);
+    } catch {
+      h.update(`${rel}\0absent\0`);
+      return;
+    }
+    h.update(`${rel}\0${s.mode}\0`);
+    if (s.isSymbolicLink()) h.update(await readlink(p).catch(() => ''));
+    else if (s.isFile()) h.update(await readFile(p).catch(() => Buffer.alloc(0)));
+    else if (s.isDirectory()) {
+      const names = (await readdir(p).catch(() => [] as string[])).sort();
+      for (const name of names) await walk(join(p, name), `${rel}/${name}`);
+    }
+  };
+  await walk(path, '');
+  return h.digest('hex');
+}
+
+/** The git facts an agent must not change (see engine/harness/git-guard.ts). */
+export async function gitGuard(repo: string): Promise<GitGuardFacts> {
+  const [common, flagged] = await Promise.all([
+    git(repo, ['rev-parse', '--path-format=absolute', '--git-common-dir']),
+    git(repo, ['ls-files', '-v', '-z']),
+  ]);
+  const dir = common.stdout.toString('utf8').trim() || join(repo, '.git');
+  const [config, hooks, info] = await Promise.all(
+    ['config', 'hooks', 'info'].map((part) => treeDigest(join(dir, part))),
+  );
+  // `ls-files -v` tags skip-worktree entries `S` and assume-unchanged ones in lower case.
+  const hidden = flagged.stdout
+    .toString('utf8')
+    .split('\0')
+    .filter((e) => e.length > 2 && (e[0] === 'S' || /^[a-z]$/.test(e[0] as string)))
+    .map((e) => e.slice(2))
+    .filter((p) => !ignoredPath(p))
+    .sort();
+  return {
+    parts: { '.git/config': config as string, '.git/hooks': hooks as string, '.git/info': info as string },
+    hidden,
   };
 }
 

@@ -2,8 +2,10 @@
 // terminal state, then the receipt (reference §4). The driver gathers facts (processes, git) and
 // the engine's stop rules decide; the recorder (src/app/run-ledger.ts) puts each attempt on the
 // ledger as it finishes, so a crash or a cancel resumes at the first unrecorded step.
+import { createHash } from 'node:crypto';
 import type { AgentConfig } from '../../engine/harness/agent-config';
 import { disallowedFiles } from '../../engine/harness/fnmatch';
+import { guardViolations, violationPath } from '../../engine/harness/git-guard';
 import { attemptDirName, type AttemptFacts } from '../../engine/harness/ledger-mapping';
 import { buildReceipt, type CheckRecord, type FinalReceipt } from '../../engine/harness/receipt';
 import { publicCheckResults, rolePrompt, type RoleRequest } from '../../engine/harness/role-io';
@@ -21,7 +23,7 @@ import {
 } from '../../engine/harness/stop-rules';
 import { runAgent, runCheck, type SpawnContext } from './agents';
 import { ArtifactWriteError, type RunDirectory } from './artifacts';
-import { changedFiles, treeState, worktreeSnapshot } from './git';
+import { changedFiles, gitGuard, headCommit, treeState } from './git';
 
 export interface HarnessRequest extends RoleRequest {
   maxAttempts: number;
@@ -63,8 +65,12 @@ export interface HarnessRecorder {
   prepareBrief(material: BriefMaterial): Promise<{ briefId: string; packet: unknown } | null>;
   /** A repair attempt (the run goes on). */
   recordAttempt(outcome: AttemptOutcome): Promise<void>;
-  /** The run's end, after its receipt; returns what could not be recorded, in words (nothing = all done). */
-  recordEnding(ending: RunEnding): Promise<string[]>;
+  /**
+   * The run's end, before its receipt, with the digest of the saved ending file (kept in the same
+   * ledger write: it is what makes the saved ending trustworthy after a crash). Returns what could
+   * not be recorded of a `close`, in words; any other failure throws and no receipt is written.
+   */
+  recordEnding(ending: RunEnding, endingDigest: string): Promise<string[]>;
   recordCancel(attempt: number, phase: string, markerPath: string): Promise<void>;
 }
 
@@ -80,10 +86,21 @@ export type RunEnding =
   | { kind: 'close'; terminal: Terminal; receiptPath: string };
 
 /**
- * The run's ending, written just before the receipt: a crash between the receipt and the ledger
- * write is recovered from it by the next run of the session (src/app/run-recover.ts).
+ * The run's ending and its receipt, written before the ledger records the ending (with this
+ * file's digest) and before the receipt is written: a crash after the ledger write is finished
+ * from it by the next run of the session (src/app/run-recover.ts). An agent can write this file
+ * too; only a copy whose digest the ledger holds is trusted.
  */
 export const RUN_ENDING_FILE = 'ledger-ending.json';
+
+/** What RUN_ENDING_FILE holds, as text: the ledger keeps the SHA-256 of exactly these bytes. */
+export function endingFileText(runId: string, ending: RunEnding, receipt: FinalReceipt): string {
+  return JSON.stringify({ ending, receipt, run_id: runId }, null, 2) + '\n';
+}
+
+export function receiptText(receipt: FinalReceipt): string {
+  return JSON.stringify(receipt, null, 2) + '\n';
+}
 
 /** Where to start: a fresh run starts at attempt 1 with the explorer. */
 export interface StartPoint {
@@ -158,7 +175,7 @@ export async function runHarness(o: HarnessOptions): Promise<HarnessResult> {
     current = phase;
     o.onProgress?.({ phase, maxAttempts: request.maxAttempts, startedAt: Date.now(), timeoutSeconds });
   };
-  const guard = async (role: 'explorer' | 'coder' | 'code-reviewer' | 'check', cancelled: boolean) => {
+  const guardLedger = async (role: 'explorer' | 'coder' | 'code-reviewer' | 'check', cancelled: boolean) => {
     if (cancelled || o.signal?.aborted) throw new Cancelled(currentAttempt, phaseName(current));
     const edited = await recorder.ledgerEdited();
     if (edited) throw new LedgerEdited(ledgerEditedTerminal(role, edited));
@@ -166,7 +183,10 @@ export async function runHarness(o: HarnessOptions): Promise<HarnessResult> {
 
   let attemptsUsed = 0;
   let ledgerWasEdited = false;
-  /** Receipt, then ledger: the ending is saved first so a crash in between loses nothing. */
+  /**
+   * Ending file, then ledger, then receipt: a receipt exists only once the ledger holds its
+   * ending, so a receipt the ledger does not vouch for was not written by the harness.
+   */
   const finish = async (
     terminal: Terminal,
     checks: CheckRecord[],
@@ -174,9 +194,9 @@ export async function runHarness(o: HarnessOptions): Promise<HarnessResult> {
     endingOf: (receipt: FinalReceipt, receiptPath: string) => RunEnding,
   ): Promise<HarnessResult> => {
     enter({ kind: 'finishing' }, 0);
-    const state = await treeState(repo, { diff: diffInside !== null });
-    const changed = state.changedFiles;
-    const final = finishTerminal(terminal, changed, request.allowedGlobs);
+    const state = await treeState(repo, { diff: diffInside !== null, base });
+    const changed = [...new Set([...state.changedFiles, ...gitViolations.map(violationPath)])].sort();
+    const final = finishTerminal(terminal, changed, request.allowedGlobs, gitViolations);
     if (diffInside !== null) await run.write(diffInside, state.diff);
     const receipt = buildReceipt({
       runId: o.runId,
@@ -191,9 +211,13 @@ export async function runHarness(o: HarnessOptions): Promise<HarnessResult> {
       finalDiff: diffInside === null ? '' : run.repoRelative(diffInside),
     });
     const ending = endingOf(receipt, run.repoRelative('final-receipt.json'));
-    await run.writeJson(RUN_ENDING_FILE, { ending, run_id: o.runId }, true);
-    await run.write('final-receipt.json', JSON.stringify(receipt, null, 2) + '\n', true);
-    const warnings = await recorder.recordEnding(ending);
+    const endingText = endingFileText(o.runId, ending, receipt);
+    await run.write(RUN_ENDING_FILE, endingText, true);
+    const warnings = await recorder.recordEnding(
+      ending,
+      createHash('sha256').update(endingText, 'utf8').digest('hex'),
+    );
+    await run.write('final-receipt.json', receiptText(receipt), true);
     return {
       kind: 'receipt',
       receipt,
@@ -214,15 +238,29 @@ export async function runHarness(o: HarnessOptions): Promise<HarnessResult> {
   });
 
   let pendingRecord: AttemptOutcome | null = null;
+  // Read before any agent of this process runs: the commits, git folder and index flags an agent
+  // could change out of the working tree's sight (engine/harness/git-guard.ts).
+  const base = await headCommit(repo);
+  let guard = await gitGuard(repo);
+  /** Every such change so far: each is a scope violation, whatever the globs allow. */
+  const gitViolations: string[] = [];
+  const checkGit = async (who: string): Promise<string[]> => {
+    const now = await gitGuard(repo);
+    const found = guardViolations(guard, now, who);
+    guard = now;
+    gitViolations.push(...found);
+    return found;
+  };
   try {
     let explorerResult: unknown = o.start.explorer?.result ?? null;
     const explorerRan = o.start.explorer === undefined;
     if (explorerRan) {
       enter({ kind: 'explorer' }, agents.explorer.timeoutSeconds);
-      const before = await worktreeSnapshot(repo);
+      const before = (await treeState(repo, { diff: false, base })).snapshot;
       const r = await runAgent(agents.explorer, rolePrompt(request, 'explorer', {}), run, 'explorer', {}, o);
-      await guard('explorer', r.cancelled);
-      const edited = before !== (await worktreeSnapshot(repo));
+      await guardLedger('explorer', r.cancelled);
+      const escaped = await checkGit('explorer');
+      const edited = escaped.length > 0 || before !== (await treeState(repo, { diff: false, base })).snapshot;
       const stop = explorerTerminal(r.code, edited);
       if (stop) {
         const evidencePaths = ['explorer-stdout.txt', 'explorer-stderr.txt'].map((f) =>
@@ -269,12 +307,16 @@ export async function runHarness(o: HarnessOptions): Promise<HarnessResult> {
         previous_findings: previousFindings,
       });
       const coder = await runAgent(agents.coder, coderPrompt, run, folder, env, o);
-      await guard('coder', coder.cancelled);
+      await guardLedger('coder', coder.cancelled);
+      await checkGit('coder');
       record.stepsRun.push('coder');
-      let changed = await changedFiles(repo);
+      let changed = await changedFiles(repo, base);
       record.changedFiles = changed;
       await run.write(`${folder}/changed-files.txt`, changed.map((f) => `${f}\n`).join(''));
-      const coderStop = coderTerminal(coder.code, disallowedFiles(changed, request.allowedGlobs));
+      const coderStop = coderTerminal(coder.code, [
+        ...disallowedFiles(changed, request.allowedGlobs),
+        ...gitViolations,
+      ]);
       if (coderStop) return await finishAttempt(coderStop, [], null);
 
       // 3–5. every check, then timeouts, then the checks' own side effects
@@ -288,12 +330,13 @@ export async function runHarness(o: HarnessOptions): Promise<HarnessResult> {
         if (c.cancelled || o.signal?.aborted) throw new Cancelled(attempt, phaseName(current));
         checks.push(c.record);
       }
-      await guard('check', false);
+      await guardLedger('check', false);
+      await checkGit('a check');
       record.stepsRun.push('checks');
       record.checks = checks;
       await run.write(`${folder}/checks.json`, JSON.stringify(checks, null, 2) + '\n');
       // One read of the tree serves the diff, the scope check and the reviewer's "before".
-      const afterChecks = await treeState(repo);
+      const afterChecks = await treeState(repo, { diff: true, base });
       const diffInside = `${folder}/diff.patch`;
       await run.write(diffInside, afterChecks.diff);
       record.evidencePaths.push(
@@ -305,7 +348,10 @@ export async function runHarness(o: HarnessOptions): Promise<HarnessResult> {
       if (timeoutStop) return await finishAttempt(timeoutStop, checks, diffInside);
       changed = afterChecks.changedFiles;
       record.changedFiles = changed;
-      const scopeStop = scopeAfterChecksTerminal(disallowedFiles(changed, request.allowedGlobs));
+      const scopeStop = scopeAfterChecksTerminal([
+        ...disallowedFiles(changed, request.allowedGlobs),
+        ...gitViolations,
+      ]);
       if (scopeStop) return await finishAttempt(scopeStop, checks, diffInside);
 
       // 6. the reviewer, between two snapshots, over the exact diff it is shown
@@ -329,9 +375,10 @@ export async function runHarness(o: HarnessOptions): Promise<HarnessResult> {
         check_results: publicCheckResults(checks),
       });
       const reviewer = await runAgent(agents['code-reviewer'], reviewerPrompt, run, folder, env, o);
-      await guard('code-reviewer', reviewer.cancelled);
-      const afterReview = await treeState(repo);
-      const edited = before !== afterReview.snapshot;
+      await guardLedger('code-reviewer', reviewer.cancelled);
+      const reviewerEscaped = await checkGit('code-reviewer');
+      const afterReview = await treeState(repo, { diff: true, base });
+      const edited = reviewerEscaped.length > 0 || before !== afterReview.snapshot;
       await run.write(diffInside, afterReview.diff);
       record.stepsRun.push('code-reviewer');
       if (reviewer.result !== undefined)

@@ -1,7 +1,8 @@
 // Runs one agent command (builder, reviewer, critic) for a work order: `/bin/sh -c CMD` in its
 // own process group, so a timeout or a cancel ends the agent and everything it started
-// (TERM to the group, then KILL after a grace period). Never leaves a process behind.
-import { spawn } from 'node:child_process';
+// (TERM to the group, then KILL after a grace period). Never leaves a process behind, and its
+// exit ends it even when something it started in the background still holds its output.
+import { runProcess } from '../process/run-process';
 
 export interface AgentRun {
   command: string;
@@ -26,67 +27,33 @@ export interface AgentResult {
   spawnFailed: boolean;
 }
 
-const GRACE_MS = 2000;
+/** Callers take the output through the callbacks; only this much is held here. */
+const KEEP_BYTES = 64 * 1024;
 
-function killGroup(pid: number | undefined, signal: NodeJS.Signals): void {
-  if (pid === undefined) return;
-  try {
-    process.kill(-pid, signal);
-  } catch {
-    // the group is already gone
-  }
-}
-
-export function runAgent(run: AgentRun): Promise<AgentResult> {
-  return new Promise((resolve) => {
-    if (run.signal?.aborted) {
-      resolve({ code: null, timedOut: false, cancelled: true, spawnFailed: false });
-      return;
-    }
-    const env = { ...process.env, ...run.env };
-    delete env.NODE_OPTIONS;
-    const child = spawn('/bin/sh', ['-c', run.command], {
-      cwd: run.cwd,
-      env,
-      detached: true,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let timedOut = false;
-    let cancelled = false;
-    let settled = false;
-    let killTimer: NodeJS.Timeout | undefined;
-    const stop = (): void => {
-      killGroup(child.pid, 'SIGTERM');
-      killTimer = setTimeout(() => killGroup(child.pid, 'SIGKILL'), GRACE_MS);
-    };
-    const timer = setTimeout(() => {
-      timedOut = true;
-      stop();
-    }, run.timeoutMs);
-    const onAbort = (): void => {
-      cancelled = true;
-      stop();
-    };
-    run.signal?.addEventListener('abort', onAbort, { once: true });
-    child.stdout?.on('data', (d: Buffer) => {
-      run.onStdout?.(d.toString('utf8'));
-      run.onOutput?.(d.toString('utf8'));
-    });
-    child.stderr?.on('data', (d: Buffer) => {
-      run.onStderr?.(d.toString('utf8'));
-      run.onOutput?.(d.toString('utf8'));
-    });
-    const finish = (result: AgentResult): void => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      if (killTimer) clearTimeout(killTimer);
-      run.signal?.removeEventListener('abort', onAbort);
-      // Whatever the agent left running in its group goes with it.
-      killGroup(child.pid, 'SIGKILL');
-      resolve(result);
-    };
-    child.on('error', () => finish({ code: null, timedOut, cancelled, spawnFailed: true }));
-    child.on('close', (code) => finish({ code, timedOut, cancelled, spawnFailed: false }));
+export async function runAgent(run: AgentRun): Promise<AgentResult> {
+  if (run.signal?.aborted) return { code: null, timedOut: false, cancelled: true, spawnFailed: false };
+  const env = { ...process.env, ...run.env };
+  delete env.NODE_OPTIONS;
+  const r = await runProcess({
+    cmd: run.command,
+    cwd: run.cwd,
+    env,
+    input: null,
+    timeoutMs: run.timeoutMs,
+    signal: run.signal,
+    keepBytes: KEEP_BYTES,
+    onOutput: (stream, chunk) => {
+      const text = chunk.toString('utf8');
+      if (stream === 'stdout') run.onStdout?.(text);
+      else run.onStderr?.(text);
+      run.onOutput?.(text);
+    },
   });
+  // A signal death reads as null here, as before (the work-order rules key on a plain exit code).
+  return {
+    code: r.startError !== null ? null : r.exitCode,
+    timedOut: r.timedOut,
+    cancelled: r.cancelled,
+    spawnFailed: r.startError !== null,
+  };
 }

@@ -1,6 +1,7 @@
 // The agent config (`--agent-config`, TOML): three tables with `cmd`, `writes`, `timeout_seconds`,
 // read with the original's rules (reference §2). The shell parses the TOML; this checks the
 // parsed value and expands the `{python}` `{node}` `{config_dir}` `{skill_dir}` placeholders.
+import { timeoutTooLong } from '../timeout-limit';
 import { quote } from 'shlex';
 
 export const ROLES = ['explorer', 'coder', 'code-reviewer'] as const;
@@ -111,14 +112,17 @@ export function readAgentConfig(parsed: unknown, file: string, values: Placehold
       throw new AgentConfigError(`${file}: [${role}].cmd array entries must be strings`);
     if (Array.isArray(cmd) && cmd.length === 0)
       throw new AgentConfigError(`${file}: [${role}].cmd array must name a program`);
+    const timeoutSeconds =
+      'timeout_seconds' in table
+        ? pythonInt(table.timeout_seconds, `${file}: [${role}].timeout_seconds`)
+        : 300;
+    const tooLong = timeoutTooLong(`${file}: [${role}].timeout_seconds`, timeoutSeconds);
+    if (tooLong) throw new AgentConfigError(tooLong);
     out[role] = {
       role,
       cmd: expandCmd(cmd as string | string[], values, `${file}: [${role}].cmd`),
       writes: truthy(table.writes),
-      timeoutSeconds:
-        'timeout_seconds' in table
-          ? pythonInt(table.timeout_seconds, `${file}: [${role}].timeout_seconds`)
-          : 300,
+      timeoutSeconds,
     };
   }
   const config = out as AgentConfig;

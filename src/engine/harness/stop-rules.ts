@@ -177,6 +177,8 @@ export function finishTerminal(
   terminal: Terminal,
   changedFiles: readonly string[],
   allowed: readonly string[],
+  /** Changes out of the working tree's sight (commits aside, git folder, index flags): always violations. */
+  gitViolations: readonly string[] = [],
 ): Terminal {
   const reviewer: ReviewerSummary = {
     verdict: terminal.reviewer.verdict,
@@ -184,9 +186,10 @@ export function finishTerminal(
     findings: [...terminal.reviewer.findings],
   };
   const violations = disallowedFiles(changedFiles, allowed);
-  if (violations.length === 0) return { ...terminal, reviewer };
+  if (violations.length === 0 && gitViolations.length === 0) return { ...terminal, reviewer };
   return blocked('DISALLOWED_FILE_CHANGE', [
     ...violations.map((p) => `disallowed file: ${p}`),
+    ...gitViolations.map((v) => `scope violation: ${v}`),
     ...reviewer.findings,
   ]);
 }

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { ArtifactWriteError, RunDirectory } from '../../../src/drivers/harness/artifacts';
-import { runProcess } from '../../../src/drivers/harness/process';
+import { runProcess } from '../../../src/drivers/process/run-process';
 import { tempRoot } from '../helpers/cli';
 
 describe('run: drivers', function () {

@@ -1,9 +1,11 @@
-// A crash between the receipt and the ledger write, through the CLI as a child process: the
-// harness is SIGKILLed at exactly that point (the ledger's lock is held by this test when the
-// receipt appears, so the harness is waiting on it), and the next run of the session records the
-// missing attempt from the run's saved ending — once — and goes on.
+// The run's ending, trusted only when the ledger vouches for it, through the CLI as a child
+// process: the harness records the ending (with the digest of its saved ending file) before it
+// writes the receipt. A crash before that ledger write resumes the run; a crash after it gets its
+// receipt written from the saved ending; a receipt forged by an agent that killed the harness is
+// set aside and the run resumes, its checks really run; a ledger that refuses the ending leaves
+// no receipt and a system exit code.
 import assert from 'node:assert/strict';
-import { existsSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { ledgerPath, readLedger, tempRoot } from '../helpers/cli';
@@ -15,6 +17,7 @@ import {
   onlyRunDir,
   readJson,
   readText,
+  runLoop,
   runSample,
   sampleRepo,
   startLoop,
@@ -34,18 +37,20 @@ function holdLedgerLock(repo: string): () => void {
   return () => rmSync(lock, { force: true });
 }
 
+function runDirFile(repo: string, name: string): boolean {
+  try {
+    return existsSync(join(onlyRunDir(repo), name));
+  } catch {
+    return false;
+  }
+}
+
 /**
- * Runs the harness and kills it after the receipt, before the ledger write: by default `repair`
- * (attempt 1 repairs, attempt 2 passes), held at attempt 2's reviewer while the lock is taken.
+ * `repair` (attempt 1 repairs, attempt 2 passes), held at attempt 2's reviewer while the test
+ * takes the ledger's lock; killed once the ending file is saved, while the harness waits for the
+ * lock to record it: the crash falls between the saved ending and the ledger write.
  */
-async function crashAfterReceipt(
-  repo: string,
-  gated: { mode: string; role: string; attempt: string } = {
-    mode: 'repair',
-    role: 'code-reviewer',
-    attempt: '2',
-  },
-): Promise<string> {
+async function crashBeforeLedgerWrite(repo: string): Promise<string> {
   const scratch = tempRoot('gate-');
   const pidFile = join(scratch, 'reviewer.pid');
   const gate = join(scratch, 'gate');
@@ -63,19 +68,18 @@ async function crashAfterReceipt(
       SESSION,
     ],
     {
-      LOOP_FIXTURE_MODE: gated.mode,
+      LOOP_FIXTURE_MODE: 'repair',
       FIXTURE_PID_FILE: pidFile,
       FIXTURE_REVIEWER_GATE: gate,
-      FIXTURE_GATE_ROLE: gated.role,
-      FIXTURE_GATE_ATTEMPT: gated.attempt,
+      FIXTURE_GATE_ROLE: 'code-reviewer',
+      FIXTURE_GATE_ATTEMPT: '2',
     },
   );
-  // The gated agent is running: nothing more reaches the ledger until the run's end.
   await waitFor(() => existsSync(pidFile) && readText(pidFile) !== '', 30_000);
   const release = holdLedgerLock(repo);
   try {
     writeFileSync(gate, '');
-    await waitFor(() => existsSync(join(repo, '.loop', 'runs')) && hasReceipt(repo), 30_000);
+    await waitFor(() => runDirFile(repo, 'ledger-ending.json'), 30_000);
     child.kill('SIGKILL');
     await exited(child);
   } finally {
@@ -84,115 +88,115 @@ async function crashAfterReceipt(
   return onlyRunDir(repo);
 }
 
-function hasReceipt(repo: string): boolean {
-  try {
-    return existsSync(join(onlyRunDir(repo), 'final-receipt.json'));
-  } catch {
-    return false;
-  }
-}
-
-describe('run: a crash between the receipt and the ledger write', function () {
+describe('run: the ending is trusted only when the ledger vouches for it', function () {
   this.timeout(120_000);
 
-  it('the next run records the missing attempt from the saved ending, once, and goes on', async () => {
+  it('a crash before the ledger write leaves no receipt; the next run resumes and records the attempt once', async () => {
     const repo = sampleRepo();
-    const dir = await crashAfterReceipt(repo);
-    const receipt = readJson(join(dir, 'final-receipt.json'));
-    assert.equal(receipt.final_verdict, 'PASS');
-    assert.equal(receipt.attempts_used, 2);
-    const crashed = readLedger(repo, SESSION);
-    assert.equal(crashed.status, 'open', 'the harness died before closing the epoch');
-    assert.equal(crashed.iterations.length, 1, 'attempt 1 recorded, attempt 2 not');
-    const runId = receipt.run_id as string;
-
-    // Before the fix this was refused: "open with 1 iteration(s) not from an unfinished run".
-    const next = runSample(repo, 'pass', ['--session', SESSION, '--no-require-clean']);
-    assert.equal(next.code, 0, next.stderr);
-    assert.match(
-      next.stderr,
-      new RegExp(`run ${runId} ended \\(CODE_REVIEWER_PASS\\) but the ledger missed it; recorded attempt 2`),
-    );
-    const ledger = readLedger(repo, SESSION);
-    assert.equal(ledger.epoch, 2, 'the new run is the next epoch');
-    const first = ledger.iterations.filter((i: { epoch?: number }) => (i.epoch ?? 1) === 1);
-    assert.deepEqual(
-      first.map((i: { outcome: string }) => i.outcome),
-      ['continue', 'complete'],
-    );
-    const recovered = first[1];
-    assert.deepEqual(recovered.actions, [
-      `${runId}/02/coder`,
-      `${runId}/02/checks`,
-      `${runId}/02/code-reviewer`,
-    ]);
-    assert.equal(recovered.critic_verdict, 'PASS');
-    assert.equal(recovered.decision, 'retain');
-    assert.equal(
-      recovered.critic_brief,
-      readJson(join(dir, 'attempts/02/critic-brief.json')).brief_id,
-      'the brief was re-armed from the diff the reviewer saw',
-    );
-    assert.ok(recovered.evidence_paths.includes(`.loop/runs/${runId}/final-receipt.json`));
-
-    // A third run finds nothing to recover: the ending is never recorded twice.
-    const third = runSample(repo, 'pass', ['--session', SESSION, '--no-require-clean']);
-    assert.equal(third.code, 0, third.stderr);
-    assert.doesNotMatch(third.stderr, /ledger missed it/);
-    const actions: string[] = readLedger(repo, SESSION).completed_actions;
-    assert.equal(new Set(actions).size, actions.length, 'no action recorded twice');
-    assert.equal(actions.filter((a) => a === `${runId}/02/coder`).length, 1);
-  });
-
-  it('a refused next run still records the previous run’s ending (it is that run’s last step)', async () => {
-    const repo = sampleRepo();
-    await crashAfterReceipt(repo);
-    // The tree is dirty with the crashed run's work: require-clean refuses this run (exit 2) ...
-    const refused = runSample(repo, 'pass', ['--session', SESSION]);
-    assert.equal(refused.code, 2);
-    assert.match(refused.stderr, /ledger missed it; recorded attempt 2/);
-    assert.match(refused.stderr, /working tree is not clean/);
-    // ... and the session is no longer stuck open.
-    const ledger = readLedger(repo, SESSION);
-    assert.equal(ledger.status, 'closed');
-    assert.equal(ledger.final_outcome, 'complete');
-    assert.equal(ledger.iterations.length, 2);
-  });
-
-  it('a crash after an explorer failure’s receipt: the escalate record is recovered, not lost to a reused epoch', async () => {
-    const repo = sampleRepo();
-    const dir = await crashAfterReceipt(repo, { mode: 'explorer-fail', role: 'explorer', attempt: '0' });
-    const receipt = readJson(join(dir, 'final-receipt.json'));
-    assert.equal(receipt.stop_reason, 'AGENT_FAILED');
-    assert.equal(receipt.attempts_used, 0);
+    const dir = await crashBeforeLedgerWrite(repo);
+    assert.ok(!existsSync(join(dir, 'final-receipt.json')), 'no receipt before the ledger has the ending');
     const crashed = readLedger(repo, SESSION);
     assert.equal(crashed.status, 'open');
-    assert.equal(crashed.iterations.length, 0);
+    assert.equal(crashed.iterations.length, 1, 'attempt 1 recorded, attempt 2 not');
 
-    const next = runSample(repo, 'pass', ['--session', SESSION]);
+    const next = runSample(repo, 'pass', ['--session', SESSION, '--no-require-clean']);
     assert.equal(next.code, 0, next.stderr);
-    assert.match(next.stderr, /recorded the explorer’s failure from its saved ending/);
+    assert.equal(next.json.final_verdict, 'PASS');
     const ledger = readLedger(repo, SESSION);
-    assert.equal(ledger.epoch, 2, 'the crashed run kept its own epoch');
-    const [first] = ledger.iterations;
-    assert.equal(first.outcome, 'escalate');
-    assert.equal(first.blocker, 'AGENT_FAILED: explorer failed');
-    assert.equal(first.evidence, `${receipt.artifacts.run_dir}/final-receipt.json`);
-    assert.equal(ledger.final_outcome, 'complete', 'the new run passed in epoch 2');
+    assert.equal(ledger.epoch, 1, 'the same run, resumed');
+    assert.deepEqual(
+      ledger.iterations.map((i: { outcome: string }) => i.outcome),
+      ['continue', 'complete'],
+    );
+    const actions: string[] = ledger.completed_actions;
+    assert.equal(new Set(actions).size, actions.length, 'no action recorded twice');
+    assert.equal(ledger.run_ending.run_id, readJson(join(dir, 'final-receipt.json')).run_id);
   });
 
-  it('a saved ending that is not whole (hand-edited) is not trusted: the old refusal stands, no stack trace', async () => {
+  it('a crash after the ledger write, before the receipt: the receipt is written from the vouched ending', () => {
     const repo = sampleRepo();
-    const dir = await crashAfterReceipt(repo);
-    const runId = readJson(join(dir, 'final-receipt.json')).run_id;
-    writeFileSync(
-      join(dir, 'ledger-ending.json'),
-      JSON.stringify({ run_id: runId, ending: { kind: 'attempt', outcome: { attempt: 2 } } }),
-    );
+    const first = runSample(repo, 'pass', ['--session', SESSION]);
+    assert.equal(first.code, 0, first.stderr);
+    const dir = onlyRunDir(repo);
+    const receiptText = readFileSync(join(dir, 'final-receipt.json'), 'utf8');
+    // What a SIGKILL between the two leaves: the ledger has the ending, the receipt is missing.
+    rmSync(join(dir, 'final-receipt.json'));
     const next = runSample(repo, 'pass', ['--session', SESSION, '--no-require-clean']);
-    assert.equal(next.code, 2);
-    assert.match(next.stderr, /open with 1 iteration\(s\) not from an unfinished run; close it first/);
-    assert.doesNotMatch(next.stderr, /\n\s+at /);
-    assert.equal(readLedger(repo, SESSION).iterations.length, 1, 'nothing recorded from it');
+    assert.equal(next.code, 0, next.stderr);
+    assert.match(next.stderr, /died before writing its receipt; written from the saved ending/);
+    assert.equal(readFileSync(join(dir, 'final-receipt.json'), 'utf8'), receiptText);
+    const ledger = readLedger(repo, SESSION);
+    assert.equal(ledger.epoch, 2, 'the first run stays finished in its own epoch');
+    assert.equal(ledger.iterations.filter((i: { epoch: number }) => i.epoch === 1).length, 1);
+  });
+
+  it('a forged ending and receipt, written by a coder that kills the harness, are set aside; the checks really run', () => {
+    const repo = sampleRepo();
+    const forged = runLoop(
+      repo,
+      [
+        '--objective',
+        'Implement parseDuration',
+        '--agent-config',
+        AGENTS,
+        ...ALLOW,
+        '--check',
+        'false',
+        '--max-attempts',
+        '1',
+        '--print-json',
+        '--session',
+        SESSION,
+      ],
+      { LOOP_FIXTURE_MODE: 'coder-forges-ending' },
+    );
+    assert.equal(forged.code, null, 'the harness was killed by its coder');
+    const dir = onlyRunDir(repo);
+    assert.equal(readJson(join(dir, 'final-receipt.json')).final_verdict, 'PASS', 'the forgery is in place');
+
+    const next = runLoop(
+      repo,
+      [
+        '--objective',
+        'Implement parseDuration',
+        '--agent-config',
+        AGENTS,
+        ...ALLOW,
+        '--check',
+        'false',
+        '--max-attempts',
+        '1',
+        '--print-json',
+        '--session',
+        SESSION,
+        '--no-require-clean',
+      ],
+      { LOOP_FIXTURE_MODE: 'pass' },
+    );
+    assert.match(
+      next.stderr,
+      /has a receipt the ledger never recorded \(not written by the harness\); set aside/,
+    );
+    assert.equal(next.code, 1, next.stderr);
+    assert.notEqual(next.json.final_verdict, 'PASS');
+    const receipt = readJson(join(dir, 'final-receipt.json'));
+    assert.equal(receipt.checks[0].returncode, 1, 'the check ran this time');
+    const ledger = readLedger(repo, SESSION);
+    assert.notEqual(ledger.final_outcome, 'complete');
+    assert.equal(ledger.iterations.length, 1, 'one record, the real one');
+    assert.ok(!ledger.iterations.some((i: { critic_verdict: string }) => i.critic_verdict === 'PASS'));
+    assert.ok(
+      readdirSync(dir).some((n) => n.startsWith('.final-receipt.json.untrusted-')),
+      'the forgery is kept as evidence',
+    );
+  });
+
+  it('a coder that breaks the ledger lock: no PASS receipt, the ledger failure is the exit code', () => {
+    const repo = sampleRepo();
+    const r = runSample(repo, 'coder-breaks-lock', ['--session', SESSION], { FIXTURE_SESSION: SESSION });
+    assert.equal(r.code, 74, r.stderr); // the system exit code
+    assert.match(r.stderr, /the ledger did not take its ending, so no receipt was written/);
+    assert.doesNotMatch(r.stderr, /\n\s+at /);
+    assert.ok(!existsSync(join(onlyRunDir(repo), 'final-receipt.json')), 'no receipt without a record');
   });
 });

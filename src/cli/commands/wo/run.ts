@@ -5,6 +5,7 @@
 // Exit 0 every work order done and the merge gate allows the branch, 1 escalation, gates
 // refused (task review, ship or merge gate) or stopped (kill switch, budget), 2 usage,
 // 3 another `wo run` holds this task, 130 cancelled (SIGINT/SIGTERM: agents are stopped).
+import { timeoutTooLong } from '../../../engine/timeout-limit';
 import { existsSync, realpathSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import { loadAgentConfig } from '../../../app/run';
@@ -110,6 +111,8 @@ export async function main(argv: string[]): Promise<number> {
   const timeout = flags.values.get('--timeout') ?? '1800';
   if (!/^[0-9]+$/.test(timeout) || Number(timeout) === 0)
     return usage(`--timeout: ${JSON.stringify(timeout)} is not a positive number of seconds`);
+  const timeoutLimit = timeoutTooLong('--timeout', Number(timeout));
+  if (timeoutLimit) return usage(timeoutLimit);
   const worktree = resolve(flags.values.get('--worktree') ?? process.cwd());
   if (!isWorkTree(worktree)) return usage(`--worktree ${worktree}: not a git work tree`);
   const taskAbs = resolve(task);

@@ -1,31 +1,47 @@
-// Runs one agent or check: its own process group, stdin from a string (or /dev/null), stdout and
-// stderr captured, a timeout and a cancel that both end the whole group (SIGTERM, 2 s, SIGKILL),
-// so a grandchild of a timed-out agent never writes afterwards. Never throws and never hangs.
+// The one way every driver runs a child (harness agents and checks, work-order agents and gates,
+// repeat's step): its own process group; stdin from a string or /dev/null; stdout and stderr
+// kept up to a cap (head and tail, the rest counted); a timeout and a cancel that end the whole
+// group (SIGTERM, then SIGKILL after a grace). The leader's exit ends the child: whatever it left
+// running in its group is killed then, so a background helper that still holds stdout cannot make
+// a finished check wait out its timeout and be recorded as timed out. Never throws, never hangs.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { constants } from 'node:os';
+import { MAX_TIMER_MS } from '../../engine/timeout-limit';
+import { CappedOutput, DEFAULT_KEEP_BYTES } from './capped-output';
 
-/** Between SIGTERM and SIGKILL to the group, as the original harness. */
+/** Between SIGTERM and SIGKILL to the group. */
 export const KILL_GRACE_MS = 2000;
-/** After SIGKILL, how long to wait for pipes held by a process that escaped the group. */
+/** After the group is gone, how long pipes held by a process that left the group may stay open. */
 const PIPE_DRAIN_MS = 1000;
 
 export interface ProcessSpec {
   /** A string runs through `/bin/sh -c`; an array is exec'd without a shell. */
   cmd: string | string[];
   cwd: string;
-  env: Record<string, string>;
+  /** The child's whole environment. */
+  env: NodeJS.ProcessEnv;
   /** Text for stdin; null gives the process /dev/null. */
   input: string | null;
+  /** 0 = no timeout. Over MAX_TIMER_MS it is clamped (callers refuse such timeouts where they read them). */
   timeoutMs: number;
   signal?: AbortSignal;
-  onOutput?: (stream: 'stdout' | 'stderr', text: string) => void;
+  /** Kept of each stream (head and tail); default DEFAULT_KEEP_BYTES. */
+  keepBytes?: number;
+  onStart?: (pid: number) => void;
+  onOutput?: (stream: 'stdout' | 'stderr', chunk: Buffer) => void;
 }
 
 export interface ProcessResult {
   /** Exit code; a signal death is -signum; null when it timed out, was cancelled or never started. */
   code: number | null;
+  /** The raw exit as Node reported it. */
+  exitCode: number | null;
+  exitSignal: NodeJS.Signals | null;
   stdout: string;
   stderr: string;
+  /** Bytes of each stream not kept (see CappedOutput). */
+  stdoutDropped: number;
+  stderrDropped: number;
   timedOut: boolean;
   cancelled: boolean;
   /** Why the program could not be started. */
@@ -58,8 +74,8 @@ export function runProcess(spec: ProcessSpec): Promise<ProcessResult> {
       typeof spec.cmd === 'string'
         ? ['/bin/sh', ['-c', spec.cmd]]
         : [spec.cmd[0] as string, spec.cmd.slice(1)];
-    const out: Buffer[] = [];
-    const err: Buffer[] = [];
+    const out = new CappedOutput(spec.keepBytes ?? DEFAULT_KEEP_BYTES);
+    const err = new CappedOutput(spec.keepBytes ?? DEFAULT_KEEP_BYTES);
     let timedOut = false;
     let cancelled = false;
     let startError: string | null = null;
@@ -78,8 +94,12 @@ export function runProcess(spec: ProcessSpec): Promise<ProcessResult> {
     } catch (error) {
       resolve({
         code: null,
+        exitCode: null,
+        exitSignal: null,
         stdout: '',
         stderr: '',
+        stdoutDropped: 0,
+        stderrDropped: 0,
         timedOut: false,
         cancelled: false,
         startError: (error as Error).message,
@@ -93,19 +113,35 @@ export function runProcess(spec: ProcessSpec): Promise<ProcessResult> {
       settled = true;
       for (const t of timers) clearTimeout(t);
       spec.signal?.removeEventListener('abort', onAbort);
+      // Nothing the child started outlives it.
+      killGroup(child, 'SIGKILL');
       const code =
         startError !== null || timedOut || cancelled
           ? null
           : (exit?.code ?? signalCode(exit?.signal ?? null));
       resolve({
         code,
-        stdout: Buffer.concat(out).toString('utf8'),
-        stderr: Buffer.concat(err).toString('utf8'),
+        exitCode: exit?.code ?? null,
+        exitSignal: exit?.signal ?? null,
+        stdout: out.text(),
+        stderr: err.text(),
+        stdoutDropped: out.dropped,
+        stderrDropped: err.dropped,
         timedOut,
         cancelled,
         startError,
         pid: child.pid,
       });
+    };
+    /** Pipes still held by a process outside the group must not hold us forever. */
+    const drainThenFinish = () => {
+      timers.push(
+        setTimeout(() => {
+          child.stdout?.destroy();
+          child.stderr?.destroy();
+          finish();
+        }, PIPE_DRAIN_MS),
+      );
     };
 
     const stop = () => {
@@ -113,14 +149,7 @@ export function runProcess(spec: ProcessSpec): Promise<ProcessResult> {
       timers.push(
         setTimeout(() => {
           killGroup(child, 'SIGKILL');
-          // Pipes still held by a process outside the group must not hold us forever.
-          timers.push(
-            setTimeout(() => {
-              child.stdout?.destroy();
-              child.stderr?.destroy();
-              finish();
-            }, PIPE_DRAIN_MS),
-          );
+          drainThenFinish();
         }, KILL_GRACE_MS),
       );
     };
@@ -132,11 +161,11 @@ export function runProcess(spec: ProcessSpec): Promise<ProcessResult> {
 
     child.stdout?.on('data', (chunk: Buffer) => {
       out.push(chunk);
-      spec.onOutput?.('stdout', chunk.toString('utf8'));
+      spec.onOutput?.('stdout', chunk);
     });
     child.stderr?.on('data', (chunk: Buffer) => {
       err.push(chunk);
-      spec.onOutput?.('stderr', chunk.toString('utf8'));
+      spec.onOutput?.('stderr', chunk);
     });
     child.on('error', (error) => {
       if (child.pid === undefined) {
@@ -146,26 +175,34 @@ export function runProcess(spec: ProcessSpec): Promise<ProcessResult> {
     });
     child.on('exit', (code, signal) => {
       exit = { code, signal };
+      if (settled) return;
+      // The leader is done: the timeout no longer applies, and what it left in its group goes
+      // now. Output already in the pipes is still read until they close.
+      for (const t of timers.splice(0)) clearTimeout(t);
+      killGroup(child, 'SIGKILL');
+      drainThenFinish();
     });
     child.on('close', (code, signal) => {
       exit ??= { code, signal };
       finish();
     });
+    if (child.pid !== undefined) spec.onStart?.(child.pid);
     if (child.stdin) {
-      child.stdin.on('error', () => undefined); // an agent that never reads stdin is not an error
+      child.stdin.on('error', () => undefined); // a child that never reads stdin is not an error
       child.stdin.end(spec.input ?? '');
     }
     if (spec.signal?.aborted) onAbort();
     else spec.signal?.addEventListener('abort', onAbort, { once: true });
-    timers.push(
-      setTimeout(
-        () => {
-          if (settled || cancelled) return;
-          timedOut = true;
-          stop();
-        },
-        Math.max(0, spec.timeoutMs),
-      ),
-    );
+    if (spec.timeoutMs > 0)
+      timers.push(
+        setTimeout(
+          () => {
+            if (settled || cancelled || exit) return;
+            timedOut = true;
+            stop();
+          },
+          Math.min(spec.timeoutMs, MAX_TIMER_MS),
+        ),
+      );
   });
 }
