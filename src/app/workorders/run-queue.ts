@@ -8,7 +8,13 @@ import { join } from 'node:path';
 import { frontmatterScalar } from '../../engine/workorders/frontmatter';
 import { shortId, sidecars } from '../../engine/workorders/ids';
 import { nextProcessable, runEnd, type QueueEntry } from '../../engine/workorders/queue';
-import { disposition, reconcileRow } from '../../engine/workorders/reconcile';
+import { filesToTouch } from '../../engine/workorders/body';
+import {
+  crashLeftovers,
+  dirtyBeforeBuild,
+  disposition,
+  reconcileRow,
+} from '../../engine/workorders/reconcile';
 import { dispatch as dispatchRun } from '../../engine/workorders/run-state';
 import { depsProblem } from '../../engine/workorders/status';
 import { dispatchGate } from '../../engine/workorders/dispatch-gate';
@@ -17,6 +23,7 @@ import { obsLine } from '../../engine/workorders/obs';
 import { appendObs, criticFiles } from '../../drivers/workorders/artifacts';
 import { readText, siblingsOf, woFacts, woFileNames, writeJsonAtomic } from '../../drivers/workorders/files';
 import { head, isAncestor, resetHard } from '../../drivers/workorders/git';
+import { changedFiles, removeFiles, untrackedFiles } from '../../drivers/workorders/leftovers';
 import { hookFrom, runHook } from '../../drivers/workorders/hooks';
 import { workOrdersDir, type RunContext, type RunOptions } from './context';
 import { exitGates, type ExitReport } from './exit-gates';
@@ -57,6 +64,19 @@ export function stopReason(ctx: RunContext): string | undefined {
   const budget = hookFrom('WO_BUDGET_CMD', ctx.env ?? process.env);
   if (budget && runHook(budget, []).exitCode !== 0) return 'budget_exceeded';
   return undefined;
+}
+
+/**
+ * The default builder's harness refuses a dirty worktree before any agent runs: the run stops
+ * there (no attempt spent, no HALT), naming the paths, instead of halting every work order left.
+ */
+function worktreeDirty(ctx: RunContext): string | undefined {
+  if ('command' in ctx.builder) return undefined;
+  const dirty = dirtyBeforeBuild(changedFiles(ctx.worktree) ?? []);
+  if (dirty.length === 0) return undefined;
+  const shown = dirty.slice(0, 10).join(',');
+  ctx.log(`wo-run stop reason=worktree_dirty paths=${shown}${dirty.length > 10 ? ',…' : ''}`);
+  return 'worktree_dirty';
 }
 
 function attemptOf(ctx: RunContext, fileName: string): Attempt {
@@ -115,11 +135,19 @@ async function recover(ctx: RunContext, entry: QueueEntry): Promise<PhaseEnd | '
         haltWo(ctx, a.id, 'reset_target_invalid');
         return 'terminal';
       }
+      // `reset --hard` keeps untracked files: what the crashed build wrote inside its own scope
+      // goes too, so the rebuild starts from the checkpoint exactly (the engine names them).
+      const removed = removeFiles(
+        ctx.worktree,
+        crashLeftovers(untrackedFiles(ctx.worktree) ?? [], filesToTouch(readText(a.path) ?? '')),
+      );
       transition(a.path, 'needs_rework');
       ctx.ledger.close(a.id, 'revise', {
         note: `crashed mid-build in attempt ${a.attempt}; reset to ${a.checkpoint}`,
       });
-      ctx.log(`wo-run recover wo=${a.id} action=reset cp=${a.checkpoint}`);
+      ctx.log(
+        `wo-run recover wo=${a.id} action=reset cp=${a.checkpoint}${removed.length > 0 ? ` removed=${removed.join(',')}` : ''}`,
+      );
       return 'none';
     }
     case 'resume_review':
@@ -241,6 +269,8 @@ export async function runQueue(options: RunOptions): Promise<RunSummary> {
     if (stop) break;
     const next = nextProcessable(entries(ctx));
     if (!next) break;
+    stop = worktreeDirty(ctx);
+    if (stop) break;
     if ((await attempt(ctx, next)) === 'cancelled') cancelled = true;
   }
   const final = entries(ctx);
