@@ -20,7 +20,7 @@ import { sidecars } from '../../engine/workorders/ids';
 import { isObject, objectOrEmpty } from '../../engine/workorders/jq';
 import { obsLine } from '../../engine/workorders/obs';
 import { classifyRisk } from '../../engine/workorders/risk';
-import { RISK_RULES } from '../../engine/workorders/risk-rules';
+import { riskRules } from '../../drivers/workorders/risk-rules';
 import { collect } from '../../engine/workorders/run-state';
 import { verdict } from '../../engine/workorders/verdict';
 import { runAgent, type AgentResult } from '../../drivers/workorders/agent';
@@ -226,14 +226,18 @@ export async function critique(ctx: RunContext, a: Attempt): Promise<PhaseEnd> {
   const after = typeof run.checkpoint_after === 'string' ? run.checkpoint_after : null;
   const changed = after ? (changedPaths(ctx.worktree, a.checkpoint, after) ?? []) : [];
   const fm = frontmatterOf(a.path);
+  const rules = riskRules(ctx.env ?? process.env);
   const floor = Array.isArray(fm.gate_floor)
     ? fm.gate_floor.map(String).join(',')
-    : RISK_RULES.base_gate_floor.join(',');
-  const tier = classifyRisk({
-    files: changed,
-    gateFloor: floor,
-    collapsedScc: fm.collapsed_scc === true,
-  }).risk_tier;
+    : (rules?.base_gate_floor ?? []).join(',');
+  const tier = classifyRisk(
+    {
+      files: changed,
+      gateFloor: floor,
+      collapsedScc: fm.collapsed_scc === true,
+    },
+    rules,
+  ).risk_tier;
   let evaluated = false;
   // Critic files of a critic that crashed before this resume are not this run's verdicts.
   for (const file of criticFiles(ctx.dir, a.id)) rmSync(join(ctx.dir, file.name), { force: true });
