@@ -6,7 +6,9 @@
 // must never cause: halted work orders, and lost records (a done work order without its ledger
 // closed `complete`, an unreadable ledger, a bad obs line).
 //
-//   node scripts/kill-campaign-wo.mjs [--trials 12] [--seed 1] [--cli dist/cli.js]
+//   node scripts/kill-campaign-wo.mjs [--trials 12] [--seed 1] [--cli dist/cli.js] [--window 0.05,0.95]
+//
+// --window: the kill moments are drawn from this fraction range of an undisturbed run's time.
 //
 // Re-runnable: the kill moments come from the seed; the same seed gives the same moments (the
 // machine's speed still decides what each moment hits). Prints one line per trial and a summary.
@@ -25,6 +27,8 @@ const flag = (name, fallback) => {
 const TRIALS = Number(flag('--trials', '12'));
 let seed = Number(flag('--seed', '1'));
 const CLI = resolve(flag('--cli', join(here, '..', 'dist', 'cli.js')));
+const [FROM, TO] = flag('--window', '0.05,0.95').split(',').map(Number);
+if (!(FROM >= 0 && TO <= 1 && FROM < TO)) throw new Error('--window must be two fractions a,b with 0 <= a < b <= 1');
 const AGENTS = join(here, '..', 'test', 'fixtures', 'wo', 'agents.toml');
 if (!Number.isInteger(TRIALS) || TRIALS < 1) throw new Error('--trials must be a positive integer');
 if (!existsSync(CLI)) throw new Error(`--cli ${CLI}: no such file (run node scripts/build.mjs)`);
@@ -113,7 +117,13 @@ function readJson(path) {
 /** What the finished task holds: halts, done work orders, and records that are missing or broken. */
 function audit(t) {
   const names = readdirSync(t.dir);
-  const halts = names.filter((n) => n.endsWith('.HALT')).map((n) => `${n}:${readJson(join(t.dir, n))?.reason}`);
+  const halts = names
+    .filter((n) => n.endsWith('.HALT'))
+    .map((n) => {
+      const marker = readJson(join(t.dir, n));
+      const refusal = typeof marker?.refusal === 'string' ? `(${marker.refusal.slice(0, 200)})` : '';
+      return `${n}:${marker?.reason}${refusal}`;
+    });
   const done = [];
   const lost = [];
   for (const n of [1, 2, 3]) {
@@ -151,7 +161,7 @@ console.log(`baseline: exit=${baseline.code} took=${span}ms cli=${CLI}`);
 const totals = { trials: 0, killedMidRun: 0, haltedWos: 0, trialsWithHalts: 0, lost: 0, unfinished: 0 };
 for (let trial = 1; trial <= TRIALS; trial += 1) {
   const t = makeTask();
-  const at = Math.round(span * (0.05 + 0.9 * random()));
+  const at = Math.round(span * (FROM + (TO - FROM) * random()));
   const first = start(t);
   const raced = await Promise.race([first.done.then(() => 'ended'), sleep(at).then(() => 'due')]);
   if (raced === 'due') {

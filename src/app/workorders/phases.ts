@@ -29,6 +29,7 @@ import { appendObs, criticFiles } from '../../drivers/workorders/artifacts';
 import { readText, writeJsonAtomic } from '../../drivers/workorders/files';
 import { changedPaths, commitAll, head, isAncestor, resetHard } from '../../drivers/workorders/git';
 import { collectHandle } from '../../drivers/workorders/handle';
+import { builderRecordPath, recordBuilder } from '../../drivers/workorders/orphan-build';
 import type { RunContext } from './context';
 import { frontmatterOf, haltMarkerPresent, haltWo, runObject, transition } from './steps';
 
@@ -69,6 +70,7 @@ async function agent(
   phase: string,
   command: string,
   extra: Record<string, string> = {},
+  onSpawn?: (pgid: number) => void,
 ) {
   ctx.progress?.({ wo: a.id, phase });
   return runAgent({
@@ -77,6 +79,7 @@ async function agent(
     env: { ...agentEnv(ctx, a, phase), ...extra },
     timeoutMs: ctx.timeoutMs,
     signal: ctx.signal,
+    onSpawn,
   });
 }
 
@@ -86,7 +89,10 @@ async function runBuilder(
   a: Attempt,
   plan: HarnessPlan | undefined,
 ): Promise<AgentResult & { refusal?: string }> {
-  if ('command' in ctx.builder) return agent(ctx, a, 'build', ctx.builder.command);
+  // The builder's process group is on disk while it runs: if this runner is killed, the next
+  // one stops the orphaned build before it resets and rebuilds.
+  const onSpawn = (pgid: number): void => recordBuilder(ctx.dir, a.id, a.attempt, pgid);
+  if ('command' in ctx.builder) return agent(ctx, a, 'build', ctx.builder.command, {}, onSpawn);
   ctx.progress?.({ wo: a.id, phase: 'build' });
   const run = await runHarnessBuild({
     cli: ctx.cli,
@@ -101,6 +107,7 @@ async function runBuilder(
     env: agentEnv(ctx, a, 'build'),
     timeoutMs: ctx.timeoutMs,
     signal: ctx.signal,
+    onSpawn,
   });
   if (!run.result.cancelled) {
     const record = buildRecord({
@@ -155,6 +162,7 @@ export async function build(ctx: RunContext, a: Attempt): Promise<PhaseEnd> {
     return 'terminal';
   }
   const result = await runBuilder(ctx, a, planned?.plan);
+  rmSync(builderRecordPath(ctx.dir, a.id), { force: true });
   if (result.cancelled) return 'cancelled';
   const spawnFailed = result.spawnFailed || result.code === 127;
   // A refused harness ran no agent: whatever is in the tree is not this build's to commit.

@@ -24,6 +24,7 @@ import { appendObs, criticFiles } from '../../drivers/workorders/artifacts';
 import { readText, siblingsOf, woFacts, woFileNames, writeJsonAtomic } from '../../drivers/workorders/files';
 import { head, isAncestor, resetHard } from '../../drivers/workorders/git';
 import { changedFiles, removeFiles, untrackedFiles } from '../../drivers/workorders/leftovers';
+import { builderRecordPath, stopOrphanBuild } from '../../drivers/workorders/orphan-build';
 import { hookFrom, runHook } from '../../drivers/workorders/hooks';
 import { workOrdersDir, type RunContext, type RunOptions } from './context';
 import { exitGates, type ExitReport } from './exit-gates';
@@ -115,6 +116,11 @@ async function recover(ctx: RunContext, entry: QueueEntry): Promise<PhaseEnd | '
   const run = runObject(ctx, entry.row.wo_id);
   const action = disposition(entry.row, entry.depsDone, run.produced_changes === false);
   const a = attemptOf(ctx, entry.fileName);
+  // A build the killed runner left running would go on writing: it is stopped first, whatever
+  // the row's action (nothing of an attempt's may run beside its recovery).
+  const stopped = await stopOrphanBuild(ctx.dir, a.id);
+  if (stopped !== undefined) ctx.log(`wo-run recover wo=${a.id} stopped_orphan_build pgid=${stopped}`);
+  rmSync(builderRecordPath(ctx.dir, a.id), { force: true });
   switch (action) {
     case 'reset': {
       if (ctx.inPlace) {

@@ -15,6 +15,8 @@ export interface AgentRun {
   onStdout?: (chunk: string) => void;
   /** The agent's stderr alone (the harness prints a refusal there). */
   onStderr?: (chunk: string) => void;
+  /** Its process group id, once started (a crashed runner's successor stops that group). */
+  onSpawn?: (pgid: number) => void;
 }
 
 export interface AgentResult {
@@ -51,6 +53,7 @@ export function runAgent(run: AgentRun): Promise<AgentResult> {
       detached: true,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
+    if (child.pid !== undefined) run.onSpawn?.(child.pid);
     let timedOut = false;
     let cancelled = false;
     let settled = false;

@@ -73,6 +73,34 @@ describe('wo run: a crash mid-build under the default builder', function () {
     assert.equal(calls(t).filter((c) => c === 'wo-01/a2/coder').length, 1);
   });
 
+  it('a build left running by a killed runner is stopped before the rebuild: it never writes again', async () => {
+    const { t } = threeOrders();
+    const plan = { 'wo-01': { coder: ['orphan-rewrite', 'change'] } };
+    const first = woRun(t, { builderConfig: AGENTS, plan });
+    assert.equal(first.code, null, 'the runner was killed');
+    const record = readJson(join(t.dir, 'wo-01.builder.json'));
+    assert.equal(record.attempt, 1);
+    const second = woRun(t, { builderConfig: AGENTS, plan });
+    assert.equal(second.code, 0, second.stderr);
+    assert.match(
+      second.stderr,
+      new RegExp(`wo-run recover wo=wo-01 stopped_orphan_build pgid=${record.pgid}\\n`),
+    );
+    assert.deepEqual(halts(t), []);
+    assert.equal(attempts(t, 'wo-01'), 2);
+    assert.equal(existsSync(join(t.dir, 'wo-01.builder.json')), false);
+    // Past the moment the orphan would have written again: it never did.
+    await new Promise((resolve) => setTimeout(resolve, 7000));
+    assert.equal(existsSync(join(t.root, 'orphan-wrote')), false);
+    // Nothing but Loop Ledger's own run folders is left in the tree.
+    assert.deepEqual(
+      git(t.worktree, 'status', '--porcelain')
+        .split('\n')
+        .filter((l) => l !== '' && l !== '?? .loop/'),
+      [],
+    );
+  });
+
   it('an out-of-scope leftover is never removed: the run stops worktree_dirty, nothing halted, no attempt spent', () => {
     const { t } = threeOrders();
     const plan = { 'wo-01': { coder: ['crash-after-write-outside', 'change'] } };
