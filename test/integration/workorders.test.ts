@@ -147,7 +147,15 @@ describe('Work Orders view and commands', function () {
     const children = await api.workOrders.getChildren(wo2Node);
     assert.deepEqual(
       children.map((c) => api.workOrders.getTreeItem(c).label),
-      ['depends on wo-01', 'waits: deps_not_done:local:it#wo-01'],
+      [
+        'depends on wo-01',
+        'waits for wo-01, which is TERMINAL (retry_cap_exhausted): nothing runs until a person clears wo-01',
+      ],
+    );
+    // The dependency row says TERMINAL, never the "ready" its status line still holds.
+    assert.equal(
+      api.workOrders.getTreeItem(children[0] as (typeof children)[number]).description,
+      'TERMINAL (retry_cap_exhausted): blocks this work order until cleared',
     );
   });
 

@@ -20,7 +20,7 @@ import { sidecars } from '../../engine/workorders/ids';
 import { isObject, objectOrEmpty } from '../../engine/workorders/jq';
 import { obsLine } from '../../engine/workorders/obs';
 import { classifyRisk } from '../../engine/workorders/risk';
-import { RISK_RULES } from '../../engine/workorders/risk-rules';
+import { riskRules } from '../../drivers/workorders/risk-rules';
 import { collect } from '../../engine/workorders/run-state';
 import { verdict } from '../../engine/workorders/verdict';
 import { runAgent, type AgentResult } from '../../drivers/workorders/agent';
@@ -29,6 +29,7 @@ import { appendObs, criticFiles } from '../../drivers/workorders/artifacts';
 import { readText, writeJsonAtomic } from '../../drivers/workorders/files';
 import { changedPaths, commitAll, head, isAncestor, resetHard } from '../../drivers/workorders/git';
 import { collectHandle } from '../../drivers/workorders/handle';
+import { builderRecordPath, recordBuilder } from '../../drivers/workorders/orphan-build';
 import type { RunContext } from './context';
 import { frontmatterOf, haltMarkerPresent, haltWo, runObject, transition } from './steps';
 
@@ -69,6 +70,7 @@ async function agent(
   phase: string,
   command: string,
   extra: Record<string, string> = {},
+  onSpawn?: (pgid: number) => void,
 ) {
   ctx.progress?.({ wo: a.id, phase });
   return runAgent({
@@ -77,6 +79,7 @@ async function agent(
     env: { ...agentEnv(ctx, a, phase), ...extra },
     timeoutMs: ctx.timeoutMs,
     signal: ctx.signal,
+    onSpawn,
   });
 }
 
@@ -86,7 +89,10 @@ async function runBuilder(
   a: Attempt,
   plan: HarnessPlan | undefined,
 ): Promise<AgentResult & { refusal?: string }> {
-  if ('command' in ctx.builder) return agent(ctx, a, 'build', ctx.builder.command);
+  // The builder's process group is on disk while it runs: if this runner is killed, the next
+  // one stops the orphaned build before it resets and rebuilds.
+  const onSpawn = (pgid: number): void => recordBuilder(ctx.dir, a.id, a.attempt, pgid);
+  if ('command' in ctx.builder) return agent(ctx, a, 'build', ctx.builder.command, {}, onSpawn);
   ctx.progress?.({ wo: a.id, phase: 'build' });
   const run = await runHarnessBuild({
     cli: ctx.cli,
@@ -101,6 +107,7 @@ async function runBuilder(
     env: agentEnv(ctx, a, 'build'),
     timeoutMs: ctx.timeoutMs,
     signal: ctx.signal,
+    onSpawn,
   });
   if (!run.result.cancelled) {
     const record = buildRecord({
@@ -155,6 +162,7 @@ export async function build(ctx: RunContext, a: Attempt): Promise<PhaseEnd> {
     return 'terminal';
   }
   const result = await runBuilder(ctx, a, planned?.plan);
+  rmSync(builderRecordPath(ctx.dir, a.id), { force: true });
   if (result.cancelled) return 'cancelled';
   const spawnFailed = result.spawnFailed || result.code === 127;
   // A refused harness ran no agent: whatever is in the tree is not this build's to commit.
@@ -226,14 +234,18 @@ export async function critique(ctx: RunContext, a: Attempt): Promise<PhaseEnd> {
   const after = typeof run.checkpoint_after === 'string' ? run.checkpoint_after : null;
   const changed = after ? (changedPaths(ctx.worktree, a.checkpoint, after) ?? []) : [];
   const fm = frontmatterOf(a.path);
+  const rules = riskRules(ctx.env ?? process.env);
   const floor = Array.isArray(fm.gate_floor)
     ? fm.gate_floor.map(String).join(',')
-    : RISK_RULES.base_gate_floor.join(',');
-  const tier = classifyRisk({
-    files: changed,
-    gateFloor: floor,
-    collapsedScc: fm.collapsed_scc === true,
-  }).risk_tier;
+    : (rules?.base_gate_floor ?? []).join(',');
+  const tier = classifyRisk(
+    {
+      files: changed,
+      gateFloor: floor,
+      collapsedScc: fm.collapsed_scc === true,
+    },
+    rules,
+  ).risk_tier;
   let evaluated = false;
   // Critic files of a critic that crashed before this resume are not this run's verdicts.
   for (const file of criticFiles(ctx.dir, a.id)) rmSync(join(ctx.dir, file.name), { force: true });

@@ -8,7 +8,13 @@ import { join } from 'node:path';
 import { frontmatterScalar } from '../../engine/workorders/frontmatter';
 import { shortId, sidecars } from '../../engine/workorders/ids';
 import { nextProcessable, runEnd, type QueueEntry } from '../../engine/workorders/queue';
-import { disposition, reconcileRow } from '../../engine/workorders/reconcile';
+import { filesToTouch } from '../../engine/workorders/body';
+import {
+  crashLeftovers,
+  dirtyBeforeBuild,
+  disposition,
+  reconcileRow,
+} from '../../engine/workorders/reconcile';
 import { dispatch as dispatchRun } from '../../engine/workorders/run-state';
 import { depsProblem } from '../../engine/workorders/status';
 import { dispatchGate } from '../../engine/workorders/dispatch-gate';
@@ -17,6 +23,8 @@ import { obsLine } from '../../engine/workorders/obs';
 import { appendObs, criticFiles } from '../../drivers/workorders/artifacts';
 import { readText, siblingsOf, woFacts, woFileNames, writeJsonAtomic } from '../../drivers/workorders/files';
 import { head, isAncestor, resetHard } from '../../drivers/workorders/git';
+import { changedFiles, removeFiles, untrackedFiles } from '../../drivers/workorders/leftovers';
+import { builderRecordPath, stopOrphanBuild } from '../../drivers/workorders/orphan-build';
 import { hookFrom, runHook } from '../../drivers/workorders/hooks';
 import { workOrdersDir, type RunContext, type RunOptions } from './context';
 import { exitGates, type ExitReport } from './exit-gates';
@@ -59,6 +67,19 @@ export function stopReason(ctx: RunContext): string | undefined {
   return undefined;
 }
 
+/**
+ * The default builder's harness refuses a dirty worktree before any agent runs: the run stops
+ * there (no attempt spent, no HALT), naming the paths, instead of halting every work order left.
+ */
+function worktreeDirty(ctx: RunContext): string | undefined {
+  if ('command' in ctx.builder) return undefined;
+  const dirty = dirtyBeforeBuild(changedFiles(ctx.worktree) ?? []);
+  if (dirty.length === 0) return undefined;
+  const shown = dirty.slice(0, 10).join(',');
+  ctx.log(`wo-run stop reason=worktree_dirty paths=${shown}${dirty.length > 10 ? ',…' : ''}`);
+  return 'worktree_dirty';
+}
+
 function attemptOf(ctx: RunContext, fileName: string): Attempt {
   const path = join(ctx.dir, fileName);
   const id = shortId(fileName, frontmatterScalar(readText(path) ?? '', 'id'));
@@ -95,6 +116,11 @@ async function recover(ctx: RunContext, entry: QueueEntry): Promise<PhaseEnd | '
   const run = runObject(ctx, entry.row.wo_id);
   const action = disposition(entry.row, entry.depsDone, run.produced_changes === false);
   const a = attemptOf(ctx, entry.fileName);
+  // A build the killed runner left running would go on writing: it is stopped first, whatever
+  // the row's action (nothing of an attempt's may run beside its recovery).
+  const stopped = await stopOrphanBuild(ctx.dir, a.id);
+  if (stopped !== undefined) ctx.log(`wo-run recover wo=${a.id} stopped_orphan_build pgid=${stopped}`);
+  rmSync(builderRecordPath(ctx.dir, a.id), { force: true });
   switch (action) {
     case 'reset': {
       if (ctx.inPlace) {
@@ -115,11 +141,19 @@ async function recover(ctx: RunContext, entry: QueueEntry): Promise<PhaseEnd | '
         haltWo(ctx, a.id, 'reset_target_invalid');
         return 'terminal';
       }
+      // `reset --hard` keeps untracked files: what the crashed build wrote inside its own scope
+      // goes too, so the rebuild starts from the checkpoint exactly (the engine names them).
+      const removed = removeFiles(
+        ctx.worktree,
+        crashLeftovers(untrackedFiles(ctx.worktree) ?? [], filesToTouch(readText(a.path) ?? '')),
+      );
       transition(a.path, 'needs_rework');
       ctx.ledger.close(a.id, 'revise', {
         note: `crashed mid-build in attempt ${a.attempt}; reset to ${a.checkpoint}`,
       });
-      ctx.log(`wo-run recover wo=${a.id} action=reset cp=${a.checkpoint}`);
+      ctx.log(
+        `wo-run recover wo=${a.id} action=reset cp=${a.checkpoint}${removed.length > 0 ? ` removed=${removed.join(',')}` : ''}`,
+      );
       return 'none';
     }
     case 'resume_review':
@@ -241,6 +275,8 @@ export async function runQueue(options: RunOptions): Promise<RunSummary> {
     if (stop) break;
     const next = nextProcessable(entries(ctx));
     if (!next) break;
+    stop = worktreeDirty(ctx);
+    if (stop) break;
     if ((await attempt(ctx, next)) === 'cancelled') cancelled = true;
   }
   const final = entries(ctx);

@@ -16,6 +16,8 @@ export interface AgentRun {
   onStdout?: (chunk: string) => void;
   /** The agent's stderr alone (the harness prints a refusal there). */
   onStderr?: (chunk: string) => void;
+  /** Its process group id, once started (a crashed runner's successor stops that group). */
+  onSpawn?: (pgid: number) => void;
 }
 
 export interface AgentResult {
@@ -42,6 +44,7 @@ export async function runAgent(run: AgentRun): Promise<AgentResult> {
     timeoutMs: run.timeoutMs,
     signal: run.signal,
     keepBytes: KEEP_BYTES,
+    onStart: run.onSpawn,
     onOutput: (stream, chunk) => {
       const text = chunk.toString('utf8');
       if (stream === 'stdout') run.onStdout?.(text);

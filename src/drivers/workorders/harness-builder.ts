@@ -37,6 +37,7 @@ export async function runHarnessBuild(input: {
   env: Record<string, string>;
   timeoutMs: number;
   signal?: AbortSignal;
+  onSpawn?: (pgid: number) => void;
 }): Promise<HarnessRun> {
   let stdout = '';
   let stderr = '';
@@ -47,6 +48,7 @@ export async function runHarnessBuild(input: {
     env: input.env,
     timeoutMs: input.timeoutMs,
     signal: input.signal,
+    onSpawn: input.onSpawn,
     onStdout: (chunk) => {
       if (stdout.length < STDOUT_LIMIT) stdout += chunk;
     },

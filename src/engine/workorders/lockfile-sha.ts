@@ -1,6 +1,7 @@
 // `compile lockfile-sha`: pins a work order's references by SHA. A reference's body SHA is READ
 // from the navigator cache (structured `.recipes[<name>].sha`, else the index line
-// `- <name> [<capability>] (sha:<sha>): …`), never re-fetched; `excerpt_sha` is SHA-256 of the
+// `- <name> [<capability>] (sha:<sha>): …` of `.index.content` or, in the shared store's shape,
+// of the top-level `.content`), never re-fetched; `excerpt_sha` is SHA-256 of the
 // inlined excerpt; `compiled_from` pins each design artifact by the SHA-256 of its bytes.
 // Missing pieces become null plus a warning; the kernel always exits 0.
 import { pySplitLines } from '../python-text';
@@ -63,7 +64,10 @@ function lookupSha(cache: Record<string, unknown>, name: unknown): unknown {
     if (isObject(recipe) && truthy(recipe.sha)) return recipe.sha;
   }
   const index = cache.index;
-  const content = isObject(index) ? index.content : undefined;
+  let content = isObject(index) ? index.content : undefined;
+  // The shared store keeps the index file itself, `{hash, fetched_at, content}`, with no
+  // `index` wrapper: its `content` lines carry the same authoritative `(sha:…)`.
+  if (typeof content !== 'string') content = cache.content;
   if (typeof content === 'string') {
     for (const line of pySplitLines(content)) {
       const match = INDEX_LINE.exec(line);

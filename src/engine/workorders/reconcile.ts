@@ -1,6 +1,8 @@
 // The reconcile table (`reconcile-table`): one read-only row per work order carrying every fact
 // the recovery branches key on, and the disposition table (§7) that routes each row. TERMINAL
 // (a HALT marker, or a sidecar with `halted: true`) is checked before status, everywhere.
+import { ignoredPath } from '../harness/changed-files';
+import { disallowedFiles } from '../harness/fnmatch';
 import { frontmatterScalars } from './frontmatter';
 import { compareBytes, shortId } from './ids';
 import { alt, objectOrEmpty, path } from './jq';
@@ -123,4 +125,28 @@ export function disposition(row: ReconcileRow, depsDone: boolean, collectedNoCha
     default:
       return 'unknown_status';
   }
+}
+
+/**
+ * What a build that crashed mid-way left behind and recovery removes before the work order is
+ * rebuilt: the untracked files inside its own "Files to touch" (the harness's fnmatch rules).
+ * `untracked` must already exclude git-ignored files. Loop Ledger's own `.loop/` folders, and
+ * anything outside the declared scope, are never the crashed build's to remove: a work order
+ * with no declared files has no scope, so nothing is removed.
+ */
+export function crashLeftovers(untracked: readonly string[], declared: readonly string[]): string[] {
+  if (declared.length === 0) return [];
+  const candidates = untracked.filter((p) => !ignoredPath(p));
+  const outside = new Set(disallowedFiles(candidates, declared));
+  return candidates.filter((p) => !outside.has(p));
+}
+
+/**
+ * The default builder (a `loop-ledger run` harness) refuses a worktree with changes of its own:
+ * those are the paths, outside Loop Ledger's own folders, that make it dirty. Non-empty ⇒ the
+ * run stops before the dispatch (no attempt spent, no HALT): a work order that never ran is not
+ * at fault for a tree someone else left dirty.
+ */
+export function dirtyBeforeBuild(changed: readonly string[]): string[] {
+  return changed.filter((p) => !ignoredPath(p));
 }

@@ -50,7 +50,8 @@ function extensionOf(file: string): string {
   return dot >= 0 && dot >= file.length - name.length - 1 ? file.slice(dot + 1).toLowerCase() : '';
 }
 
-export function classifyRisk(input: RiskInput, rules: RiskRules = RISK_RULES): RiskPayload {
+/** `rules` null: a rules file is there but unreadable, so nothing can be tiered (fail-closed). */
+export function classifyRisk(input: RiskInput, rules: RiskRules | null = RISK_RULES): RiskPayload {
   const emit = (
     tier: RiskPayload['risk_tier'],
     trigger: string,
@@ -69,6 +70,16 @@ export function classifyRisk(input: RiskInput, rules: RiskRules = RISK_RULES): R
     gates_recommended: gates,
     reason,
   });
+  if (rules === null)
+    return emit(
+      'high',
+      'unresolved:rules_unreadable',
+      false,
+      true,
+      [],
+      [],
+      'risk-tiering-rules.json unreadable',
+    );
   if (input.files === undefined)
     return emit('high', 'unresolved:files_missing', false, true, [], [], 'changed-files list missing');
   if (input.gateFloor.trim() === '')

@@ -76,7 +76,7 @@ export function setStatus(
       reason: `invalid_status:${newStatus}`,
     });
   }
-  const fm = text === undefined ? undefined : readFrontmatter(text);
+  const fm = text === undefined ? undefined : readFrontmatter(text, { duplicateKeys: 'lastWins' });
   if (text === undefined || fm === undefined || !fm.ok) {
     return refuse({
       wo: null,

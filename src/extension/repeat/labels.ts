@@ -33,6 +33,15 @@ export function repeatStateText(ledger: Ledger): string | undefined {
   }
 }
 
+/**
+ * Does the session's repeat wait for an answer now (its stall or cycle question is open)? The
+ * ledger's own epoch is still open then, so without this the session reads as running.
+ */
+export function repeatWaitsForAnswer(ledger: Ledger): boolean {
+  const state = readRepeatState(ledger);
+  return state !== null && !isRefusal(state) && state.status === 'paused' && state.pending !== null;
+}
+
 /** An iteration's classification, when it is a repeat run: "settled", "cycled → stay". */
 export function repeatClassificationText(record: IterationRecord): string | undefined {
   const repeat = (record as IterationRecord & { repeat?: { classification?: unknown; resolution?: unknown } })

@@ -18,9 +18,12 @@ export class PrompterAsker implements Asker {
   constructor(
     private readonly prompter: () => Prompter,
     private readonly say: (text: string) => void,
+    /** Called as a question opens: the views re-read the session, which now waits for an answer. */
+    private readonly onAsk: () => void = () => undefined,
   ) {}
 
   async ask(question: PendingQuestion): Promise<string | undefined> {
+    this.onAsk();
     const current = side(question, 'Current side');
     const alternate = side(question, 'Alternate side');
     const detail: Record<string, string | undefined> = {

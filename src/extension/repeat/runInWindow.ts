@@ -46,6 +46,7 @@ export async function runRepeatInWindow(
         deps.output.appendLine(text);
         void vscode.window.showInformationMessage(vscode.l10n.t('Loop Ledger: {0}', text));
       },
+      () => void deps.sessions.refreshAll(),
     ),
   };
   const outcome = await vscode.window.withProgress(

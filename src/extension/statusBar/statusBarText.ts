@@ -4,6 +4,7 @@ import * as l10n from '@vscode/l10n';
 import type { Outcome } from '../../engine/types';
 import { budgetWords, tightestBudget } from '../../shared/budget-words';
 import { formatScore } from '../../shared/numbers';
+import { repeatWaitsForAnswer } from '../repeat/labels';
 import { currentEpochView } from '../sessions/epochs';
 import { progressText } from '../sessions/labels';
 import type { ReadableSession } from '../sessions/sessionEntry';
@@ -51,6 +52,16 @@ export function statusBarView(entry: ReadableSession): StatusBarView {
     };
   }
   const lastText = last ?? l10n.t('no iterations');
+  if (repeatWaitsForAnswer(entry.ledger)) {
+    return {
+      text: `$(question) ${entry.session} ${progressText(epoch)}${SEPARATOR}${l10n.t('waiting for an answer')}${SEPARATOR}${rubric}${capText}`,
+      tooltip: l10n.t(
+        'Loop Ledger — {0}: repeat waits for an answer to its question after {1} iterations this epoch; nothing runs until it is answered. Click for its status.',
+        entry.session,
+        progressText(epoch),
+      ),
+    };
+  }
   if (epoch.state === 'paused') {
     return {
       text: `$(debug-pause) ${l10n.t('{0} paused', entry.session)}${SEPARATOR}${progressText(epoch)}${SEPARATOR}${rubric}${capText}`,

@@ -5,6 +5,7 @@ import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { legalTargets } from '../../engine/workorders/status';
+import { dependencyDescription, dependencyIcon, waitsWords } from './depWords';
 import { loadTask, taskPathsOf, type Task, type WorkOrder } from './model';
 
 export type WoNode =
@@ -81,7 +82,11 @@ export class WorkOrdersTreeProvider implements vscode.TreeDataProvider<WoNode>, 
         dep,
       }));
       if (node.wo.waitingOn)
-        children.push({ kind: 'why', wo: node.wo, text: vscode.l10n.t('waits: {0}', node.wo.waitingOn) });
+        children.push({
+          kind: 'why',
+          wo: node.wo,
+          text: waitsWords(node.wo.waitingOn, node.task.workOrders),
+        });
       return children;
     }
     return [];
@@ -103,15 +108,17 @@ export class WorkOrdersTreeProvider implements vscode.TreeDataProvider<WoNode>, 
         return item;
       }
       case 'wo':
-        return woItem(node.wo, this.cap());
+        return woItem(node.wo, this.cap(), node.task.workOrders);
       case 'dep': {
         const dep = node.task.workOrders.find((w) => w.id === node.dep);
         const item = new vscode.TreeItem(
           vscode.l10n.t('depends on {0}', node.dep),
           vscode.TreeItemCollapsibleState.None,
         );
-        item.description = dep ? dep.row.status : vscode.l10n.t('missing');
-        item.iconPath = new vscode.ThemeIcon(dep?.row.status === 'done' ? 'pass' : 'arrow-small-right');
+        item.description = dependencyDescription(dep);
+        item.iconPath = dep?.row.terminal
+          ? new vscode.ThemeIcon(dependencyIcon(dep), new vscode.ThemeColor('errorForeground'))
+          : new vscode.ThemeIcon(dependencyIcon(dep));
         item.contextValue = 'woDependency';
         return item;
       }
@@ -129,7 +136,7 @@ export class WorkOrdersTreeProvider implements vscode.TreeDataProvider<WoNode>, 
   }
 }
 
-function woItem(wo: WorkOrder, cap: number): vscode.TreeItem {
+function woItem(wo: WorkOrder, cap: number, siblings: readonly WorkOrder[]): vscode.TreeItem {
   const children = wo.dependsOn.length > 0 || wo.waitingOn !== undefined;
   const item = new vscode.TreeItem(
     `${wo.id} ${wo.title}`,
@@ -169,7 +176,7 @@ function woItem(wo: WorkOrder, cap: number): vscode.TreeItem {
       wo.next,
     ),
   );
-  if (wo.waitingOn) tooltip.appendMarkdown(vscode.l10n.t('- waits: {0}', wo.waitingOn) + '\n');
+  if (wo.waitingOn) tooltip.appendMarkdown(`- ${waitsWords(wo.waitingOn, siblings)}\n`);
   item.tooltip = tooltip;
   item.resourceUri = vscode.Uri.file(wo.path);
   item.command = {

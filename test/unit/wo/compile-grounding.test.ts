@@ -366,6 +366,29 @@ describe('wo compile lockfile-sha (the original spec, ported)', () => {
     assert.match(r.json.compiled_from.research.sha, /^[0-9a-f]{64}$/);
   });
 
+  it("reads the shared store's shape {hash, fetched_at, content}: the index lines with no `index` wrapper", () => {
+    writeFileSync(
+      join(root, 'shared-index.json'),
+      JSON.stringify({
+        hash: 'h1',
+        fetched_at: '2026-06-01T00:00:00Z',
+        content: '## Domain\n- shared_one [cap] (sha:5ha7ed): when — http://z\n',
+      }),
+    );
+    const r = compile('lockfile-sha', {
+      cache_file: join(root, 'shared-index.json'),
+      refs: [
+        { ref: 'shared_one@3', kind: 'recipe', excerpt: 'x' },
+        { ref: 'not_there', excerpt: 'y' },
+      ],
+    });
+    assert.equal(r.code, 0);
+    assert.equal(r.json.lockfile[0].sha, '5ha7ed');
+    assert.equal(r.json.lockfile[1].sha, null);
+    assert.ok(r.json.warnings.includes('sha_not_in_cache:not_there'));
+    assert.ok(!r.json.warnings.some((w: string) => w.startsWith('cache_unreadable')));
+  });
+
   it('the name defaults to the ref without its @version', () => {
     const r = compile('lockfile-sha', {
       cache_file: join(root, 'cache.json'),

@@ -1,7 +1,7 @@
 // `wo critique-aggregate` (fail-closed verdict math over critic files) and `wo risk-classify`
 // (tiers from our own rules data). Both always exit 0.
 import assert from 'node:assert/strict';
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runCli, tempRoot } from '../helpers/cli';
 
@@ -163,6 +163,78 @@ describe('wo risk-classify', () => {
         .trigger,
       'collapsed_scc',
     );
+  });
+
+  describe("the plugin's own rules ($CLAUDE_PLUGIN_ROOT/references/risk-tiering-rules.json)", () => {
+    /** A plugin root whose rules file holds `rules` (text as given, or JSON of an object). */
+    function plugin(rules: string | object): string {
+      const root = tempRoot('wo-plugin-');
+      mkdirSync(join(root, 'references'));
+      writeFileSync(
+        join(root, 'references', 'risk-tiering-rules.json'),
+        typeof rules === 'string' ? rules : JSON.stringify(rules),
+      );
+      return root;
+    }
+    const RULES = {
+      schema_version: '1.0',
+      security_globs: ['*Access*.php', '*.htaccess'],
+      executable_extensions: ['php', 'twig'],
+      base_gate_floor: ['tdd', 'solid', 'dry', 'security', 'guides'],
+    };
+    const withPlugin = (root: string, ...args: string[]) =>
+      runCli(['wo', 'risk-classify', ...args], { env: { CLAUDE_PLUGIN_ROOT: root } });
+
+    it("its gate floor is the base: the spec's floor is no added gate; one beyond it is", () => {
+      const root = plugin(RULES);
+      const floor = 'tdd,solid,dry,security,guides';
+      const docs = withPlugin(root, '--files-from', list('docs/a.md'), '--gate-floor', floor);
+      assert.equal(docs.json.risk_tier, 'low', JSON.stringify(docs.json));
+      assert.equal(docs.json.trigger, 'none');
+      // Without the plugin the same floor reads as recipe-added (our base differs): the file decides.
+      assert.equal(
+        classify('--files-from', list('docs/a.md'), '--gate-floor', floor).json.trigger,
+        'recipe_added_gate',
+      );
+      assert.equal(
+        withPlugin(root, '--files-from', list('docs/a.md'), '--gate-floor', `${floor},a11y`).json.trigger,
+        'recipe_added_gate',
+      );
+    });
+
+    it('its globs and extensions, not ours', () => {
+      const root = plugin(RULES);
+      const floor = 'tdd,security';
+      const twig = withPlugin(root, '--files-from', list('templates/x.twig'), '--gate-floor', floor);
+      assert.equal(twig.json.trigger, 'executable_change', "twig is code in the plugin's rules");
+      assert.equal(
+        withPlugin(root, '--files-from', list('src/UserAccessCheck.php'), '--gate-floor', floor).json.trigger,
+        'security_glob',
+      );
+      // `.ts` is code in our rules but not in this file's.
+      assert.equal(
+        withPlugin(root, '--files-from', list('src/a.ts'), '--gate-floor', floor).json.risk_tier,
+        'low',
+      );
+    });
+
+    it('a plugin root without the file: ours apply; a file that is not a JSON object: fail-closed high', () => {
+      const empty = tempRoot('wo-plugin-');
+      assert.equal(
+        withPlugin(empty, '--files-from', list('src/a.ts'), '--gate-floor', 'tests').json.trigger,
+        'executable_change',
+      );
+      const broken = withPlugin(
+        plugin('{ not json'),
+        '--files-from',
+        list('docs/a.md'),
+        '--gate-floor',
+        'tdd',
+      );
+      assert.equal(broken.code, 0, 'risk-classify always exits 0');
+      assert.equal(broken.json.risk_tier, 'high');
+      assert.equal(broken.json.trigger, 'unresolved:rules_unreadable');
+    });
   });
 
   it('fail-closed high: no list, empty diff, no gate floor; reads gate_floor from the WO file', () => {

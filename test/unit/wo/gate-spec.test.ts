@@ -274,6 +274,22 @@ describe('wo mode-gate: the original spec S1–S12 (with its `**Run Mode:**` pro
     );
   });
 
+  it('a value flag with nothing after it (`--mode` last, and each of the other three) is a usage error, never an allow', () => {
+    // The task allows on its own (interactive + confirm): only the missing value can refuse it.
+    const t = task(project('p5e', 'interactive'), 's5e', 'none', true);
+    check(gate([t]), true, 0, null);
+    for (const flag of ['--mode', '--action', '--project-root', '--operator-uid']) {
+      const r = gate([t, flag]);
+      assert.equal(r.code, 2, `${flag}: ${r.stdout}`);
+      assert.equal(r.json.allowed, false);
+      assert.equal(r.json.reason, 'bad_args');
+      assert.match(r.stderr, new RegExp(`wo-mode-gate: ${flag} needs a value\n`));
+      assert.match(r.stderr, /mode_gate allowed=false mode=unknown reason=bad_args\n$/);
+    }
+    // A stray word after the flags is refused the same way (the original's `*)` branch).
+    assert.equal(gate([t, '--mode', 'interactive', 'extra']).code, 2);
+  });
+
   it('S7 a task run_mode autonomous tightens an interactive project; S8 a task interactive cannot loosen an autonomous one', () => {
     check(
       gate([task(project('p7', 'interactive'), 's7', 'autonomous', true)]),

@@ -109,14 +109,18 @@ describe('wo run: the default builder (loop-ledger run per attempt)', function (
     assert.deepEqual(calls(t), []);
   });
 
-  it('a harness that refuses (a worktree left dirty) is TERMINAL builder_refused at once, with its words', () => {
+  it('a worktree left dirty stops the run before any dispatch: no attempt spent, no HALT, the paths named', () => {
     const t = makeTask([wo(1)], { git: true });
     writeFileSync(join(t.worktree, 'stray.txt'), 'left behind\n');
     const r = woRun(t, { builderConfig: AGENTS, extra: ['--cap', '3'] });
     assert.equal(r.code, 1, r.stderr);
-    assert.equal(r.json.work_orders[0].halt_reason, 'builder_refused');
-    assert.equal(r.json.work_orders[0].attempts, 1, 'no attempt is spent on a retry that cannot help');
-    assert.match(readJson(join(t.dir, 'wo-01.HALT')).refusal, /working tree is not clean/);
+    assert.equal(r.json.outcome, 'stopped');
+    assert.equal(r.json.stop_reason, 'worktree_dirty');
+    assert.match(r.stderr, /wo-run stop reason=worktree_dirty paths=stray.txt\n/);
+    assert.equal(r.json.work_orders[0].terminal, false);
+    assert.equal(r.json.work_orders[0].attempts, 0);
+    assert.equal(existsSync(join(t.dir, 'wo-01.HALT')), false);
+    assert.equal(statusOf(t.file(1)), 'ready');
     assert.equal(git(t.worktree, 'log', '--format=%s').split('\n').length, 1, 'nothing committed');
     assert.equal(git(t.worktree, 'status', '--porcelain'), '?? stray.txt');
     assert.deepEqual(calls(t), []);

@@ -91,13 +91,25 @@ describe('wo compile set-status (the transition table)', () => {
     assert.equal(r.json.reason, 'missing_arg');
   });
 
-  it('two status lines never get a guessed write: the duplicate key is unreadable, file untouched', () => {
-    const t = makeTask([{ n: 1, status: 'ready', extra: 'status: blocked' }]);
+  it('two status lines never get a guessed write: ambiguous_status_field (as the original names it), file untouched', () => {
+    const t = makeTask([{ n: 1, status: 'ready', extra: 'status: ready' }]);
     const before = readFileSync(t.file(1), 'utf8');
     const r = setStatus(t.file(1), 'in_progress');
     assert.equal(r.code, 1);
-    assert.equal(r.json.reason, 'frontmatter_unreadable');
+    assert.equal(r.json.ok, false);
+    assert.equal(r.json.reason, 'ambiguous_status_field');
+    assert.equal(r.json.previous_status, 'ready');
+    assert.equal(r.json.changed, false);
     assert.equal(readFileSync(t.file(1), 'utf8'), before);
+    // The last status line is the one read (the original's YAML reader), so an edge from it that
+    // is illegal is refused as such, before the line count.
+    const t2 = makeTask([{ n: 1, status: 'ready', extra: 'status: done' }]);
+    assert.equal(setStatus(t2.file(1), 'in_progress').json.reason, 'illegal_transition:done->in_progress');
+    // A repeated key anywhere else is still unreadable for every other reader (the dispatch gate).
+    const t3 = makeTask([{ n: 1, status: 'ready', extra: 'verified: false' }]);
+    const refused = gate(t3.file(1));
+    assert.equal(refused.code, 1);
+    assert.match(String(refused.json.reason), /^frontmatter_unreadable:/);
   });
 
   it('engine: the write counts status lines in the frontmatter only and never touches the body', () => {

@@ -139,16 +139,31 @@ function modeFrom(
   return projectFile ? 'interactive' : undefined;
 }
 
+const MODE_FLAGS = new Set(['--action', '--project-root', '--mode', '--operator-uid']);
+
+/**
+ * What is wrong with the mode gate's arguments after the task, as the original walks them: each
+ * is one of its four flags followed by a value. A flag with nothing after it (`--mode` last) is
+ * a usage error, never an empty value that falls through to an allow; so is anything else.
+ */
+function modeArgsProblem(args: string[]): string | undefined {
+  for (let i = 0; i < args.length; i += 1) {
+    const arg = args[i] ?? '';
+    if (!MODE_FLAGS.has(arg)) return `unknown arg: ${arg.slice(0, 80)}`;
+    if (i + 1 >= args.length) return `${arg} needs a value`;
+    i += 1;
+  }
+  return undefined;
+}
+
 export function modeMain(argv: string[]): number {
   const task = argv[0] ?? '';
   const flags = parseFlags(argv.slice(1), ['--action', '--project-root', '--mode', '--operator-uid']);
   const action = flags.values.get('--action') ?? 'pr-open';
   const confirmPath = process.env.WO_CONFIRM_ARTIFACT || join(task, '.pr-confirm');
-  const known = new Set(['--action', '--project-root', '--mode', '--operator-uid']);
-  const unknown = argv
-    .slice(1)
-    .filter((a, i, all) => a.startsWith('--') && !known.has(a) && !known.has(all[i - 1] ?? ''));
-  if (!task || !isDirectory(task) || unknown.length > 0) {
+  const problem = modeArgsProblem(argv.slice(1));
+  if (!task || !isDirectory(task) || problem !== undefined) {
+    if (task && isDirectory(task) && problem !== undefined) err(`wo-mode-gate: ${problem}`);
     const reason = !task || !isDirectory(task) ? 'task_folder_missing' : 'bad_args';
     out({
       action,

@@ -1,8 +1,10 @@
 // `loop-ledger wo risk-classify [<wo-file>] --files-from LIST [--gate-floor CSV] [--verified B]
-// [--collapsed-scc B]` — always exits 0; an undeterminable input is `high`.
+// [--collapsed-scc B]` — always exits 0; an undeterminable input is `high`. The rules are the
+// plugin's `$CLAUDE_PLUGIN_ROOT/references/risk-tiering-rules.json` when present, else ours.
 import { readFrontmatter } from '../../../engine/workorders/frontmatter-yaml';
 import { classifyRisk } from '../../../engine/workorders/risk';
 import { readText } from '../../../drivers/workorders/files';
+import { riskRules } from '../../../drivers/workorders/risk-rules';
 import { out, parseFlags } from './io';
 
 export function main(argv: string[]): number {
@@ -22,11 +24,14 @@ export function main(argv: string[]): number {
   const listPath = flags.values.get('--files-from') ?? '';
   const list = listPath === '' ? undefined : readText(listPath);
   out(
-    classifyRisk({
-      files: list === undefined ? undefined : list.split('\n'),
-      gateFloor,
-      collapsedScc: collapsed === 'true',
-    }),
+    classifyRisk(
+      {
+        files: list === undefined ? undefined : list.split('\n'),
+        gateFloor,
+        collapsedScc: collapsed === 'true',
+      },
+      riskRules(),
+    ),
   );
   return 0;
 }
