@@ -11,7 +11,7 @@ const GIT_HEADER = 'diff --git ';
 const LF = 0x0a;
 const CR = 0x0d;
 
-/** A diff as the shells hand it over: its text, or its UTF-8 bytes. */
+/** A diff as the shells hand it over: its text, or its UTF-8 bytes (the cut may move them: the brief owns them). */
 export type RawDiff = { text: string } | { utf8: Uint8Array; ascii?: boolean };
 
 export interface WithoutOwnWrites<D extends RawDiff> {
@@ -111,9 +111,25 @@ export function withoutOwnSections<D extends RawDiff>(diff: D, rootPrefix = ''):
   }
   if (leftOut.length === 0) return { diff, leftOut: [] };
   const result = buf
-    ? { ...diff, utf8: Buffer.concat(keep.map(([s, e]) => buf.subarray(s, e))) }
+    ? { ...diff, utf8: compactInPlace(buf, keep) }
     : { ...diff, text: keep.map(([s, e]) => (diff as { text: string }).text.slice(s, e)).join('') };
   return { diff: result, leftOut: sortedUnique(leftOut) };
+}
+
+/**
+ * The kept ranges of `buf`, moved together over its own bytes (the brief owns the diff's bytes,
+ * as Utf8Diff does): a copy of a 20 MiB diff into fresh memory costs more than the brief itself.
+ * When one range is kept — the usual case, since git lists `.loop/` first — nothing moves.
+ */
+function compactInPlace(buf: Buffer, keep: readonly [number, number][]): Buffer {
+  const ranges = keep.filter(([s, e]) => e > s);
+  if (ranges.length === 1) return buf.subarray(ranges[0]![0], ranges[0]![1]);
+  let length = 0;
+  for (const [s, e] of ranges) {
+    if (s !== length) buf.copyWithin(length, s, e);
+    length += e - s;
+  }
+  return buf.subarray(0, length);
 }
 
 /** Declared paths without own writes, and the own ones it dropped. */
