@@ -87,8 +87,12 @@ export function validateEngineeringFile(path: string, strict: boolean): Engineer
   const read = readTextFile(path, CONTRACT_LIMIT, { keepByteOrderMark: markdown });
   if ('error' in read) {
     if (!markdown) return null; // the work-loop validator words its own refusal
-    const missing = read.error === 'no such file' || read.error === 'is a directory';
-    const message = missing ? `contract does not exist: ${path}` : `${path}: contract file ${read.error}`;
+    const message =
+      read.error === 'no such file'
+        ? `contract does not exist: ${path}`
+        : read.error === 'is a directory'
+          ? `contract is a directory, not a file: ${path}`
+          : `${path}: contract file ${read.error}`;
     return { exitCode: EXIT.usage, findings: [{ message }] };
   }
   const check = checkEngineeringText(read.text, path, strict);

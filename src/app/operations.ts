@@ -51,6 +51,8 @@ export interface BriefOpInput<Diff extends DiffInput = BriefInput> {
   diff: Diff;
   verification: BriefInput;
   changeScope?: BriefInput;
+  /** Where the workspace root sits in the diff's repository (see BriefInputs.ownPrefix). */
+  ownPrefix?: string;
 }
 
 export function briefOp(

@@ -1,4 +1,5 @@
 import { briefOp } from '../../app/operations';
+import { BRIEF_ASKS } from '../../engine/brief';
 import { INPUT_LIMIT, readTextFile, readUtf8File } from '../../app/read-input';
 import { SESSION_FLAG, type CommandSpec, type ParsedFlags } from '../args';
 import { withHuman, type CommandOutcome } from '../outcome';
@@ -30,9 +31,11 @@ export function run(flags: ParsedFlags, ctx: CommandContext): CommandOutcome {
     verification: readTextFile(str(flags.verificationFile) as string, INPUT_LIMIT),
     changeScope: scopePath === null ? undefined : readTextFile(scopePath, INPUT_LIMIT),
   });
-  return withHuman(
-    outcome,
-    (p) =>
+  return withHuman(outcome, (p) =>
+    [
       `${session}: brief ${p.brief_id} pending (scope ${p.scope.provenance}, ${p.scope.diff_paths.length} file(s) in the diff)`,
+      // the packet's own line about Loop Ledger's writes left out, when there is one
+      ...p.asks.slice(BRIEF_ASKS.length),
+    ].join('\n'),
   );
 }

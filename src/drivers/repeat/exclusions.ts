@@ -1,8 +1,9 @@
 // What a capture never sees (reference §2 "never capture", plus our own writes): without these a
 // workspace never settles, because the capture would see the ledger being written.
+import { OWN_FOLDER } from '../../engine/own-writes';
 
 /** Always excluded, by every recipe: our ledger and sidecars, the original's cache, IDE/OS state. */
-export const ALWAYS_EXCLUDED = ['.loop', '.ai-cache', '.vscode', '.idea', '.DS_Store', 'Thumbs.db'];
+export const ALWAYS_EXCLUDED = [OWN_FOLDER, '.ai-cache', '.vscode', '.idea', '.DS_Store', 'Thumbs.db'];
 
 /** The filesystem recipe's default scope also drops build output and dependency folders. */
 export const FS_DEFAULT_EXCLUDED = [

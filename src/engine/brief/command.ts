@@ -9,9 +9,10 @@ import { briefId } from './brief-id';
 import { declaredPaths } from './change-scope';
 import { scopeCoverage } from './coverage';
 import { diffPaths } from './diff-paths';
+import { withoutOwnDeclared, withoutOwnSections } from './own-writes';
 import { assemblePacket } from './packet';
 import type { BriefPacket, BriefScope, DiffText } from './packet';
-import { isPyBlank, pyUniversalNewlines } from '../python-text';
+import { isPyBlank, pyUniversalNewlines, sortedUnique } from '../python-text';
 import { Utf8Diff } from './utf8-diff';
 
 /** One input file as the shell found it: its text, or why it could not be read. */
@@ -29,6 +30,11 @@ export interface BriefInputs<Diff extends DiffInput = BriefInput> {
   diff: Diff;
   verification: BriefInput;
   changeScope?: BriefInput;
+  /**
+   * The workspace root's path inside the repository the diff comes from (`sub/dir/`, or `''`
+   * at its top, the default): where Loop Ledger's own `.loop/` writes, left out, live.
+   */
+  ownPrefix?: string;
 }
 
 export interface BriefResult<Diff extends DiffText = string> {
@@ -90,9 +96,21 @@ function readTextInput(named: NamedInput & { input: BriefInput }): string | Refu
 export function brief(ledger: Ledger, inputs: BriefInputs): BriefResult | Refusal;
 export function brief(ledger: Ledger, inputs: BriefInputs<DiffInput>): BriefResult<DiffText> | Refusal;
 export function brief(ledger: Ledger, inputs: BriefInputs<DiffInput>): BriefResult<DiffText> | Refusal {
+  // Loop Ledger's own writes (a tracked ledger the last brief rewrote) are not the change.
+  const prefix = inputs.ownPrefix ?? '';
+  const own = 'error' in inputs.diff ? null : withoutOwnSections(inputs.diff, prefix);
+  const leftOut = own?.leftOut ?? [];
   // Read in order: only the first unreadable or empty input is reported.
-  const diff = readInput({ label: 'diff', flag: '--diff-file', input: inputs.diff });
-  if (isRefusal(diff)) return diff;
+  const diff = readInput({ label: 'diff', flag: '--diff-file', input: own?.diff ?? inputs.diff });
+  if (isRefusal(diff)) {
+    if (leftOut.length === 0 || diff.findings[0]?.code !== 'brief-input-empty') return diff;
+    return refuse(EXIT.unreadableInput, [
+      {
+        code: 'brief-input-only-own-writes',
+        message: `--diff-file ${inputs.diff.path}: the diff holds only Loop Ledger's own writes (${leftOut.join(', ')}) — with them left out there is no change for the critic to judge`,
+      },
+    ]);
+  }
   const verification = readTextInput({
     label: 'verification output',
     flag: '--verification-file',
@@ -114,7 +132,17 @@ export function brief(ledger: Ledger, inputs: BriefInputs<DiffInput>): BriefResu
     undeclared_paths: [],
   };
   if (scopeText !== undefined) {
-    const declared = declaredPaths(scopeText);
+    const scoped = withoutOwnDeclared(declaredPaths(scopeText), prefix);
+    const declared = scoped.declared;
+    leftOut.push(...scoped.leftOut);
+    if (declared.length === 0 && scoped.leftOut.length > 0) {
+      return refuse(EXIT.scopeNotCovered, [
+        {
+          code: 'scope-only-own-writes',
+          message: `--change-scope ${inputs.changeScope?.path ?? ''}: names only Loop Ledger's own writes (${scoped.leftOut.join(', ')}) — with them left out it declares nothing to vouch for the diff`,
+        },
+      ]);
+    }
     if (declared.length === 0) {
       return refuse(EXIT.scopeNotCovered, [
         {
@@ -142,6 +170,7 @@ export function brief(ledger: Ledger, inputs: BriefInputs<DiffInput>): BriefResu
     diff,
     verification,
     scope,
+    leftOut: sortedUnique(leftOut),
   });
   return { ledger: { ...ledger, pending_brief: { brief_id: id } }, payload };
 }

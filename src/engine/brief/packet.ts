@@ -3,6 +3,7 @@
 // framing never becomes the critic's prompt.
 import type { ChunkedText } from '../chunked-text';
 import { CRITIC_VERDICTS } from '../types';
+import { leftOutLine } from './own-writes';
 import type { CriticVerdict, RubricDimension } from '../types';
 
 /** What the packet says about how complete its diff is known to be. */
@@ -49,6 +50,8 @@ export interface PacketParts<Diff extends DiffText = string> {
   diff: Diff;
   verification: string;
   scope: BriefScope;
+  /** Loop Ledger's own writes left out of the diff and the scope check (one more line in `asks`). */
+  leftOut?: readonly string[];
 }
 
 export function assemblePacket<Diff extends DiffText>(parts: PacketParts<Diff>): BriefPacket<Diff> {
@@ -60,6 +63,11 @@ export function assemblePacket<Diff extends DiffText>(parts: PacketParts<Diff>):
     verification: parts.verification,
     scope: parts.scope,
     verdicts: [...CRITIC_VERDICTS],
-    asks: [...BRIEF_ASKS],
+    asks: [...BRIEF_ASKS, ...leftOutAsk(parts.leftOut ?? [])],
   };
+}
+
+function leftOutAsk(leftOut: readonly string[]): string[] {
+  const line = leftOutLine(leftOut);
+  return line === null ? [] : [line];
 }

@@ -1,14 +1,20 @@
 // The permission-boundary rule: a boundary that crosses into production, deployment,
 // publishing, external or shared systems must name both an approval and a rollback.
 //
-// Two deliberate differences from the original, which is too lenient about risk here:
-// - it excuses the whole boundary when ONE negation ("no", "not", "without", "deny", "denied")
-//   sits within 32 characters before ANY risky word, so "no push; deploy to production allowed"
-//   passes. Here each risky word is excused only by its own negation, within 32 characters
-//   before it and in the same clause (no `;`, sentence end, "but" or "except" between them);
+// A negation ("no", "not", "without", "deny", "denied") governs the rest of its clause, so it
+// excuses every risky word of the list it heads: "local branch writes only; no push, merge,
+// deploy, external update, or shared-state mutation" needs nothing more, however long the list.
+// A clause ends at `;`, a sentence end, or a word that turns the sentence around ("but",
+// "except", "however", "unless", or one that grants: "allowed", "permitted", "may", "can").
+//
+// Deliberate differences from the original, which reads distance instead of clauses:
+// - it excuses the whole boundary when ONE negation sits within 32 characters before ANY risky
+//   word, so "no push; deploy to production allowed" passes. Here each risky word needs a
+//   negation of its own clause;
+// - it excuses nothing more than 32 characters after a negation, so a long negated list is
+//   refused. Here the negation reaches its clause's end;
 // - it does not count "deployment" (nor "deployed", "publishing" …) as risky. Here every
 //   inflection of deploy and publish counts.
-// Everything the original refuses is still refused.
 import { PY_WHITESPACE } from '../python-text';
 import { textPattern } from './unicode';
 
@@ -19,23 +25,35 @@ const RISKY = textPattern(
 );
 const NEGATION = textPattern((c) => `${c.start}(?:no|not|without|deny|denied)${c.end}`, 'g');
 const CLAUSE_END = textPattern(
-  (c) => `;|[.!?](?:[${PY_WHITESPACE}]|$)|${c.start}(?:but|except|however)${c.end}`,
-  '',
+  (c) =>
+    `;|[.!?](?:[${PY_WHITESPACE}]|$)|${c.start}(?:but|except|however|unless|allow(?:s|ed)?|permit(?:s|ted)?|may|can)${c.end}`,
+  'g',
 );
 
-/** The risky words of a (normalised) boundary that no negation of their own excuses. */
+/** Where each match of `pattern` over `text` starts (ascending). */
+function starts(text: string, pattern: RegExp): number[] {
+  return [...text.matchAll(pattern)].map((m) => m.index as number);
+}
+
+/** The risky words of a (normalised) boundary that no negation of their own clause excuses. */
 export function unexcusedRiskyWords(boundary: string): string[] {
-  const negations = [...boundary.matchAll(NEGATION(boundary))].map((m) => (m.index as number) + m[0].length);
-  const clauseEnd = CLAUSE_END(boundary); // picking the build reads the whole text: once, not per word
+  // One pass over each list, in order: the text is read once whatever its length.
+  const negationEnds = [...boundary.matchAll(NEGATION(boundary))].map(
+    (m) => (m.index as number) + m[0].length,
+  );
+  const clauseEnds = starts(boundary, CLAUSE_END(boundary));
   const out: string[] = [];
-  let first = 0; // negations ending more than 32 characters back never excuse a later word
+  let lastNegation = -1; // end of the last negation before the risky word
+  let lastClauseEnd = -1; // start of the last clause end before the risky word
+  let n = 0;
+  let c = 0;
   for (const risky of boundary.matchAll(RISKY(boundary))) {
     const at = risky.index as number;
-    while (first < negations.length && (negations[first] as number) < at - 32) first++;
-    let excused = false;
-    for (let i = first; i < negations.length && (negations[i] as number) <= at && !excused; i++) {
-      excused = !clauseEnd.test(boundary.slice(negations[i], at));
-    }
+    while (n < negationEnds.length && (negationEnds[n] as number) <= at)
+      lastNegation = negationEnds[n++] as number;
+    while (c < clauseEnds.length && (clauseEnds[c] as number) < at) lastClauseEnd = clauseEnds[c++] as number;
+    // excused when a negation opens this word's clause: none ended between the two
+    const excused = lastNegation >= 0 && lastClauseEnd < lastNegation;
     if (!excused) out.push(risky[0]);
   }
   return out;

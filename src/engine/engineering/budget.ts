@@ -4,10 +4,21 @@ import { wholeText, type ChunkedText } from '../chunked-text';
 import type { ParsedCaps } from './caps';
 import { SPENT_KINDS, type EngineeringState, type Spent, type SpentKind } from './state';
 
-/** Parses `--spent KIND=N` values; each problem names the flag value. */
-export function parseSpent(specs: string[]): { delta: Spent; problems: string[] } {
+/**
+ * The largest amount a ledger keeps exactly: past 2^53 − 1 a JSON number silently rounds
+ * (9007199254740993 would be stored as …992), so a total could no longer be trusted.
+ */
+const MAX_EXACT = Number.MAX_SAFE_INTEGER;
+const MAX_EXACT_TEXT = `${MAX_EXACT} (2^53 − 1)`;
+
+/**
+ * Parses `--spent KIND=N` values; each problem names the flag value. `outOfRange` holds the
+ * values too large to keep exactly: a usage error rather than a malformed fact.
+ */
+export function parseSpent(specs: string[]): { delta: Spent; problems: string[]; outOfRange: string[] } {
   const delta: Spent = { calls: 0, tokens: 0, usd: 0, ms: 0 };
   const problems: string[] = [];
+  const outOfRange: string[] = [];
   for (const spec of specs) {
     const eq = spec.indexOf('=');
     const kind = spec.slice(0, eq).trim();
@@ -25,9 +36,20 @@ export function parseSpent(specs: string[]): { delta: Spent; problems: string[] 
       );
       continue;
     }
+    if (n > MAX_EXACT) {
+      outOfRange.push(`--spent ${spec}: ${kind} must be at most ${MAX_EXACT_TEXT}, or it would be rounded`);
+      continue;
+    }
     delta[kind as SpentKind] += n;
   }
-  return { delta, problems };
+  return { delta, problems, outOfRange };
+}
+
+/** The refusals for totals this iteration would carry past what the ledger keeps exactly. */
+export function spentTotalsOutOfRange(totals: Spent): string[] {
+  return SPENT_KINDS.filter((kind) => totals[kind] > MAX_EXACT).map(
+    (kind) => `--spent: the loop's ${kind} total would pass ${MAX_EXACT_TEXT}, where it would be rounded`,
+  );
 }
 
 export function addSpent(a: Spent, b: Spent): Spent {

@@ -7,7 +7,7 @@ import { currentEpoch, isBlank, sortKeysDeep } from '../ledger-view';
 import { epochSummary, summarizeRecords, type RecordsSummary } from '../records-summary';
 import { EXIT, isRefusal, refuse, type Refusal } from '../refusal';
 import type { Finding, IterationRecord, Ledger } from '../types';
-import { addSpent, elapsedMs, parseSpent, reachedCaps } from './budget';
+import { addSpent, elapsedMs, parseSpent, reachedCaps, spentTotalsOutOfRange } from './budget';
 import { completionFindings } from './completion';
 import { loopStatusOf } from './loop-status';
 import { checkNoOp, type NoOpRecord } from './no-op';
@@ -64,6 +64,7 @@ export function iterateEngineering(
   }
   const spent = parseSpent(input.spent ?? []);
   findings.push(...spent.problems.map((message) => ({ message, code: 'bad-spent' })));
+  findings.push(...spent.outOfRange.map((message) => ({ message, code: 'spent-out-of-range' })));
   let noOp: NoOpRecord | null = null;
   if (input.noOp) {
     if (input.outcome !== 'continue' && input.outcome !== 'complete') {
@@ -96,7 +97,7 @@ export function iterateEngineering(
       findings.push({ message: '--termination: empty signal', code: 'bad-termination' });
     else termination = normaliseTermination(rawTermination);
   }
-  if (findings.length > 0) return refuse(EXIT.malformed, findings);
+  if (findings.length > 0) return refuse(spent.outOfRange.length > 0 ? EXIT.usage : EXIT.malformed, findings);
 
   // The signal may force the outcome; an escalate it forces gets the three fields it needs.
   const forced = termination ? forcedOutcome(termination) : null;
@@ -111,6 +112,12 @@ export function iterateEngineering(
     };
   }
   const totals = state ? addSpent(state.spent, spent.delta) : null;
+  const overTotals = totals ? spentTotalsOutOfRange(totals) : [];
+  if (overTotals.length > 0)
+    return refuse(
+      EXIT.usage,
+      overTotals.map((message) => ({ message, code: 'spent-out-of-range' })),
+    );
   const elapsed = state ? elapsedMs(ledger.opened_at, input.now) : 0;
   if (state && totals) {
     core.budgetReached = reachedCaps({

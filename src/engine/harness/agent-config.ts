@@ -42,6 +42,11 @@ function pythonInt(value: unknown, where: string): number {
   if (typeof value === 'bigint') return Number(value);
   if (typeof value === 'string' && /^\s*[+-]?\d+(_\d+)*\s*$/.test(value))
     return Number(value.replace(/_/g, ''));
+  // JSON has no spelling for these (JSON.stringify gives "null"): say them as the TOML file does.
+  if (typeof value === 'number')
+    throw new AgentConfigError(
+      `${where}: must be a finite number of seconds, got ${Number.isNaN(value) ? 'nan' : value > 0 ? 'inf' : '-inf'}`,
+    );
   throw new AgentConfigError(
     `${where}: expected a whole number of seconds, got ${JSON.stringify(value) ?? String(value)}`,
   );

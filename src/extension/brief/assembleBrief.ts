@@ -168,6 +168,7 @@ export class AssembleBriefCommand implements Command {
       diff: { path: `git diff (${gitLabel})`, text: texts.diff },
       verification,
       changeScope: { path: `git --stat (${gitLabel})`, text: texts.stat },
+      ownPrefix: texts.ownPrefix,
     };
     const outcome = await writeWithoutBlocking((lock) => briefOp(root, session, briefInput, lock));
     if (outcome.exitCode !== 0 || !outcome.payload) {

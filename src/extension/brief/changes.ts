@@ -62,6 +62,11 @@ export interface ChangeTexts {
   ref: ChangeRef;
   diff: string;
   stat: string;
+  /**
+   * The folder's path inside its repository (`''` at the top, else `sub/dir/`): git names paths
+   * from the top, and the engine leaves the folder's own `.loop/` writes out of the brief.
+   */
+  ownPrefix: string;
 }
 
 /** Where the diff editor finds each side of a file, per kind of change. */
@@ -94,10 +99,11 @@ async function describe(root: string, choice: ChangeChoice): Promise<ChangeRef> 
 }
 
 export async function readChange(root: string, choice: ChangeChoice): Promise<ChangeTexts> {
-  const [diff, stat, ref] = await Promise.all([
+  const [diff, stat, ref, prefix] = await Promise.all([
     runGit(root, diffArgs(choice)),
     runGit(root, statArgs(choice)),
     describe(root, choice),
+    runGit(root, ['rev-parse', '--show-prefix']),
   ]);
-  return { ref, diff, stat };
+  return { ref, diff, stat, ownPrefix: prefix.trim() };
 }

@@ -64,6 +64,7 @@ describe('engineering: caps, budgets, termination, loop status', () => {
     assert.deepEqual(parseSpent(['calls=3', 'calls=2', 'usd=0.25', 'ms=10']), {
       delta: { calls: 5, tokens: 0, usd: 0.25, ms: 10 },
       problems: [],
+      outOfRange: [],
     });
     const bad = parseSpent(['calls=-1', 'bytes=3', 'tokens=1.5', 'usd=abc', 'calls']);
     assert.equal(bad.problems.length, 5);

@@ -89,14 +89,22 @@ describe('CLI: validate a loop-engineering contract', () => {
     assert.equal(r.json.contract, '.loop/contracts/echo.loop.md');
   });
 
-  it('a missing file or a directory is exit 2, "contract does not exist"', () => {
+  it('a missing file is exit 2, "contract does not exist"; a directory is exit 2, named as one', () => {
     const missing = runCli(['validate', join(root, 'nope.loop.md')]);
     assert.equal(missing.code, 2);
     assert.equal(missing.stdout, '');
     assert.equal(missing.stderr.trim(), `contract does not exist: ${join(root, 'nope.loop.md')}`);
-    const dir = join(root, 'dir.loop.md');
-    mkdirSync(dir);
-    assert.equal(runCli(['validate', dir]).code, 2);
+    for (const name of ['dir.loop.md', 'dir.json', 'dir']) {
+      const dir = join(root, name);
+      mkdirSync(dir);
+      const r = runCli(['validate', dir]);
+      assert.equal(r.code, 2, name);
+      assert.equal(r.stdout, '');
+      const line = r.stderr.trim();
+      assert.equal(line.split('\n').length, 1, line);
+      assert.ok(line.includes(dir) && line.includes('is a directory'), line);
+      assert.doesNotMatch(r.stderr, /does not exist/, name);
+    }
   });
 
   it('text that is not UTF-8 is exit 2, named', () => {
