@@ -61,7 +61,11 @@ function rowElement(row: DashboardRow, actions: DashboardActions): HTMLElement {
       ...flags(row),
       row.problem ? h('div', { class: 'muted small' }, row.problem) : null,
     ),
-    h('td', {}, row.lastActivity ?? '—'),
+    h(
+      'td',
+      { class: 'when' },
+      row.lastActivity ? row.lastActivity.replace('T', ' ').replace(/Z$/, ' UTC') : '—',
+    ),
     h('td', {}, `${row.n} / ${row.limit ?? '—'}`),
     h('td', {}, row.lastOutcome ?? '—'),
     h('td', {}, row.verdict ?? '—'),

@@ -220,7 +220,7 @@ function legend(references: Reference[]): HTMLElement {
   );
 }
 
-function seriesSection(
+function seriesFigure(
   id: string,
   heading: string,
   series: Series | null,
@@ -242,9 +242,9 @@ function seriesSection(
     onPick: actions.showIteration,
   });
   return h(
-    'section',
-    { class: 'block', id: `${id}-section`, 'aria-labelledby': `${id}-h` },
-    h('h2', { id: `${id}-h` }, heading),
+    'figure',
+    { class: 'dim', id: `${id}-figure` },
+    h('figcaption', {}, h('span', { class: 'dim-name' }, heading)),
     svg,
     ...tableToggle(id, heading, ['Iteration', what], seriesRows(series, actions)),
   );
@@ -393,8 +393,19 @@ export function renderOverview(root: HTMLElement, model: OverviewModel, actions:
     model.iterations === 0
       ? h('p', { class: 'muted' }, 'No iterations recorded yet.')
       : timelineSection(model, actions),
-    seriesSection('total', 'Weighted total', model.total, model, actions, 'weighted total'),
-    seriesSection('cost', 'Cost per iteration (USD)', model.cost, model, actions, 'cost'),
+    model.total || model.cost
+      ? h(
+          'section',
+          { class: 'block', id: 'trends-section', 'aria-labelledby': 'trends-h' },
+          h('h2', { id: 'trends-h' }, 'Trends'),
+          h(
+            'div',
+            { class: 'dims' },
+            seriesFigure('total', 'Weighted total', model.total, model, actions, 'weighted total'),
+            seriesFigure('cost', 'Cost per iteration (USD)', model.cost, model, actions, 'cost'),
+          ),
+        )
+      : null,
     dims.length
       ? h(
           'section',
