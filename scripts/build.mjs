@@ -178,6 +178,21 @@ builds.push({
   legalComments: 'none',
 });
 
+// The session overview and dashboard app (one bundle, two pages) with its stylesheet beside it.
+builds.push({
+  absWorkingDir: root,
+  bundle: true,
+  platform: 'browser',
+  format: 'esm',
+  target: 'es2022',
+  entryPoints: { overview: 'webview/overview/main.ts' },
+  outdir: 'dist/webview',
+  sourcemap: 'linked',
+  minify: true,
+  logLevel: 'warning',
+  legalComments: 'none',
+});
+
 // Tests are rebuilt from scratch so a deleted test's old output can never run again.
 if (!watch) rmSync(join(root, 'out', 'test'), { recursive: true, force: true });
 const testEntries = tsFilesUnder('test').filter((f) => !f.startsWith('test/fixtures/'));

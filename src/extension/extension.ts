@@ -4,6 +4,7 @@ import { ShowLedgerFolderCommand } from './commands/showLedgerFolder';
 import { registerBriefPanel } from './brief/register';
 import { registerContractEditor } from './contract/registerContractEditor';
 import { registerEngineeringEditor } from './engineering/register';
+import { registerOverview } from './overview/register';
 import { createPrompterSlot } from './input';
 import { shareL10nBundle } from './sharedL10n';
 import { registerRuns, type RunsApi } from './runs/register';
@@ -37,13 +38,14 @@ export function activate(context: vscode.ExtensionContext): LoopLedgerApi {
   context.subscriptions.push(commands);
   commands.register(new ShowLedgerFolderCommand());
   registerContractEditor(context, commands, prompter);
-  registerBriefPanel(context, commands, prompter, output, () => trust.isTrusted);
+  const briefs = registerBriefPanel(context, commands, prompter, output, () => trust.isTrusted);
 
   const sessions = registerSessionsFeature(context, commands, prompter, output, trust);
   registerRepeat(context, commands, { prompter, output, trust, ...sessions });
   const runs = registerRuns(context, commands, prompter, output, { ...sessions, trust });
   const workOrders = registerWorkOrders(context, commands, prompter, trust, output);
   registerEngineeringEditor(context, commands, { prompter, output, trust, ...sessions });
+  registerOverview(context, commands, { prompter, output, briefs, sessions: sessions.sessions });
 
   const activationMs = Math.round((performance.now() - started) * 100) / 100;
   output.appendLine(vscode.l10n.t('Loop Ledger activated in {0} ms', activationMs));

@@ -58,6 +58,12 @@ function sessionItem(node: SessionNode): vscode.TreeItem {
   const entry = node.entry;
   const item = new vscode.TreeItem(entry.session, Collapsed);
   item.id = nodeId(node);
+  // A click opens the session's overview (the twistie still expands it).
+  item.command = {
+    command: 'loopLedger.showSessionOverview',
+    title: vscode.l10n.t('Show Session Overview'),
+    arguments: [{ root: node.root.path, session: entry.session }],
+  };
   // No resourceUri: the item is a session, not its ledger file, so it must not take the file's
   // decorations (git's green label and "U" badge, problem colours). Reveal Ledger File opens it.
   if (entry.kind === 'broken') {

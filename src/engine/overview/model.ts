@@ -1,0 +1,337 @@
+// What the session overview draws, prepared from a ledger in one pass: the header, one series
+// per rubric dimension, the weighted total, spend per iteration, the outcome timeline with its
+// epoch bands, stalls and critic verdicts, and what the other loop kinds keep. Every series is
+// downsampled (series.ts), so the result stays a few hundred kilobytes at most whatever the
+// ledger's size. The ledger is read defensively: optional keys other writers add (cost, tokens,
+// a repeat's record) are used when they are well-formed and ignored when they are not.
+import type { StatusPayload } from '../status';
+import type { IterationRecord, Ledger } from '../types';
+import {
+  downsample,
+  timelineMarks,
+  type Series,
+  type SeriesPoint,
+  type TimelineItem,
+  type TimelineMark,
+} from './series';
+
+/** Texts longer than this are cut in the overview (the ledger file has the whole text). */
+export const MAX_TEXT = 2_000;
+/** At most this many dimensions are charted; a contract with more says how many were left out. */
+export const MAX_DIMENSIONS = 24;
+/** At most this many stalls, verdicts and kind rows are listed (the newest). */
+export const MAX_LISTED = 200;
+
+export type LoopKind = 'work' | 'repeat' | 'run' | 'engineering';
+
+export interface SpendLine {
+  /** `iterations`, `usd`, `tokens`, `time_ms`, … */
+  readonly key: string;
+  readonly spent: number;
+  readonly cap: number | null;
+}
+
+export interface DimensionChart {
+  readonly dimension: string;
+  readonly direction: 'higher-is-better' | 'lower-is-better';
+  readonly baseline: number | null;
+  readonly target: number | null;
+  readonly failureThreshold: number | null;
+  readonly weight: number | null;
+  readonly hardGate: boolean;
+  /** Measured values; a bucket is marked when a hard gate failed in it. */
+  readonly series: Series;
+}
+
+export interface OverviewModel {
+  readonly session: string;
+  readonly kind: LoopKind;
+  readonly purpose: string;
+  readonly owner: string;
+  readonly status: string;
+  readonly finalOutcome: string | null;
+  readonly epoch: number;
+  /** Every record of the ledger, across epochs. */
+  readonly iterations: number;
+  /** Records of the current epoch, which the iteration limit counts. */
+  readonly epochIterations: number;
+  readonly iterationLimit: number | null;
+  readonly lastTimestamp: string | null;
+  readonly pendingBrief: string | null;
+  readonly spend: SpendLine[];
+  readonly dimensions: DimensionChart[];
+  readonly dimensionsLeftOut: number;
+  readonly total: Series | null;
+  /** Cost per iteration (`cost_usd`), when records carry it. */
+  readonly cost: Series | null;
+  readonly timeline: TimelineMark[];
+  readonly epochs: { readonly n: number; readonly first: number; readonly last: number }[];
+  readonly stalls: { readonly n: number; readonly stall: string }[];
+  readonly verdicts: { readonly n: number; readonly verdict: string; readonly brief: string | null }[];
+  /** A repeat's classification and change metric per iteration (the newest MAX_LISTED). */
+  readonly kindRows: { readonly n: number; readonly cells: string[] }[];
+  readonly kindColumns: string[];
+}
+
+const isNumber = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
+const isText = (v: unknown): v is string => typeof v === 'string';
+const cut = (text: string): string => (text.length > MAX_TEXT ? `${text.slice(0, MAX_TEXT)}…` : text);
+const textOf = (v: unknown): string =>
+  isText(v) ? cut(v) : v === undefined || v === null ? '' : cut(JSON.stringify(v));
+
+/** The loop kind: a repeat keeps a `repeat` key, a harness run names itself as owner. */
+export function loopKind(ledger: Ledger): LoopKind {
+  const raw = ledger as unknown as Record<string, unknown>;
+  if (raw.repeat !== undefined) return 'repeat';
+  if (raw.engineering !== undefined) return 'engineering';
+  if (ledger.contract?.owner === 'loop-ledger run') return 'run';
+  return 'work';
+}
+
+function recordNumber(record: Record<string, unknown>, key: string): number | null {
+  const v = record[key];
+  return isNumber(v) ? v : null;
+}
+
+/** Spend: the engineering budget when the ledger has one, else what records and contract hold. */
+function spendLines(
+  ledger: Ledger,
+  status: StatusPayload | null,
+  records: readonly IterationRecord[],
+  epochIterations: number,
+): SpendLine[] {
+  if (status?.budget) {
+    return Object.entries(status.budget)
+      .filter(([key, line]) => key === 'iterations' || line.spent !== 0 || line.cap !== null)
+      .map(([key, line]) => ({ key, spent: line.spent, cap: line.cap }));
+  }
+  const contract = (ledger.contract ?? {}) as unknown as Record<string, unknown>;
+  const cap = (key: string): number | null => (isNumber(contract[key]) ? (contract[key] as number) : null);
+  const lines: SpendLine[] = [{ key: 'iterations', spent: epochIterations, cap: cap('iteration_limit') }];
+  let usd = 0;
+  let tokens = 0;
+  let sawUsd = false;
+  let sawTokens = false;
+  for (const record of records as unknown as Record<string, unknown>[]) {
+    const c = recordNumber(record, 'cost_usd');
+    if (c !== null) {
+      usd += c;
+      sawUsd = true;
+    }
+    for (const key of ['tokens_in', 'tokens_out']) {
+      const t = recordNumber(record, key);
+      if (t !== null) {
+        tokens += t;
+        sawTokens = true;
+      }
+    }
+  }
+  if (sawUsd || cap('cost_limit') !== null)
+    lines.push({ key: 'usd', spent: Math.round(usd * 1e6) / 1e6, cap: cap('cost_limit') });
+  if (sawTokens || cap('token_limit') !== null)
+    lines.push({ key: 'tokens', spent: tokens, cap: cap('token_limit') });
+  if (cap('time_limit') !== null) lines.push({ key: 'time_limit', spent: NaN, cap: cap('time_limit') });
+  return lines.filter((l) => !Number.isNaN(l.spent));
+}
+
+function measuredOf(
+  record: IterationRecord,
+  dimension: string,
+): { value: number; gateFailed: boolean } | null {
+  const scored = Array.isArray(record.evaluation?.dimensions)
+    ? record.evaluation.dimensions.find((d) => d && d.dimension === dimension)
+    : undefined;
+  if (scored && isNumber(scored.measured))
+    return { value: scored.measured, gateFailed: scored.gate_failed === true };
+  const measured = record.measurements;
+  if (measured && typeof measured === 'object' && isNumber(measured[dimension]))
+    return { value: measured[dimension], gateFailed: false };
+  return null;
+}
+
+function dimensionCharts(
+  ledger: Ledger,
+  records: readonly IterationRecord[],
+  buckets: number,
+): DimensionChart[] {
+  const rubric = Array.isArray(ledger.contract?.quality_rubric) ? ledger.contract.quality_rubric : [];
+  return rubric.slice(0, MAX_DIMENSIONS).map((dim) => {
+    const points: SeriesPoint[] = [];
+    const gates: boolean[] = [];
+    for (const record of records) {
+      const m = measuredOf(record, dim.dimension);
+      if (m === null) continue;
+      points.push({ n: record.n, value: m.value });
+      gates.push(m.gateFailed);
+    }
+    return {
+      dimension: textOf(dim.dimension),
+      direction: dim.direction === 'lower-is-better' ? 'lower-is-better' : 'higher-is-better',
+      baseline: isNumber(dim.baseline) ? dim.baseline : null,
+      target: isNumber(dim.target) ? dim.target : null,
+      failureThreshold: isNumber(dim.failure_threshold) ? dim.failure_threshold : null,
+      weight: isNumber(dim.weight) ? dim.weight : null,
+      hardGate: dim.hard_gate === true,
+      series: downsample(points, buckets, (i) => gates[i] === true),
+    };
+  });
+}
+
+function numericSeries(
+  records: readonly IterationRecord[],
+  valueOf: (r: IterationRecord) => number | null,
+  buckets: number,
+  marked?: (r: IterationRecord) => boolean,
+): Series | null {
+  const points: SeriesPoint[] = [];
+  const flags: boolean[] = [];
+  for (const record of records) {
+    const v = valueOf(record);
+    if (v === null) continue;
+    points.push({ n: record.n, value: v });
+    flags.push(marked ? marked(record) : false);
+  }
+  return points.length === 0 ? null : downsample(points, buckets, (i) => flags[i] === true);
+}
+
+const recordEpochOf = (r: IterationRecord): number => (isNumber(r.epoch) ? r.epoch : 1);
+
+function repeatRows(records: readonly IterationRecord[]): OverviewModel['kindRows'] {
+  const rows: { n: number; cells: string[] }[] = [];
+  for (const record of records) {
+    const repeat = (record as unknown as { repeat?: unknown }).repeat;
+    if (typeof repeat !== 'object' || repeat === null) continue;
+    const r = repeat as Record<string, unknown>;
+    rows.push({
+      n: record.n,
+      cells: [textOf(r.classification), textOf(r.change_metric), textOf(r.resolution)],
+    });
+  }
+  return rows.slice(-MAX_LISTED);
+}
+
+function runRows(records: readonly IterationRecord[]): OverviewModel['kindRows'] {
+  return records
+    .slice(-MAX_LISTED)
+    .map((r) => ({ n: r.n, cells: [textOf(r.outcome), textOf(r.critic_verdict), textOf(r.evidence)] }));
+}
+
+/**
+ * The overview of `ledger`. `status` is the engine's status payload when the caller has it (the
+ * engineering budget comes from it); `buckets` is about the chart width in pixels.
+ */
+export function buildOverview(ledger: Ledger, status: StatusPayload | null, buckets: number): OverviewModel {
+  const records = Array.isArray(ledger.iterations) ? ledger.iterations : [];
+  const epoch = isNumber(ledger.epoch) ? ledger.epoch : 1;
+  let epochIterations = 0;
+  const items: TimelineItem[] = [];
+  const epochs: { n: number; first: number; last: number }[] = [];
+  const stalls: { n: number; stall: string }[] = [];
+  const verdicts: { n: number; verdict: string; brief: string | null }[] = [];
+  for (const record of records) {
+    const e = recordEpochOf(record);
+    if (e === epoch) epochIterations += 1;
+    const band = epochs[epochs.length - 1];
+    if (band && band.n === e) band.last = record.n;
+    else epochs.push({ n: e, first: record.n, last: record.n });
+    const stall = isText(record.stall) ? record.stall : null;
+    const verdict = isText(record.critic_verdict) ? record.critic_verdict : null;
+    if (stall) stalls.push({ n: record.n, stall });
+    if (verdict)
+      verdicts.push({
+        n: record.n,
+        verdict,
+        brief: isText(record.critic_brief) ? record.critic_brief : null,
+      });
+    items.push({ n: record.n, epoch: e, outcome: textOf(record.outcome), stall, verdict });
+  }
+  const kind = loopKind(ledger);
+  const contract = ledger.contract ?? ({} as Ledger['contract']);
+  const last = records[records.length - 1];
+  return {
+    session: textOf(ledger.session),
+    kind,
+    purpose: textOf(contract.purpose),
+    owner: textOf(contract.owner),
+    status: textOf(ledger.status),
+    finalOutcome: isText(ledger.final_outcome) ? ledger.final_outcome : null,
+    epoch,
+    iterations: records.length,
+    epochIterations,
+    iterationLimit: isNumber(contract.iteration_limit) ? contract.iteration_limit : null,
+    lastTimestamp: last && isText(last.timestamp) ? last.timestamp : null,
+    pendingBrief: isText(ledger.pending_brief?.brief_id) ? ledger.pending_brief.brief_id : null,
+    spend: spendLines(ledger, status, records, epochIterations),
+    dimensions: dimensionCharts(ledger, records, buckets),
+    dimensionsLeftOut: Math.max(0, (contract.quality_rubric?.length ?? 0) - MAX_DIMENSIONS),
+    total: numericSeries(
+      records,
+      (r) => (isNumber(r.evaluation?.weighted_total) ? r.evaluation.weighted_total : null),
+      buckets,
+      (r) => r.evaluation?.verdict === 'fail',
+    ),
+    cost: numericSeries(
+      records,
+      (r) => recordNumber(r as unknown as Record<string, unknown>, 'cost_usd'),
+      buckets,
+    ),
+    timeline: timelineMarks(items, buckets),
+    epochs,
+    stalls: stalls.slice(-MAX_LISTED),
+    verdicts: verdicts.slice(-MAX_LISTED),
+    kindColumns:
+      kind === 'repeat'
+        ? ['classification', 'change metric', 'resolution']
+        : kind === 'run'
+          ? ['outcome', 'verdict', 'evidence']
+          : [],
+    kindRows: kind === 'repeat' ? repeatRows(records) : kind === 'run' ? runRows(records) : [],
+  };
+}
+
+/** One record in words, for the side panel: only the keys a person reads, texts cut. */
+export function recordInWords(record: IterationRecord): { key: string; value: string | string[] }[] {
+  const rows: { key: string; value: string | string[] }[] = [];
+  const list = (v: unknown): string[] => (Array.isArray(v) ? v.slice(0, 100).map(textOf) : []);
+  const add = (key: string, value: unknown): void => {
+    if (Array.isArray(value)) {
+      const items = list(value);
+      if (items.length > 0) rows.push({ key, value: items });
+    } else if (value !== null && value !== undefined && value !== '')
+      rows.push({ key, value: textOf(value) });
+  };
+  add('outcome', record.outcome);
+  if (record.reported_outcome !== record.outcome) add('reported outcome', record.reported_outcome);
+  add('timestamp', record.timestamp);
+  add('epoch', record.epoch);
+  add('stall', record.stall);
+  add('decision', record.decision);
+  add('critic verdict', record.critic_verdict);
+  add('critic next', record.critic_next);
+  add('critic brief', record.critic_brief);
+  if (record.evaluation && isNumber(record.evaluation.weighted_total))
+    add('weighted total', `${record.evaluation.weighted_total} (${textOf(record.evaluation.verdict)})`);
+  if (record.measurements && typeof record.measurements === 'object')
+    add(
+      'measurements',
+      Object.entries(record.measurements)
+        .slice(0, 100)
+        .map(([k, v]) => `${k} = ${textOf(v)}`),
+    );
+  add('actions', record.actions);
+  add('files changed', record.files_changed);
+  add('commands run', record.commands_run);
+  add('evidence paths', record.evidence_paths);
+  add('evidence', record.evidence);
+  add('note', record.note);
+  add('blocker', record.blocker);
+  add('recommended next', record.recommended_next);
+  const raw = record as unknown as Record<string, unknown>;
+  for (const key of ['cost_usd', 'tokens_in', 'tokens_out']) add(key.replace('_', ' '), raw[key]);
+  if (typeof raw.repeat === 'object' && raw.repeat !== null) {
+    const r = raw.repeat as Record<string, unknown>;
+    add('classification', r.classification);
+    add('change metric', r.change_metric);
+  }
+  return rows;
+}

@@ -1,0 +1,79 @@
+// The overview and dashboard app. `data-page` on <body> says which page this is. Handshake as
+// in the brief panel: the app says `ready` (with how many pixel buckets its charts are wide) until
+// the host answers; after that the host posts a fresh model whenever the ledger changes.
+import './overview.css';
+import type { FromOverview, SavedOverview, ToOverview } from '../../src/shared/overview-protocol';
+import { renderDashboard } from './dashboard-page';
+import { renderOverview, renderProblem, showDetail } from './overview-page';
+
+interface VsCodeApi {
+  postMessage(message: FromOverview): void;
+  getState(): unknown;
+  setState(state: unknown): void;
+}
+declare function acquireVsCodeApi(): VsCodeApi;
+
+const vscode = acquireVsCodeApi();
+const root = document.getElementById('app')!;
+const page = document.body.dataset.page === 'dashboard' ? 'dashboard' : 'overview';
+let counter = 0;
+const nextRequestId = () => `r${Date.now().toString(36)}-${++counter}`;
+let answered = false;
+
+const overviewActions = {
+  showIteration: (n: number) => vscode.postMessage({ type: 'showIteration', requestId: nextRequestId(), n }),
+  openBrief: (n: number) => vscode.postMessage({ type: 'openBrief', requestId: nextRequestId(), n }),
+};
+const dashboardActions = {
+  openOverview: (rootPath: string, session: string) =>
+    vscode.postMessage({ type: 'openOverview', requestId: nextRequestId(), root: rootPath, session }),
+};
+
+function keep(state: SavedOverview): void {
+  vscode.setState(state);
+}
+
+function onMessage(message: ToOverview): void {
+  answered = true;
+  switch (message.type) {
+    case 'overview':
+      keep(message.keep);
+      renderOverview(root, message.model, overviewActions);
+      document.body.dataset.ready = 'true';
+      document.body.dataset.iterations = String(message.model.iterations);
+      break;
+    case 'problem':
+      keep(message.keep);
+      renderProblem(root, message.session, message.reason);
+      document.body.dataset.ready = 'true';
+      break;
+    case 'iteration':
+      showDetail(message.n, message.lines);
+      break;
+    case 'dashboard':
+      renderDashboard(root, message.rows, dashboardActions);
+      document.body.dataset.ready = 'true';
+      break;
+    case 'rejected':
+      root.querySelector('.notice')?.remove();
+      root.prepend(
+        Object.assign(document.createElement('p'), { className: 'notice', textContent: message.reason }),
+      );
+      break;
+  }
+}
+
+window.addEventListener('message', (event: MessageEvent<ToOverview>) => onMessage(event.data));
+
+/** About one bucket per pixel of a chart's drawn width. */
+function buckets(): number {
+  const width = Math.round(Math.min(window.innerWidth, 1600) / 2);
+  return Math.max(8, Math.min(2000, width));
+}
+
+function sayReady(): void {
+  if (answered) return;
+  vscode.postMessage(page === 'overview' ? { type: 'ready', buckets: buckets() } : { type: 'ready' });
+  setTimeout(sayReady, 1_000);
+}
+sayReady();

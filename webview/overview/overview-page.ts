@@ -1,0 +1,438 @@
+// The session overview page: the header (purpose, owner, state, epoch, n / limit, spend), the
+// outcome timeline, the weighted total, cost, one chart per rubric dimension, what the other loop
+// kinds keep, and beside them the chosen iteration's record in words. A redraw after a write
+// keeps which tables are open and which iteration is shown, and replaces the page in one step.
+import type { DimensionChart, OverviewModel } from '../../src/engine/overview/model';
+import type { Series } from '../../src/engine/overview/series';
+import type { RecordLine } from '../../src/shared/overview-protocol';
+import { h } from '../dom';
+import { lineChart, timeline, type Reference } from './charts';
+import { short } from './svg';
+
+export interface OverviewActions {
+  showIteration(n: number): void;
+  openBrief(n: number): void;
+}
+
+const openTables = new Set<string>();
+let detail: { n: number; lines: RecordLine[] } | null = null;
+
+const SPEND_LABELS: Record<string, string> = {
+  iterations: 'Iterations',
+  usd: 'Cost (USD)',
+  tokens: 'Tokens',
+  time_ms: 'Time (ms)',
+  calls: 'Calls',
+  changed_lines: 'Changed lines',
+  files: 'Files',
+};
+
+function fact(term: string, value: string | Node): HTMLElement[] {
+  return [h('dt', {}, term), h('dd', {}, value)];
+}
+
+function header(model: OverviewModel): HTMLElement {
+  const limit = model.iterationLimit === null ? '—' : String(model.iterationLimit);
+  const facts = h(
+    'dl',
+    { class: 'facts' },
+    ...fact('Owner', model.owner || '—'),
+    ...fact('Status', model.finalOutcome ? `${model.status} (${model.finalOutcome})` : model.status),
+    ...fact('Epoch', String(model.epoch)),
+    ...fact(
+      'Iterations',
+      `${model.epochIterations} / ${limit} this epoch${model.iterations !== model.epochIterations ? ` · ${model.iterations} in all` : ''}`,
+    ),
+    ...fact('Last activity', model.lastTimestamp ?? '—'),
+    ...(model.pendingBrief ? fact('Waiting for a verdict on', h('code', {}, model.pendingBrief)) : []),
+  );
+  const spend = h(
+    'ul',
+    { class: 'spend', 'aria-label': 'Budgets' },
+    ...model.spend.map((line) => {
+      const ratio = line.cap && line.cap > 0 ? Math.min(1, line.spent / line.cap) : null;
+      const over = line.cap !== null && line.spent >= line.cap;
+      const meter = h(
+        'span',
+        { class: `meter${over ? ' over' : ''}`, 'aria-hidden': 'true' },
+        h('span', { class: 'fill' }),
+      );
+      if (ratio !== null) (meter.firstChild as HTMLElement).style.width = `${(ratio * 100).toFixed(1)}%`;
+      return h(
+        'li',
+        { class: over ? 'over' : '' },
+        h('span', { class: 'spend-label' }, SPEND_LABELS[line.key] ?? line.key),
+        h(
+          'span',
+          { class: 'spend-value' },
+          `${short(line.spent)} / ${line.cap === null ? 'no cap' : short(line.cap)}`,
+        ),
+        ratio !== null ? meter : null,
+      );
+    }),
+  );
+  return h(
+    'header',
+    { class: 'ov-header' },
+    h(
+      'h1',
+      {},
+      'Overview ',
+      h('code', { id: 'ov-session' }, model.session),
+      ' ',
+      h('span', { class: 'badge' }, model.kind),
+    ),
+    h('p', { class: 'purpose' }, model.purpose),
+    h('div', { class: 'header-row' }, facts, spend),
+  );
+}
+
+function tableToggle(id: string, caption: string, head: string[], rows: (string | Node)[][]): HTMLElement[] {
+  const open = openTables.has(id);
+  const table = h(
+    'table',
+    { class: 'numbers', id: `${id}-table`, hidden: !open },
+    h('caption', {}, caption),
+    h('thead', {}, h('tr', {}, ...head.map((c) => h('th', { scope: 'col' }, c)))),
+    h('tbody', {}, ...rows.map((r) => h('tr', {}, ...r.map((c) => h('td', {}, c))))),
+  );
+  const button = h(
+    'button',
+    {
+      class: 'link toggle',
+      type: 'button',
+      'aria-expanded': open ? 'true' : 'false',
+      'aria-controls': `${id}-table`,
+    },
+    open ? 'Hide table' : 'Show table',
+  );
+  button.addEventListener('click', () => {
+    const nowOpen = table.hidden;
+    table.hidden = !nowOpen;
+    if (nowOpen) openTables.add(id);
+    else openTables.delete(id);
+    button.setAttribute('aria-expanded', nowOpen ? 'true' : 'false');
+    button.textContent = nowOpen ? 'Hide table' : 'Show table';
+  });
+  return [button, table];
+}
+
+function iterationButton(n: number, actions: OverviewActions, label = `#${n}`): HTMLButtonElement {
+  const b = h('button', { class: 'link', type: 'button', 'data-n': n }, label);
+  b.addEventListener('click', () => actions.showIteration(n));
+  return b;
+}
+
+function seriesRows(series: Series, actions: OverviewActions): (string | Node)[][] {
+  if (series.points.length === series.spans.length)
+    return series.points.map((p) => [iterationButton(p.n, actions), short(p.value)]);
+  // Downsampled: each row is a bucket and its lowest and highest value.
+  let k = 0;
+  return series.spans.map((span) => {
+    const inSpan = [];
+    while (k < series.points.length && series.points[k]!.n <= span.last)
+      inSpan.push(series.points[k++]!.value);
+    return [
+      `#${span.first}–#${span.last}`,
+      inSpan.length ? `${short(Math.min(...inSpan))} … ${short(Math.max(...inSpan))}` : '—',
+    ];
+  });
+}
+
+function describe(series: Series, what: string): string {
+  if (series.points.length === 0) return `No ${what} recorded yet.`;
+  const values = series.points.map((p) => p.value);
+  const last = series.points[series.points.length - 1]!;
+  const sampled =
+    series.points.length === series.spans.length
+      ? ''
+      : ` (${series.spans.length} buckets, each keeping its lowest and highest value)`;
+  return `${series.count} values from #${series.points[0]!.n} to #${last.n}${sampled}; lowest ${short(Math.min(...values))}, highest ${short(Math.max(...values))}, last ${short(last.value)}.`;
+}
+
+function dimensionFigure(
+  dim: DimensionChart,
+  index: number,
+  model: OverviewModel,
+  actions: OverviewActions,
+): HTMLElement {
+  const id = `dim-${index}`;
+  const higher = dim.direction === 'higher-is-better';
+  const references: Reference[] = [];
+  if (dim.baseline !== null)
+    references.push({ label: 'baseline', value: dim.baseline, kind: 'ref-baseline' });
+  if (dim.target !== null) references.push({ label: 'target', value: dim.target, kind: 'ref-target' });
+  if (dim.failureThreshold !== null)
+    references.push({ label: 'failure threshold', value: dim.failureThreshold, kind: 'ref-threshold' });
+  const arrow = higher ? '↑ higher is better' : '↓ lower is better';
+  const title = `${dim.dimension} (${arrow}${dim.hardGate ? ', hard gate' : ''})`;
+  const refsText = references.map((r) => `${r.label} ${short(r.value)}`).join(', ');
+  const svg = lineChart({
+    id,
+    title,
+    description: `${describe(dim.series, 'measurements')} ${refsText}.${dim.series.spans.some((s) => s.marked) ? ' Triangles mark iterations where the hard gate failed.' : ''}`,
+    series: dim.series,
+    firstN: 1,
+    lastN: Math.max(1, model.iterations),
+    references,
+    failing:
+      dim.failureThreshold === null
+        ? undefined
+        : { side: higher ? 'below' : 'above', threshold: dim.failureThreshold },
+    onPick: actions.showIteration,
+  });
+  return h(
+    'figure',
+    { class: 'dim' },
+    h(
+      'figcaption',
+      {},
+      h('span', { class: 'dim-name' }, dim.dimension),
+      ' ',
+      h('span', { class: 'direction' }, arrow),
+      dim.hardGate ? h('span', { class: 'badge gate' }, 'hard gate') : null,
+      dim.weight !== null ? h('span', { class: 'muted' }, ` weight ${short(dim.weight)}`) : null,
+    ),
+    svg,
+    legend(references),
+    ...tableToggle(
+      id,
+      `${dim.dimension} per iteration`,
+      ['Iteration', 'Measured'],
+      seriesRows(dim.series, actions),
+    ),
+  );
+}
+
+function legend(references: Reference[]): HTMLElement {
+  return h(
+    'ul',
+    { class: 'legend' },
+    h('li', {}, h('span', { class: 'swatch sw-series', 'aria-hidden': 'true' }), 'measured'),
+    ...references.map((r) =>
+      h(
+        'li',
+        {},
+        h('span', { class: `swatch sw-${r.kind}`, 'aria-hidden': 'true' }),
+        `${r.label} ${short(r.value)}`,
+      ),
+    ),
+  );
+}
+
+function seriesFigure(
+  id: string,
+  heading: string,
+  series: Series | null,
+  model: OverviewModel,
+  actions: OverviewActions,
+  what: string,
+): HTMLElement | null {
+  if (series === null) return null;
+  const svg = lineChart({
+    id,
+    title: heading,
+    description:
+      describe(series, what) +
+      (series.spans.some((s) => s.marked) ? ' Triangles mark failing verdicts.' : ''),
+    series,
+    firstN: 1,
+    lastN: Math.max(1, model.iterations),
+    references: [],
+    onPick: actions.showIteration,
+  });
+  return h(
+    'figure',
+    { class: 'dim', id: `${id}-figure` },
+    h('figcaption', {}, h('span', { class: 'dim-name' }, heading)),
+    svg,
+    ...tableToggle(id, heading, ['Iteration', what], seriesRows(series, actions)),
+  );
+}
+
+const OUTCOMES = ['continue', 'complete', 'revise', 'pause', 'stop', 'escalate'];
+
+function timelineSection(model: OverviewModel, actions: OverviewActions): HTMLElement {
+  const svg = timeline({
+    id: 'timeline',
+    title: 'Outcome timeline',
+    description: `${model.iterations} iterations in ${model.epochs.length} epoch(s); ${model.stalls.length} stall(s); ${model.verdicts.length} critic verdict(s). Triangles above mark stalls, dots below mark critic verdicts.`,
+    marks: model.timeline,
+    epochs: model.epochs,
+    firstN: 1,
+    lastN: Math.max(1, model.iterations),
+    onPick: actions.showIteration,
+    onVerdict: actions.openBrief,
+  });
+  const verdicts = model.verdicts.slice(-20).map((v) => {
+    const open = h('button', { class: 'link', type: 'button', disabled: v.brief === null }, 'open brief');
+    open.addEventListener('click', () => actions.openBrief(v.n));
+    return h('li', {}, iterationButton(v.n, actions), ` ${v.verdict} `, v.brief ? open : null);
+  });
+  const stalls = model.stalls
+    .slice(-20)
+    .map((st) => h('li', {}, iterationButton(st.n, actions), ` ${st.stall}`));
+  return h(
+    'section',
+    { class: 'block', id: 'timeline-section', 'aria-labelledby': 'timeline-h' },
+    h('h2', { id: 'timeline-h' }, 'Outcome timeline'),
+    svg,
+    h(
+      'ul',
+      { class: 'legend' },
+      ...OUTCOMES.map((o) => h('li', {}, h('span', { class: `swatch o-${o}`, 'aria-hidden': 'true' }), o)),
+      h('li', {}, '▲ stall'),
+      h('li', {}, '● critic verdict'),
+    ),
+    h(
+      'div',
+      { class: 'lists' },
+      verdicts.length
+        ? h(
+            'div',
+            {},
+            h('h3', {}, 'Critic verdicts'),
+            h('ul', { class: 'plain', id: 'verdict-list' }, ...verdicts),
+          )
+        : null,
+      stalls.length ? h('div', {}, h('h3', {}, 'Stalls'), h('ul', { class: 'plain' }, ...stalls)) : null,
+    ),
+    ...tableToggle(
+      'timeline',
+      'Outcome per iteration',
+      ['Iterations', 'Epoch', 'Outcome', 'Stall', 'Verdict'],
+      model.timeline.map((m) => [
+        m.first === m.last ? iterationButton(m.first, actions) : `#${m.first}–#${m.last}`,
+        String(m.epoch),
+        m.outcome,
+        m.stall ?? '',
+        m.verdict ?? '',
+      ]),
+    ),
+  );
+}
+
+function kindSection(model: OverviewModel, actions: OverviewActions): HTMLElement | null {
+  if (model.kindColumns.length === 0 || model.kindRows.length === 0) return null;
+  const heading = model.kind === 'repeat' ? 'Repeat: change per iteration' : 'Run: attempts';
+  return h(
+    'section',
+    { class: 'block', id: 'kind-section', 'aria-labelledby': 'kind-h' },
+    h('h2', { id: 'kind-h' }, heading),
+    h(
+      'table',
+      { class: 'numbers' },
+      h(
+        'thead',
+        {},
+        h(
+          'tr',
+          {},
+          h('th', { scope: 'col' }, 'Iteration'),
+          ...model.kindColumns.map((c) => h('th', { scope: 'col' }, c)),
+        ),
+      ),
+      h(
+        'tbody',
+        {},
+        ...model.kindRows.map((r) =>
+          h('tr', {}, h('td', {}, iterationButton(r.n, actions)), ...r.cells.map((c) => h('td', {}, c))),
+        ),
+      ),
+    ),
+  );
+}
+
+function detailPane(): HTMLElement {
+  const aside = h('aside', {
+    class: 'detail',
+    id: 'detail',
+    'aria-labelledby': 'detail-h',
+    'aria-live': 'polite',
+  });
+  fillDetail(aside);
+  return aside;
+}
+
+function fillDetail(aside: HTMLElement): void {
+  if (!detail) {
+    aside.replaceChildren(
+      h('h2', { id: 'detail-h' }, 'Iteration'),
+      h('p', { class: 'muted' }, 'Click an iteration on a chart or the timeline to read its record here.'),
+    );
+    return;
+  }
+  const rows = detail.lines.flatMap((line) => [
+    h('dt', {}, line.key),
+    h(
+      'dd',
+      {},
+      Array.isArray(line.value)
+        ? h('ul', { class: 'plain' }, ...line.value.map((v) => h('li', {}, v)))
+        : line.value,
+    ),
+  ]);
+  aside.replaceChildren(
+    h('h2', { id: 'detail-h' }, `Iteration #${detail.n}`),
+    h('dl', { class: 'record' }, ...rows),
+  );
+}
+
+export function showDetail(n: number, lines: RecordLine[]): void {
+  detail = { n, lines };
+  const aside = document.getElementById('detail');
+  if (aside) fillDetail(aside);
+}
+
+export function renderOverview(root: HTMLElement, model: OverviewModel, actions: OverviewActions): void {
+  if (detail && detail.n > model.iterations) detail = null;
+  const dims = model.dimensions.map((d, i) => dimensionFigure(d, i, model, actions));
+  const charts = h(
+    'div',
+    { class: 'charts' },
+    model.iterations === 0
+      ? h('p', { class: 'muted' }, 'No iterations recorded yet.')
+      : timelineSection(model, actions),
+    model.total || model.cost
+      ? h(
+          'section',
+          { class: 'block', id: 'trends-section', 'aria-labelledby': 'trends-h' },
+          h('h2', { id: 'trends-h' }, 'Trends'),
+          h(
+            'div',
+            { class: 'dims' },
+            seriesFigure('total', 'Weighted total', model.total, model, actions, 'weighted total'),
+            seriesFigure('cost', 'Cost per iteration (USD)', model.cost, model, actions, 'cost'),
+          ),
+        )
+      : null,
+    dims.length
+      ? h(
+          'section',
+          { class: 'block', id: 'rubric-section', 'aria-labelledby': 'rubric-h' },
+          h('h2', { id: 'rubric-h' }, 'Rubric'),
+          h('div', { class: 'dims' }, ...dims),
+          model.dimensionsLeftOut
+            ? h('p', { class: 'muted' }, `${model.dimensionsLeftOut} more dimensions are not charted.`)
+            : null,
+        )
+      : null,
+    kindSection(model, actions),
+  );
+  // One replacement: the page never goes blank between two frames, and the scroll position stays.
+  const scroll = window.scrollY;
+  root.replaceChildren(header(model), h('div', { class: 'layout' }, charts, detailPane()));
+  if (window.scrollY !== scroll) window.scrollTo(0, scroll);
+}
+
+export function renderProblem(root: HTMLElement, session: string, reason: string): void {
+  root.replaceChildren(
+    h('header', { class: 'ov-header' }, h('h1', {}, 'Overview ', h('code', { id: 'ov-session' }, session))),
+    h(
+      'div',
+      { class: 'problem', role: 'alert', id: 'problem' },
+      h('h2', {}, 'This ledger cannot be shown'),
+      h('p', {}, reason),
+    ),
+  );
+}
