@@ -174,6 +174,11 @@ export interface TakeLockOptions {
    * run: then only a provably gone holder (same host, pid dead or reused) loses it.
    */
   staleMs: number;
+  /**
+   * False for a lock held for a whole run: a holder that has written its lock and runs is
+   * reported at once instead of waited on (only a lock still being written is given waitMs).
+   */
+  waitForHolder?: boolean;
 }
 
 export type TakenLock =
@@ -186,7 +191,7 @@ export type TakenLock =
  * lock only while it is still this holder's.
  */
 export function takeLock(lockPath: string, opts: TakeLockOptions): TakenLock {
-  const got = acquire(lockPath, opts.waitMs, opts.staleMs);
+  const got = acquire(lockPath, opts.waitMs, opts.staleMs, opts.waitForHolder ?? true);
   if (typeof got !== 'string') return { held: false, holder: got.holder, waitedMs: got.waitedMs };
   return { held: true, release: () => release(lockPath, got) };
 }
@@ -213,6 +218,7 @@ function acquire(
   lockPath: string,
   waitMs: number,
   staleMs: number,
+  waitForHolder: boolean,
 ): string | { holder: LockHolder | null; waitedMs: number } {
   const began = Date.now();
   const deadline = began + waitMs;
@@ -241,7 +247,8 @@ function acquire(
     const seen = look(lockPath);
     // Released between our attempt and our look (or broken just now): try again at once, a few
     // times; past that every path below honours the deadline, so nothing can spin forever.
-    if (seen === null || (isAbandoned(seen, Date.now(), staleMs) && breakLock(lockPath, seen))) {
+    const abandoned = seen !== null && isAbandoned(seen, Date.now(), staleMs);
+    if (seen === null || (abandoned && breakLock(lockPath, seen))) {
       if (immediate < IMMEDIATE_RETRIES) {
         immediate += 1;
         continue;
@@ -250,7 +257,8 @@ function acquire(
       immediate = 0;
     }
     const now = Date.now();
-    if (now >= deadline) return { holder: seen?.holder ?? null, waitedMs: now - began };
+    const known = !waitForHolder && seen !== null && seen.holder !== null && !abandoned;
+    if (now >= deadline || known) return { holder: seen?.holder ?? null, waitedMs: now - began };
     // Jitter keeps waiters that started together from retrying in lockstep.
     sleepSync(Math.min(deadline - now, Math.ceil(backoff * (0.5 + Math.random()))));
     backoff = Math.min(backoff * 1.6, MAX_BACKOFF_MS);

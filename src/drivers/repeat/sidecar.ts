@@ -114,7 +114,7 @@ export function claimRepeat(
   const path = ownerPath(root, session);
   makeDirConfined(root, repeatDir(root));
   confineWrite(root, path, { folderOnly: true });
-  const taken = takeLock(path, { waitMs: CLAIM_WAIT_MS, staleMs: Infinity });
+  const taken = takeLock(path, { waitMs: CLAIM_WAIT_MS, staleMs: Infinity, waitForHolder: false });
   if (taken.held) return { release: taken.release };
   return {
     busy: taken.holder,

@@ -18,7 +18,7 @@ const WAIT_MS = 1_500;
 
 export function acquireRunLock(dir: string): LockResult {
   const path = join(dir, RUN_LOCK);
-  const taken = takeLock(path, { waitMs: WAIT_MS, staleMs: Infinity });
+  const taken = takeLock(path, { waitMs: WAIT_MS, staleMs: Infinity, waitForHolder: false });
   if (taken.held) return { ok: true, release: taken.release };
   return {
     ok: false,
