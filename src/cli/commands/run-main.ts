@@ -2,6 +2,7 @@
 // --node, for its DAG node runner). Parses its own argv (argparse conventions, see run-args.ts).
 import { readBoundedText, UnreadableFileError } from '../../store/bounded-read';
 import { resolve } from 'node:path';
+import { CONTRACT_LIMIT, readTextFile } from '../../app/read-input';
 import { runOp } from '../../app/run';
 import { readNodeSpec, NodeSpecError, infrastructureResult } from '../../engine/harness/node-spec';
 import type { FinalReceipt } from '../../engine/harness/receipt';
@@ -96,15 +97,12 @@ export async function main(argv: string[]): Promise<number> {
 
   let objective = args.objective;
   if (objective === undefined) {
-    try {
-      // Bounded: a FIFO or /dev/zero named here is refused at once, never waited on.
-      objective = readBoundedText(args.objectiveFile as string).trim();
-    } catch (error) {
-      if (!(error instanceof UnreadableFileError)) throw error;
-      throw new UsageError(
-        `--objective-file ${args.objectiveFile}: ${error.missing ? 'cannot read (no such file)' : error.reason}`,
-      );
-    }
+    // Read as the work-loop commands read their inputs: any kind of file (`/dev/stdin`, `<(…)`, a
+    // named FIFO), as the original harness accepted, but capped, and a FIFO nobody writes to is
+    // refused after the FIFO wait instead of hanging the run.
+    const read = readTextFile(args.objectiveFile as string, CONTRACT_LIMIT);
+    if ('error' in read) throw new UsageError(`--objective-file ${args.objectiveFile}: ${read.error}`);
+    objective = read.text.trim();
   }
   const cancel = cancelOnSignals();
   try {

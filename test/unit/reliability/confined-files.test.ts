@@ -33,6 +33,23 @@ function cli(args: string[], cwd?: string): CliResult {
   return cliResultOf(r);
 }
 
+/** `run --objective-file FILE`, with `input` on stdin and `extra` in the environment. */
+function objectiveCli(
+  file: string,
+  cwd: string,
+  extra: Record<string, string>,
+  input = '',
+  agents = AGENTS,
+): CliResult {
+  const r = spawnSync(
+    process.execPath,
+    [CLI, 'run', '--objective-file', file, '--agent-config', agents, ...ALLOW, ...CHECK],
+    { cwd, env: childEnv(extra), encoding: 'utf8', input, timeout: 20_000, killSignal: 'SIGKILL' },
+  );
+  assert.equal(r.error, undefined, `the command hung or failed to start: ${String(r.error)}`);
+  return cliResultOf(r);
+}
+
 function mkfifo(path: string): void {
   execFileSync('mkfifo', [path]);
 }
@@ -133,16 +150,28 @@ describe('reliability: files a repository can carry (confined writes, bounded re
       assert.equal(r.code, 2, r.stderr);
       oneLineNaming(r, '--agent-config');
       assert.match(r.stderr, /is a FIFO, not a regular file/);
-      r = cli(['run', '--objective-file', fifo, '--agent-config', AGENTS, ...ALLOW, ...CHECK], repo);
+      // The objective is read as the original read it, from any kind of file, but a FIFO nobody
+      // writes to is refused once the FIFO wait is over (no wait here) instead of hanging.
+      r = objectiveCli(fifo, repo, { LOOP_LEDGER_FIFO_WAIT_MS: '0' });
       assert.equal(r.code, 2, r.stderr);
       oneLineNaming(r, '--objective-file');
-      assert.match(r.stderr, /is a FIFO, not a regular file/);
+      assert.match(r.stderr, /is a FIFO with no writer/);
       r = cli(['run', '--objective', 'x', '--agent-config', '/dev/zero', ...ALLOW, ...CHECK], repo);
       assert.equal(r.code, 2, r.stderr);
       assert.match(r.stderr, /is a device, not a regular file/);
       r = cli(['run', '--objective-file', '/dev/zero', '--agent-config', AGENTS, ...ALLOW, ...CHECK], repo);
       assert.equal(r.code, 2, r.stderr);
-      assert.match(r.stderr, /is a device, not a regular file/);
+      oneLineNaming(r, '--objective-file');
+      assert.match(r.stderr, /limit/);
+    });
+
+    it('run --objective-file /dev/stdin is read, as the original read it (a pipe is not refused)', () => {
+      const repo = sampleRepo();
+      // The objective is taken from the pipe; the missing agent config is what is refused next.
+      const r = objectiveCli('/dev/stdin', repo, {}, 'fix the parser\n', join(repo, 'no-such-agents.toml'));
+      assert.equal(r.code, 2, r.stderr);
+      oneLineNaming(r, '--agent-config');
+      assert.doesNotMatch(r.stderr, /objective/);
     });
 
     it('an agent config over the 1 MiB cap is refused before it is parsed (exit 2)', () => {
