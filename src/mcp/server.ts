@@ -38,7 +38,7 @@ function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): ToolDefinition['
 
 /**
  * Drops what zod writes that tells a client nothing: the safe-integer bounds of every integer and
- * `propertyNames: {type: string}` (JSON keys are strings). Each definition is paid for in tokens
+ * `propertyNames: {type: string}` (JSON keys are strings) and an open object's `additionalProperties: {}`. Each definition is paid for in tokens
  * in every conversation, so every key counts.
  */
 function prune(value: unknown): unknown {
@@ -49,6 +49,8 @@ function prune(value: unknown): unknown {
     if ((key === 'maximum' || key === 'minimum') && Math.abs(inner as number) === Number.MAX_SAFE_INTEGER)
       continue;
     if (key === 'propertyNames') continue;
+    // `{}` allows anything, as leaving the key out does.
+    if (key === 'additionalProperties' && isEmptyObject(inner)) continue;
     out[key] = prune(inner);
   }
   return out;
@@ -77,6 +79,10 @@ function toResult(answer: ToolAnswer): CallToolResult {
     content: [{ type: 'text', text: `refused (exit ${answer.exitCode}): ${answer.findings.join('\n')}` }],
     _meta: { 'loop-ledger/exit_code': answer.exitCode, 'loop-ledger/findings': answer.findings },
   };
+}
+
+function isEmptyObject(value: unknown): boolean {
+  return value !== null && typeof value === 'object' && Object.keys(value).length === 0;
 }
 
 /** A zod failure in the CLI's manner: one line per problem, naming the field. */
