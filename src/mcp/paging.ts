@@ -3,8 +3,12 @@
 // never shifts a page. Every page also stops at a character budget, whatever the page size, so
 // no result can outgrow a client's context (25,000 tokens, about 100,000 characters).
 
-/** Well under 25,000 tokens at ~4 characters a token, leaving room for the envelope. */
-export const PAGE_CHARS = 60_000;
+/**
+ * A result carries its data twice (structuredContent, and the same JSON as text for clients that
+ * read only text): twice this stays under 25,000 tokens at ~4 characters a token, with room for
+ * the envelope.
+ */
+export const PAGE_CHARS = 40_000;
 /** Longer strings in a row are cut (an iteration's note can be megabytes). */
 export const FIELD_CHARS = 2_000;
 
