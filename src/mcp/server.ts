@@ -16,8 +16,8 @@ import {
   type Tool as ToolDefinition,
 } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import { internalErrorMessage, isSystemError, systemFailureMessage } from '../app/system-error';
 import { BriefStore } from './brief-store';
+import { callTool } from './call';
 import { OutsideRoot } from './confine';
 import type { ServerContext } from './context';
 import { fileOf, listResources, readResource, TEMPLATES, UnknownResource } from './resources';
@@ -83,27 +83,6 @@ function toResult(answer: ToolAnswer): CallToolResult {
 
 function isEmptyObject(value: unknown): boolean {
   return value !== null && typeof value === 'object' && Object.keys(value).length === 0;
-}
-
-/** A zod failure in the CLI's manner: one line per problem, naming the field. */
-function argumentFindings(error: z.ZodError): string[] {
-  return error.issues.slice(0, 20).map((issue) => {
-    const field = issue.path.length > 0 ? issue.path.join('.') : 'arguments';
-    return `${field}: ${issue.message}`;
-  });
-}
-
-async function callTool(tool: Tool, args: unknown, ctx: ServerContext): Promise<ToolAnswer> {
-  const parsed = tool.input.safeParse(args ?? {});
-  if (!parsed.success) return { ok: false, exitCode: 2, findings: argumentFindings(parsed.error) };
-  try {
-    return await tool.handle(parsed.data, ctx);
-  } catch (error) {
-    if (error instanceof OutsideRoot) return { ok: false, exitCode: 2, findings: [error.message] };
-    if (isSystemError(error)) return { ok: false, exitCode: 74, findings: [systemFailureMessage(error)] };
-    process.stderr.write(`loop-ledger mcp: ${tool.name}: ${String((error as Error)?.stack ?? error)}\n`);
-    return { ok: false, exitCode: 70, findings: [internalErrorMessage(error)] };
-  }
 }
 
 export interface LedgerServer {
