@@ -128,6 +128,13 @@ const builds = [
     outfile: 'dist/cli-repeat.js',
     minify: true,
   },
+  // `loop-ledger mcp` requires this on demand (src/cli/commands/mcp.ts): the MCP server and its SDK.
+  {
+    ...common,
+    entryPoints: ['src/mcp/main.ts'],
+    outfile: 'dist/mcp.js',
+    minify: true,
+  },
   // `loop-ledger wo` (work orders) requires these on demand (src/cli/commands/wo.ts): the small
   // dispatcher, and one self-contained CommonJS bundle per kernel group (src/cli/commands/wo/*),
   // so a kernel loads only its own code (reconcile never parses the YAML library). CommonJS, not

@@ -5,6 +5,7 @@ import type { CommandModule, Load, RawCommandModule } from './start';
 
 /** Drop-in commands with argv conventions of their own; each adds one line here. */
 export const RAW_COMMANDS: Record<string, Load<RawCommandModule>> = {
+  mcp: () => import('./commands/mcp'),
   repeat: () => import('./commands/repeat'),
   run: () => import('./commands/run'),
   wo: () => import('./commands/wo'),

@@ -14,6 +14,7 @@ Bounded, auditable, resumable work loops. Commands:
   repeat    repeat an inner step until the workspace settles (exit 10 partial, 11 paused)
   run       run the bounded agent harness (explorer, coder, checks, reviewer) and write a receipt
   wo        the work-order queue: kernels (run-state, compile, gates, obs, …) and \`wo run\`
+  mcp       serve the tools to an MCP client (Claude Code, VS Code agent mode) over stdio
 
 Run \`loop-ledger <command> --help\` for a command's flags.
 Exit codes: 0 ok, 1 malformed, 2 usage/no ledger, 3 wrong state or busy, 4 no iterations,

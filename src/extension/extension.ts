@@ -13,6 +13,7 @@ import { loadTestHooks } from './testing/loadTestHooks';
 import { TrustGate } from './workspace/trust';
 import { registerRepeat } from './repeat/register';
 import { registerWorkOrders } from './workorders/register';
+import { registerAgentTools } from './lm/register';
 import type { WorkOrdersTreeProvider } from './workorders/treeProvider';
 
 /** What `activate` returns to other extensions (and to the integration tests). */
@@ -46,6 +47,7 @@ export function activate(context: vscode.ExtensionContext): LoopLedgerApi {
   const workOrders = registerWorkOrders(context, commands, prompter, trust, output);
   registerEngineeringEditor(context, commands, { prompter, output, trust, ...sessions });
   registerOverview(context, commands, { prompter, output, briefs, sessions: sessions.sessions });
+  registerAgentTools(context, trust);
 
   const activationMs = Math.round((performance.now() - started) * 100) / 100;
   output.appendLine(vscode.l10n.t('Loop Ledger activated in {0} ms', activationMs));

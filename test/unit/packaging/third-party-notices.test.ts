@@ -45,6 +45,8 @@ describe('third-party notices', () => {
       // The contract editor's worker thread bundles jsonc-parser and the engine too.
       'dist/contractCheckWorker.js',
       'dist/extension.js',
+      // `loop-ledger mcp`: the MCP server and its SDK, required only by that command.
+      'dist/mcp.js',
       'dist/webview/brief.js',
     ]);
   });

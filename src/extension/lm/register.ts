@@ -1,0 +1,10 @@
+// Agent mode's ways in: the MCP server definition provider and the language-model tools.
+import type * as vscode from 'vscode';
+import type { TrustGate } from '../workspace/trust';
+import { registerLmTools } from './lmTools';
+import { registerMcpProvider } from './mcpProvider';
+
+export function registerAgentTools(context: vscode.ExtensionContext, trust: TrustGate): void {
+  registerMcpProvider(context, trust);
+  registerLmTools(context, trust);
+}
