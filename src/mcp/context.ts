@@ -1,4 +1,6 @@
 // What every tool handler receives: the root it is confined to, and the server's own state.
+import type { LockOptions } from '../app/lock-options';
+import type { Outcome } from '../app/outcome';
 import type { BriefStore } from './brief-store';
 
 export interface ServerContext {
@@ -7,4 +9,10 @@ export interface ServerContext {
   briefs: BriefStore;
   /** Clock for the writes (tests cannot stop it; it is read once per call). */
   now(): Date;
+  /**
+   * Runs one write operation with the lock options it should take. The server (its own process)
+   * waits for a busy ledger as the CLI does; the extension host must never sleep, so its tools
+   * try once at a time and retry on timers (writeWithoutBlocking).
+   */
+  write<P>(op: (lock: LockOptions) => Outcome<P>): Promise<Outcome<P>>;
 }

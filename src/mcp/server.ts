@@ -92,7 +92,12 @@ export interface LedgerServer {
 }
 
 export function createServer(root: string, tools: Tool[] = TOOLS): LedgerServer {
-  const ctx: ServerContext = { root, briefs: new BriefStore(), now: () => new Date() };
+  const ctx: ServerContext = {
+    root,
+    briefs: new BriefStore(),
+    now: () => new Date(),
+    write: async (op) => op({}),
+  };
   const server = new Server(
     { name: 'loop-ledger', version: VERSION },
     {

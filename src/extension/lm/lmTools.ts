@@ -9,6 +9,7 @@ import type { ServerContext } from '../../mcp/context';
 import type { Tool } from '../../mcp/tool';
 import { TOOLS } from '../../mcp/tools';
 import { TrustGate } from '../workspace/trust';
+import { writeWithoutBlocking } from '../workspace/ledgerWrites';
 
 /** The contributed name (package.json languageModelTools) → the MCP tool it runs, and whether it writes. */
 export const LM_TOOLS: Record<string, { tool: string; writes: boolean }> = {
@@ -68,7 +69,12 @@ class LedgerTool implements vscode.LanguageModelTool<Input> {
     const folder = folderFor(options.input);
     if (!folder) return text(vscode.l10n.t('refused (exit 2): folder: no such workspace folder'));
     const { folder: _folder, ...args } = options.input;
-    const ctx: ServerContext = { root: folder.uri.fsPath, briefs: this.briefs, now: () => new Date() };
+    const ctx: ServerContext = {
+      root: folder.uri.fsPath,
+      briefs: this.briefs,
+      now: () => new Date(),
+      write: (op) => writeWithoutBlocking(op),
+    };
     const answer = await callTool(this.tool, args, ctx);
     return text(
       answer.ok

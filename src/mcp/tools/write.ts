@@ -29,22 +29,30 @@ const openLoop = defineTool({
   }),
   output: payload({ session: z.string(), epoch: z.number(), next_iteration: z.number() }),
   annotations: write(true, false),
-  handle(args, ctx) {
+  async handle(args, ctx) {
     const bad = badSession(args.session);
     if (bad) return bad;
     if (args.contract === undefined && args.engineering === undefined)
       return refused(2, ['contract: required (or engineering with a loop-engineering contract)']);
-    const outcome = openOp(ctx.root, args.session, {
-      contractPath: args.contract === undefined ? null : confinedPath(ctx.root, args.contract, 'contract'),
-      engineeringPath:
-        args.engineering === undefined ? null : confinedPath(ctx.root, args.engineering, 'engineering'),
-      stallThreshold: args.stall_threshold,
-      force: args.force === true,
-      baselineEvidence: Object.entries(args.baseline_evidence ?? {}).map(
-        ([dim, path]) => `${dim}=${confinedPath(ctx.root, path, `baseline_evidence.${dim}`)}`,
+    const outcome = await ctx.write((lock) =>
+      openOp(
+        ctx.root,
+        args.session,
+        {
+          contractPath:
+            args.contract === undefined ? null : confinedPath(ctx.root, args.contract, 'contract'),
+          engineeringPath:
+            args.engineering === undefined ? null : confinedPath(ctx.root, args.engineering, 'engineering'),
+          stallThreshold: args.stall_threshold,
+          force: args.force === true,
+          baselineEvidence: Object.entries(args.baseline_evidence ?? {}).map(
+            ([dim, path]) => `${dim}=${confinedPath(ctx.root, path, `baseline_evidence.${dim}`)}`,
+          ),
+          now: ctx.now(),
+        },
+        lock,
       ),
-      now: ctx.now(),
-    });
+    );
     const notes = outcome.findings.map((f) => f.message);
     return fromOutcome(outcome, (p) => ({ ...p, ...(notes.length ? { notes } : {}) }));
   },
@@ -57,11 +65,12 @@ const recordIteration = defineTool({
   input: RECORD_INPUT,
   output: payload({ n: z.number(), outcome: z.string(), stall: z.string().nullable() }),
   annotations: write(false, false),
-  handle(args, ctx) {
+  async handle(args, ctx) {
     const bad = badSession(args.session);
     if (bad) return bad;
     for (const [field, path] of recordPaths(args)) confinedPath(ctx.root, path, field);
-    const outcome = iterateOp(ctx.root, args.session, toIterateInput(args, ctx.now()));
+    const input = toIterateInput(args, ctx.now());
+    const outcome = await ctx.write((lock) => iterateOp(ctx.root, args.session, input, lock));
     return fromOutcome(outcome, (r) => compact(r) as Record<string, unknown>);
   },
 });
@@ -118,7 +127,8 @@ const assembleBrief = defineTool({
           INPUT_LIMIT,
         );
     }
-    const outcome = briefOp(ctx.root, args.session, { diff, verification, changeScope });
+    const input = { diff, verification, changeScope };
+    const outcome = await ctx.write((lock) => briefOp(ctx.root, args.session, input, lock));
     return fromOutcome(outcome, (packet) => {
       ctx.briefs.put(args.session, packet);
       const summary = briefSummary(args.session, packet, true);
@@ -135,7 +145,7 @@ const resumeLoop = defineTool({
   input: z.object({ session }),
   output: payload({ session: z.string(), status: z.string(), next_iteration: z.number() }),
   annotations: write(false, true),
-  handle(args, ctx) {
+  async handle(args, ctx) {
     const bad = badSession(args.session);
     if (bad) return bad;
     // Continuing an unfinished repeat runs its step command: the CLI does that, this server does not.
@@ -143,7 +153,8 @@ const resumeLoop = defineTool({
       return refused(2, [
         `${args.session}: its repeat is unfinished; resuming it runs commands: use \`loop-ledger resume --session ${args.session}\``,
       ]);
-    return fromOutcome(resumeOp(ctx.root, args.session), (p) => ({
+    const outcome = await ctx.write((lock) => resumeOp(ctx.root, args.session, lock));
+    return fromOutcome(outcome, (p) => ({
       session: p.session,
       status: p.status,
       next_iteration: p.next_iteration,
@@ -169,16 +180,23 @@ const closeLoop = defineTool({
   }),
   output: payload({ session: z.string(), status: z.string(), final_outcome: z.string() }),
   annotations: write(false, false),
-  handle(args, ctx) {
+  async handle(args, ctx) {
     const bad = badSession(args.session);
     if (bad) return bad;
-    const outcome = closeOp(ctx.root, args.session, {
-      outcome: args.outcome,
-      blocker: args.blocker ?? null,
-      evidence: args.evidence ?? null,
-      recommendedNext: args.recommended_next ?? null,
-      note: args.note ?? null,
-    });
+    const outcome = await ctx.write((lock) =>
+      closeOp(
+        ctx.root,
+        args.session,
+        {
+          outcome: args.outcome,
+          blocker: args.blocker ?? null,
+          evidence: args.evidence ?? null,
+          recommendedNext: args.recommended_next ?? null,
+          note: args.note ?? null,
+        },
+        lock,
+      ),
+    );
     return fromOutcome(outcome, (p) => ({ ...p }));
   },
 });
