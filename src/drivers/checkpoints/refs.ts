@@ -1,5 +1,5 @@
-// The refs under refs/loop-ledger/: created only when absent (a ref, once written, names one
-// complete commit), listed per session, deleted one by one. Every ref passed here was built or
+// The refs under refs/loop-ledger/: written after their commit is complete (so a ref always
+// names a whole checkpoint), listed per session, deleted one by one. Every ref passed here was built or
 // checked by the engine's rules (checkpointRef / readCheckpointKey) and goes after --end-of-options.
 import { isObjectId, REF_ROOT, sessionRefPrefix } from '../../engine/checkpoints/rules';
 import { git, gitOk } from './git';
@@ -12,10 +12,14 @@ function ours(ref: string): string {
   return ref;
 }
 
-/** Creates `ref` at `commit`; refused when it already exists. */
+/**
+ * Points `ref` at `commit`. Called under the ledger's lock for an iteration number no record has
+ * yet, so a ref already there is the leftover of a writer killed before its record was saved,
+ * and is replaced.
+ */
 export function createRef(ws: CheckpointWorkspace, ref: string, commit: string): void {
   if (!isObjectId(commit)) throw new CheckpointRefused(`not an object id: ${String(commit).slice(0, 80)}`);
-  const r = git(ws.place, ['update-ref', '--no-deref', '--end-of-options', ours(ref), commit, '']);
+  const r = git(ws.place, ['update-ref', '--no-deref', '--end-of-options', ours(ref), commit]);
   if (r.code !== 0) {
     throw new CheckpointRefused(
       `checkpoint ref ${ref} could not be created: ${r.stderr.trim().split('\n')[0]}`,

@@ -174,3 +174,18 @@ describe('checkpoints: iterate --checkpoint', function () {
     assert.equal(readFileSync(join(repo.root, 'b.txt'), 'utf8'), 'b\n');
   });
 });
+
+describe('checkpoints: a .loop folder git does not ignore', function () {
+  this.timeout(60_000);
+
+  it('is still never part of a checkpoint', () => {
+    const repo = makeRepo({ ignoreLoop: false });
+    repo.write('b.txt', 'b\n');
+    const r = checkpoint(repo);
+    assert.equal(r.code, 0, r.stderr);
+    assert.deepEqual(
+      treeOf(repo.root, r.json.checkpoint.ref).map((l) => l.split('\t')[1]),
+      ['.gitignore', 'a.txt', 'b.txt'],
+    );
+  });
+});
