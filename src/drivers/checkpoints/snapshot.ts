@@ -2,7 +2,16 @@
 // index (so unchanged files are not hashed again), `add -A` into it with the left-out paths
 // excluded, `write-tree`, `commit-tree` with HEAD as parent. Only objects are written here;
 // the ref is created separately (refs.ts), once the iteration's number is known.
-import { copyFileSync, existsSync, lstatSync, mkdtempSync, renameSync, rmSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  lstatSync,
+  mkdtempSync,
+  renameSync,
+  rmSync,
+  statSync,
+  utimesSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { exclusions, type Candidate, type ExcludedPath } from '../../engine/checkpoints/rules';
@@ -26,21 +35,20 @@ export function takeSnapshot(
   const dir = mkdtempSync(join(tmpdir(), 'loop-ledger-checkpoint-'));
   const index = join(dir, 'index');
   try {
-    if (existsSync(ws.indexPath)) copyFileSync(ws.indexPath, index);
-    const excluded = exclusions(candidates(ws, index), options.maxFileBytes);
-    // git refuses an exclude pathspec naming an ignored path, so `.loop` is named only when
-    // nothing already ignores it.
-    const loop = ws.loopPrefix.replace(/\/$/, '');
-    const loopIgnored =
-      git(ws.place, ['check-ignore', '--quiet', '--no-index', '--', loop], { index }).code === 0;
-    const specs = [
-      ':(top)',
-      ...[...(loopIgnored ? [] : [loop]), ...excluded.map((e) => e.path)].map(excludeSpec),
-    ];
-    const added = git(ws.place, ['add', '-A', '--pathspec-from-file=-', '--pathspec-file-nul'], {
-      index,
-      input: specs.join('\0'),
-    });
+    if (existsSync(ws.indexPath)) copyIndex(ws.indexPath, index);
+    const scan = candidates(ws, index);
+    const excluded = exclusions(scan.candidates, options.maxFileBytes);
+    // Only the paths git reported as changed or untracked are named (each literally), so `add`
+    // does not walk the whole tree a second time; nothing changed, nothing to add.
+    const left = new Set(excluded.map((e) => e.path));
+    const paths = scan.changed.filter((p) => !left.has(p));
+    const added =
+      paths.length === 0
+        ? { code: 0, stderr: '' }
+        : git(ws.place, ['add', '-A', '--pathspec-from-file=-', '--pathspec-file-nul'], {
+            index,
+            input: paths.map((p) => `:(top,literal)${p}`).join('\0'),
+          });
     if (added.code !== 0) {
       throw new CheckpointRefused(
         `the workspace could not be read into a checkpoint: ${firstLine(added.stderr)}`,
@@ -72,31 +80,39 @@ export function takeSnapshot(
   }
 }
 
+/**
+ * Copies the index with its modification time (rounded down to the second). Git trusts a
+ * file's cached stat data only when the file is older than the index: a copy stamped "now"
+ * would hide a change made in the same second the user's index was written ("racy git").
+ */
+function copyIndex(from: string, to: string): void {
+  copyFileSync(from, to);
+  const stat = statSync(from);
+  utimesSync(to, stat.atime, Math.floor(stat.mtimeMs / 1000));
+}
+
 /** HEAD's commit, or null before the first commit. */
 export function headCommit(ws: CheckpointWorkspace): string | null {
   const r = git(ws.place, ['rev-parse', '--quiet', '--verify', '--end-of-options', 'HEAD^{commit}']);
   return r.code === 0 ? r.stdout.toString('utf8').trim() : null;
 }
 
-/** A pathspec that leaves `path` out, read literally (no glob, whatever its characters). */
-function excludeSpec(path: string): string {
-  return `:(top,exclude,literal)${path}`;
-}
-
 /**
- * Untracked and modified paths (the only ones whose size or kind can have changed since the
- * user's index was written) and every submodule entry, each with what it is on disk.
+ * Untracked, modified and deleted paths (the only ones a checkpoint must read again; the rest
+ * are as the index copy has them) outside `.loop/`, and every submodule entry; each candidate
+ * with what it is on disk.
  */
-function candidates(ws: CheckpointWorkspace, index: string): Candidate[] {
+function candidates(ws: CheckpointWorkspace, index: string): { candidates: Candidate[]; changed: string[] } {
   const list = (args: string[]) =>
     gitOk(ws.place, ['ls-files', '-z', ...args], { index })
       .toString('utf8')
       .split('\0')
       .filter((p) => p !== '');
   const out: Candidate[] = [];
+  const changed: string[] = [];
   const seen = new Set<string>();
   const loop = ws.loopPrefix;
-  for (const path of [...list(['--others', '--exclude-standard']), ...list(['--modified'])]) {
+  for (const path of list(['--others', '--modified', '--exclude-standard'])) {
     if (seen.has(path) || path.startsWith(loop)) continue;
     seen.add(path);
     // git lists a nested repository as its folder, with a trailing slash, and does not enter it.
@@ -104,8 +120,9 @@ function candidates(ws: CheckpointWorkspace, index: string): Candidate[] {
       out.push({ path: path.slice(0, -1), kind: 'nested-repository', bytes: 0 });
       continue;
     }
+    changed.push(path);
     const stat = lstatOrNull(join(ws.place.top, path));
-    if (stat === null) continue;
+    if (stat === null) continue; // deleted: `add -A` records the deletion
     out.push({ path, kind: stat.isFile() ? 'file' : 'other', bytes: stat.isFile() ? stat.size : 0 });
   }
   for (const line of list(['--stage'])) {
@@ -113,7 +130,7 @@ function candidates(ws: CheckpointWorkspace, index: string): Candidate[] {
     const tab = line.indexOf('\t');
     if (tab > 0) out.push({ path: line.slice(tab + 1), kind: 'submodule', bytes: 0 });
   }
-  return out;
+  return { candidates: out, changed };
 }
 
 function lstatOrNull(path: string) {
