@@ -68,6 +68,7 @@ export function writeCliCodeCache(cli) {
       [['close', ...at, '--json', '--outcome', 'pause', '--note', 'train'], 0],
       [['resume', ...at, '--json'], 0],
       [['list', '--root', work, '--json'], 0],
+      [['checkpoint', 'list', ...at, '--json'], 0],
       // What the full bundle (dist/cli-main.js) still answers: help, version, the drop-in commands.
       [['--help'], 0],
       [['--version'], 0],

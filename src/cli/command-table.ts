@@ -21,4 +21,5 @@ export const COMMANDS: Record<string, Load<CommandModule>> = {
   close: () => import('./commands/close'),
   validate: () => import('./commands/validate'),
   list: () => import('./commands/list'),
+  checkpoint: () => import('./commands/checkpoint'),
 };

@@ -1,3 +1,4 @@
+import { iterateWithCheckpointOp } from '../../app/checkpoints/iterate-checkpoint';
 import { iterateOp } from '../../app/operations';
 import { SESSION_FLAG, type CommandSpec, type ParsedFlags } from '../args';
 import { withHuman, type CommandOutcome } from '../outcome';
@@ -37,12 +38,17 @@ export const spec: CommandSpec = {
     decision: { type: 'string', help: 'retain revert revise escalate', placeholder: 'DECISION' },
     ...ESCALATE_FLAGS,
     ...ENGINEERING_ITERATE_FLAGS,
+    checkpoint: {
+      type: 'boolean',
+      help: 'take a workspace checkpoint (git) and record it with the iteration',
+    },
   },
 };
 
 export function run(flags: ParsedFlags, ctx: CommandContext): CommandOutcome {
   const session = str(flags.session) as string;
-  const outcome = iterateOp(ctx.root, session, {
+  const op = flags.checkpoint === true ? iterateWithCheckpointOp : iterateOp;
+  const outcome = op(ctx.root, session, {
     ...endingFrom(flags),
     actions: list(flags.action),
     error: str(flags.error),

@@ -1,0 +1,126 @@
+// Workspace checkpoints: how long `iterate --checkpoint` takes on a 10,000-file repository with
+// 100 changed files (aim: under 300 ms for the checkpoint itself), and how much `.git` grows
+// per checkpoint when nothing changed (aim: a few hundred bytes).
+//
+// The checkpoint's own cost is `iterate --checkpoint` minus plain `iterate` on the same ledger,
+// measured interleaved (A, B, A, B…) so machine noise hits both. Children run with NODE_OPTIONS
+// and NODE_EXTRA_CA_CERTS unset. Growth is the sum of file sizes under .git (apparent bytes, not
+// disk blocks). Usage: node bench/checkpoint.mjs [rounds]
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+const CLI = resolve(import.meta.dirname, '../dist/cli.js');
+const rounds = Number(process.argv[2] ?? 7);
+const env = { ...process.env };
+delete env.NODE_OPTIONS;
+delete env.NODE_EXTRA_CA_CERTS;
+
+const git = (cwd, args) =>
+  execFileSync('git', ['-c', 'user.name=B', '-c', 'user.email=b@b', ...args], { cwd, env, stdio: 'pipe' });
+/**
+ * Runs the CLI under `sh -c '…; times'`: wall time, and the CPU time (user + system) of the CLI
+ * and every git it ran, which a machine shared with other work inflates far less than the wall.
+ */
+const cli = (args) => {
+  const t = process.hrtime.bigint();
+  const r = spawnSync(
+    'sh',
+    ['-c', '"$@" >/dev/null || exit 1; times', 'sh', process.execPath, CLI, ...args],
+    {
+      env,
+      encoding: 'utf8',
+    },
+  );
+  const wall = Number(process.hrtime.bigint() - t) / 1e6;
+  if (r.status !== 0) throw new Error(`loop-ledger ${args[0]} exited ${r.status}: ${r.stderr}`);
+  const children = r.stdout.trim().split('\n').pop() ?? '';
+  const cpu = [...children.matchAll(/(\d+)m([\d.]+)s/g)].reduce(
+    (sum, m) => sum + Number(m[1]) * 60e3 + Number(m[2]) * 1e3,
+    0,
+  );
+  return { wall, cpu };
+};
+
+function bytesUnder(dir) {
+  let total = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const p = join(dir, entry.name);
+    total += entry.isDirectory() ? bytesUnder(p) : statSync(p).size;
+  }
+  return total;
+}
+
+const root = mkdtempSync(join(tmpdir(), 'loop-ledger-bench-checkpoint-'));
+try {
+  git(root, ['init', '-q']);
+  // The setup's own commit of 10,000 files would start a background `gc --auto` that packs
+  // objects while the growth is measured.
+  git(root, ['config', 'gc.auto', '0']);
+  writeFileSync(join(root, '.gitignore'), '.loop/\n');
+  for (let d = 0; d < 100; d++) {
+    mkdirSync(join(root, `d${d}`));
+    for (let f = 0; f < 100; f++)
+      writeFileSync(join(root, `d${d}`, `f${f}.txt`), `file ${d}/${f}\n`.repeat(20));
+  }
+  git(root, ['add', '-A']);
+  git(root, ['commit', '-qm', 'base']);
+  git(root, ['status', '--porcelain']); // refresh the index's stat data, as a user's would be
+  const contract = join(tmpdir(), `loop-ledger-bench-contract-${process.pid}.json`);
+  writeFileSync(contract, JSON.stringify(sampleContract()));
+  const at = ['--root', root, '--session', 'b'];
+  cli(['open', ...at, '--contract', contract]);
+  for (let f = 0; f < 100; f++) writeFileSync(join(root, `d${f}`, 'f0.txt'), `changed ${f}\n`);
+
+  const plain = [];
+  const withCheckpoint = [];
+  for (let i = 0; i < rounds; i++) {
+    plain.push(cli(['iterate', ...at, '--outcome', 'continue']));
+    withCheckpoint.push(cli(['iterate', ...at, '--outcome', 'continue', '--checkpoint']));
+  }
+  const med = (xs, key) => xs.map((x) => x[key]).sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+  const row = (label, key) =>
+    console.log(
+      `  ${label.padEnd(22)} iterate ${med(plain, key).toFixed(0)} ms, with --checkpoint ${med(withCheckpoint, key).toFixed(0)} ms: the checkpoint's own ${(med(withCheckpoint, key) - med(plain, key)).toFixed(0)} ms (aim < 300 ms)`,
+    );
+  const before = bytesUnder(join(root, '.git'));
+  const growthRounds = 10;
+  for (let i = 0; i < growthRounds; i++) cli(['iterate', ...at, '--outcome', 'continue', '--checkpoint']);
+  const growth = (bytesUnder(join(root, '.git')) - before) / growthRounds;
+  console.log(`10,000 files, 100 changed, ${rounds} rounds (medians):`);
+  row('wall', 'wall');
+  row('CPU (user+sys, + git)', 'cpu');
+  console.log(`  .git growth per unchanged checkpoint: ${growth.toFixed(0)} bytes   (aim: a few hundred)`);
+  rmSync(contract, { force: true });
+} finally {
+  rmSync(root, { recursive: true, force: true });
+}
+
+function sampleContract() {
+  return {
+    purpose: 'bench',
+    owner: 'bench',
+    starting_state: 'x',
+    inputs: ['x'],
+    expected_outputs: ['x'],
+    success_criteria: ['x'],
+    failure_criteria: ['x'],
+    dependencies: ['git'],
+    iteration_limit: 1000,
+    timeout_behaviour: 'stop',
+    escalation_path: 'x',
+    quality_rubric: [
+      {
+        dimension: 'd',
+        evidence_command: 'echo 0',
+        baseline: 0,
+        target: 1,
+        weight: 100,
+        failure_threshold: 0,
+        direction: 'higher-is-better',
+        hard_gate: false,
+      },
+    ],
+  };
+}

@@ -1,0 +1,61 @@
+// `iterate --checkpoint`: the workspace's commit is taken first (objects only, outside the lock,
+// so a slow tree does not hold other writers), then under the ledger's lock the engine decides
+// the record, the ref `refs/loop-ledger/<session>/<epoch>-<n>` is created and the record is
+// written with its additive `checkpoint` key. A refused iteration creates no ref.
+import { openWorkspace } from '../../drivers/checkpoints/workspace';
+import { createRef } from '../../drivers/checkpoints/refs';
+import { takeSnapshot } from '../../drivers/checkpoints/snapshot';
+import { checkpointRef, maxFileBytes, withCheckpoint } from '../../engine/checkpoints/rules';
+import { iterateEngineering, type EngineeringIterateInput } from '../../engine/engineering/iterate';
+import { EXIT, isRefusal } from '../../engine/refusal';
+import type { IterationRecord } from '../../engine/types';
+import { appendToLedger } from '../ledger-access';
+import type { LockOptions } from '../lock-options';
+import { fromRefusal, ledgerFile, operation, Refused, type Outcome } from '../outcome';
+import { checkpointStep } from './errors';
+
+export function iterateWithCheckpointOp(
+  root: string,
+  session: string,
+  input: EngineeringIterateInput,
+  lock: LockOptions = {},
+): Outcome<IterationRecord> {
+  return operation(ledgerFile(root, session), () => {
+    const named = checkpointRef(session, 0, 1);
+    if ('problem' in named) throw new Refused(EXIT.usage, [named.problem]);
+    const cap = maxFileBytes(process.env.LOOP_LEDGER_CHECKPOINT_MAX_MB);
+    if (typeof cap !== 'number') throw new Refused(EXIT.usage, [cap.problem]);
+    const { ws, snap } = checkpointStep('checkpoint', () => {
+      const ws = openWorkspace(root);
+      return {
+        ws,
+        snap: takeSnapshot(ws, {
+          maxFileBytes: cap,
+          now: input.now,
+          message: `loop-ledger checkpoint ${session}`,
+        }),
+      };
+    });
+    return appendToLedger(
+      root,
+      session,
+      (ledger, records) => {
+        const result = iterateEngineering(ledger, input, records);
+        if (isRefusal(result)) return { result: fromRefusal<IterationRecord>(result) };
+        const ref = checkpointRef(session, result.record.epoch, result.record.n);
+        if ('problem' in ref) throw new Refused(EXIT.usage, [ref.problem]);
+        checkpointStep('checkpoint', () => createRef(ws, ref.ref, snap.commit));
+        const checkpoint = {
+          commit: snap.commit,
+          ref: ref.ref,
+          head: snap.head,
+          shadow: ws.shadow,
+          excluded: snap.excluded,
+        };
+        const next = withCheckpoint(result.ledger, result.record, checkpoint);
+        return { write: next.ledger, result: { exitCode: 0, payload: next.record, findings: [] } };
+      },
+      lock,
+    );
+  });
+}

@@ -1,0 +1,92 @@
+import { checkpointDiffOp, checkpointListOp, checkpointPruneOp } from '../../app/checkpoints/operations';
+import { checkpointRestoreOp } from '../../app/checkpoints/restore';
+import { SESSION_FLAG, type CommandSpec, type ParsedFlags } from '../args';
+import { withHuman, type CommandOutcome } from '../outcome';
+import { UsageError } from '../usage-error';
+import { str, type CommandContext } from './context';
+
+const ACTIONS = ['list', 'diff', 'restore', 'prune'];
+const int = (help: string) => ({ type: 'string' as const, integer: true, help, placeholder: 'N' });
+
+export const spec: CommandSpec = {
+  name: 'checkpoint',
+  summary:
+    'Workspace checkpoints taken by iterate --checkpoint: list, diff (unified), restore (records a pause), prune.',
+  positional: 'list|diff|restore|prune',
+  flags: {
+    session: SESSION_FLAG,
+    iteration: int('the iteration whose checkpoint to restore, or to diff against the workspace'),
+    from: int('diff: the older iteration'),
+    to: int('diff: the newer iteration'),
+    keep: int('prune: how many of the newest checkpoint refs to keep'),
+    force: { type: 'boolean', help: 'restore even when HEAD has moved or changes are staged' },
+    'dry-run': { type: 'boolean', help: 'restore: list the files it would write and remove, change nothing' },
+  },
+};
+
+/** A path on one line: quoted when it holds a tab, a newline or a quote. */
+const shown = (path: string): string => (/[\t\n\r"]/.test(path) ? JSON.stringify(path) : path);
+
+const num = (v: ParsedFlags[string]): number | undefined => (typeof v === 'number' ? v : undefined);
+
+export function run(flags: ParsedFlags, ctx: CommandContext, action?: string): CommandOutcome {
+  const session = str(flags.session) as string;
+  switch (action) {
+    case 'list':
+      return withHuman(checkpointListOp(ctx.root, session), (p) =>
+        p.checkpoints.length === 0
+          ? `${session}: no checkpoints`
+          : p.checkpoints
+              .map(
+                (c) =>
+                  `${c.n}\t${c.commit.slice(0, 12)}\t${c.present ? c.ref : `${c.ref} (pruned)`}` +
+                  (c.excluded.length > 0 ? `\t${c.excluded.length} left out` : ''),
+              )
+              .join('\n'),
+      );
+    case 'diff':
+      return withHuman(
+        checkpointDiffOp(ctx.root, session, {
+          iteration: num(flags.iteration),
+          from: num(flags.from),
+          to: num(flags.to),
+          now: ctx.now,
+        }),
+        (p) => p.diff.replace(/\n$/, ''),
+      );
+    case 'restore': {
+      const iteration = num(flags.iteration);
+      if (iteration === undefined) throw new UsageError('checkpoint restore needs --iteration N');
+      return withHuman(
+        checkpointRestoreOp(ctx.root, session, {
+          iteration,
+          force: flags.force === true,
+          dryRun: flags.dryRun === true,
+          now: ctx.now,
+        }),
+        (p) =>
+          [
+            `${session}: ${p.dry_run ? 'would restore' : 'restored'} iteration ${p.restored}` +
+              (p.recorded ? ` (recorded pause iteration ${p.recorded}; before it: ${p.safety_ref})` : ''),
+            ...p.write.map((f) => `write\t${shown(f)}`),
+            ...p.remove.map((f) => `remove\t${shown(f)}`),
+            ...p.kept.map((f) => `keep\t${shown(f)}`),
+          ].join('\n'),
+      );
+    }
+    case 'prune': {
+      const keep = num(flags.keep);
+      if (keep === undefined) throw new UsageError('checkpoint prune needs --keep N');
+      return withHuman(checkpointPruneOp(ctx.root, session, keep), (p) =>
+        [
+          `${session}: kept ${p.kept.length}, pruned ${p.pruned.length}`,
+          ...p.pruned.map((r) => `pruned\t${r}`),
+        ].join('\n'),
+      );
+    }
+    default:
+      throw new UsageError(
+        `checkpoint: the action must be one of ${ACTIONS.join(' ')}, not ${JSON.stringify(action ?? '')}`,
+      );
+  }
+}
