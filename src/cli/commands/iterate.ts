@@ -4,6 +4,7 @@ import { withHuman, type CommandOutcome } from '../outcome';
 import { list, str, type CommandContext } from './context';
 import { endingFrom, ESCALATE_FLAGS, outcomeFlag } from './ending';
 import { ENGINEERING_ITERATE_FLAGS, engineeringFrom } from './iterate-engineering';
+import { SPEND_FLAGS, spendFrom } from './iterate-spend';
 
 const text = (help: string) => ({ type: 'string' as const, help, placeholder: 'TEXT' });
 const many = (help: string, placeholder: string) => ({
@@ -37,11 +38,13 @@ export const spec: CommandSpec = {
     decision: { type: 'string', help: 'retain revert revise escalate', placeholder: 'DECISION' },
     ...ESCALATE_FLAGS,
     ...ENGINEERING_ITERATE_FLAGS,
+    ...SPEND_FLAGS,
   },
 };
 
 export function run(flags: ParsedFlags, ctx: CommandContext): CommandOutcome {
   const session = str(flags.session) as string;
+  const spend = spendFrom(flags);
   const outcome = iterateOp(ctx.root, session, {
     ...endingFrom(flags),
     actions: list(flags.action),
@@ -57,6 +60,7 @@ export function run(flags: ParsedFlags, ctx: CommandContext): CommandOutcome {
     criticBrief: str(flags.criticBrief),
     decision: str(flags.decision),
     ...engineeringFrom(flags),
+    ...spend,
     now: ctx.now,
   });
   return withHuman(outcome, (r) => {
