@@ -3,6 +3,8 @@ import type { CommandManager } from '../commandManager';
 import { registerSessionCommands } from '../commands/register';
 import type { PrompterSlot } from '../input';
 import { registerStatusBar } from '../statusBar/statusBarItem';
+import { registerNotifications } from '../notifications/register';
+import type { AttentionObserver } from '../notifications/notifier';
 import type { TrustGate } from '../workspace/trust';
 import { registerSessions } from './register';
 import type { SessionsTreeProvider } from './treeProvider';
@@ -14,15 +16,17 @@ export interface SessionsApi {
   readonly ledgerPoll: { readonly running: boolean };
 }
 
-/** The Sessions view, its watcher, the session commands and the status bar item. */
+/** The Sessions view, its watcher, the session commands, the status bar item and the notifications. */
 export function registerSessionsFeature(
   context: vscode.ExtensionContext,
   commands: CommandManager,
   prompter: PrompterSlot,
   output: vscode.OutputChannel,
   trust: TrustGate,
+  attention?: AttentionObserver,
 ): SessionsApi {
   const sessions = registerSessions(context);
+  registerNotifications(context, sessions.provider, sessions.view, attention);
   registerSessionCommands(commands, { prompter, sessions: sessions.provider, output, trust });
   registerStatusBar(context, sessions);
   // The status bar follows the newest open session: read the ledgers once, off the activation path.
