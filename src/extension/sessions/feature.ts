@@ -7,6 +7,7 @@ import { registerNotifications } from '../notifications/register';
 import type { AttentionObserver } from '../notifications/notifier';
 import type { TrustGate } from '../workspace/trust';
 import { registerSessions } from './register';
+import { openStartupSession } from './startupSession';
 import type { SessionsTreeProvider } from './treeProvider';
 
 /** What the sessions feature adds to the API `activate` returns. */
@@ -27,9 +28,16 @@ export function registerSessionsFeature(
 ): SessionsApi {
   const sessions = registerSessions(context);
   registerNotifications(context, sessions.provider, sessions.view, attention);
-  registerSessionCommands(commands, { prompter, sessions: sessions.provider, output, trust });
+  registerSessionCommands(commands, {
+    prompter,
+    sessions: sessions.provider,
+    output,
+    trust,
+    selection: () => sessions.view.selection,
+  });
   registerStatusBar(context, sessions);
   // The status bar follows the newest open session: read the ledgers once, off the activation path.
   void sessions.provider.ready();
+  void openStartupSession(sessions.provider, sessions.view).catch(() => undefined);
   return { sessions: sessions.provider, ledgerPoll: sessions.poller };
 }
