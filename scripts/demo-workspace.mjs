@@ -243,6 +243,20 @@ test('says how many cells a row needs', () => {
 });
 `;
 
+// A task with one work order, so the Work Orders view has something to show and run.
+const demoWorkOrder = `---
+id: local:row-numbers#wo-01
+title: "Name the row in every importer error"
+status: ready
+blocked_by: []
+---
+## Files to touch
+- \`src/importer.js\`
+
+## Acceptance
+- \`node --test test/\` exits 0
+`;
+
 function write(root, relative, text) {
   const path = join(root, relative);
   mkdirSync(dirname(path), { recursive: true });
@@ -273,6 +287,7 @@ export function prepareDemoWorkspace(root, { fresh = false } = {}) {
   );
   write(root, 'src/importer.js', committedImporter);
   write(root, 'test/importer.test.js', importerTests);
+  write(root, 'tasks/row-numbers/work-orders/wo-01-name-the-row.md', demoWorkOrder);
   // The window opens on the demo session: the Loop Ledger view shown, the session's overview open.
   write(
     root,
