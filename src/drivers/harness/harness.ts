@@ -2,6 +2,7 @@
 // terminal state, then the receipt (reference §4). The driver gathers facts (processes, git) and
 // the engine's stop rules decide; the recorder (src/app/run-ledger.ts) puts each attempt on the
 // ledger as it finishes, so a crash or a cancel resumes at the first unrecorded step.
+import { addUsage, agentUsage } from '../../engine/harness/agent-usage';
 import type { AgentConfig } from '../../engine/harness/agent-config';
 import { disallowedFiles } from '../../engine/harness/fnmatch';
 import { attemptDirName, type AttemptFacts } from '../../engine/harness/ledger-mapping';
@@ -269,6 +270,7 @@ export async function runHarness(o: HarnessOptions): Promise<HarnessResult> {
         previous_findings: previousFindings,
       });
       const coder = await runAgent(agents.coder, coderPrompt, run, folder, env, o);
+      record.usage = addUsage(record.usage ?? {}, agentUsage(coder.result));
       await guard('coder', coder.cancelled);
       record.stepsRun.push('coder');
       let changed = await changedFiles(repo);
@@ -329,6 +331,7 @@ export async function runHarness(o: HarnessOptions): Promise<HarnessResult> {
         check_results: publicCheckResults(checks),
       });
       const reviewer = await runAgent(agents['code-reviewer'], reviewerPrompt, run, folder, env, o);
+      record.usage = addUsage(record.usage ?? {}, agentUsage(reviewer.result));
       await guard('code-reviewer', reviewer.cancelled);
       const afterReview = await treeState(repo);
       const edited = before !== afterReview.snapshot;
