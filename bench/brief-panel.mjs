@@ -146,6 +146,7 @@ async function main() {
   await installCodeServer({ log: () => undefined });
   const server = await startCodeServer({
     folder: join(repoRoot, 'test', 'fixtures', 'vscode-workspace'),
+    smokeTestDriver: true,
     log: () => undefined,
   });
   process.env.LOOP_LEDGER_SERVER_URL = server.baseUrl;

@@ -88,6 +88,7 @@ async function main() {
     server = await startCodeServer({
       folder: join(repoRoot, 'test', 'fixtures', 'vscode-workspace'),
       workspaceTrust: phase.workspaceTrust,
+      smokeTestDriver: true,
       log: lap,
     });
     const env = {

@@ -68,6 +68,7 @@ async function main() {
   const server = await startCodeServer({
     folder: workspace,
     extraSettings: { 'git.enabled': false },
+    smokeTestDriver: true,
     log: lap,
   });
   cleanups.push(() => server.stop());

@@ -16,5 +16,7 @@ if [ ${#missing[@]} -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
 
+# Install scripts run only for the packages package.json "allowScripts" approves (npm 11):
+# esbuild (checks its platform binary); @vscode/vsce-sign is denied (signing is never used here).
 npm ci --no-audit --no-fund
 if [ -f scripts/vscode-server.mjs ]; then node scripts/vscode-server.mjs install; fi

@@ -3,7 +3,7 @@
 // the git-ignored `.vscode-test/` folder.
 //
 //   node scripts/vscode-server.mjs install             idempotent; a marker records a finished install
-//   node scripts/vscode-server.mjs start [--folder DIR] [--extension DIR] [--untrusted]
+//   node scripts/vscode-server.mjs start [--folder DIR] [--extension DIR] [--untrusted] [--test-driver]
 //                                                       starts in the background, prints the URL;
 //                                                       --untrusted: trust on, folders open restricted
 //   node scripts/vscode-server.mjs stop                 stops the server `start` left running
@@ -228,6 +228,7 @@ export async function startCodeServer({
   background = false,
   workspaceTrust = false,
   extraSettings = {},
+  smokeTestDriver = false,
   log = console.log,
 } = {}) {
   if (!isInstalled())
@@ -261,8 +262,9 @@ export async function startCodeServer({
     ['--disable-update-check'],
     ...(workspaceTrust ? [] : [['--disable-workspace-trust']]),
     ['--disable-getting-started-override'],
-    // window.driver and the codeAutomationExit/Log hooks the test runners rely on
-    ['--vscode-option', 'enable-smoke-test-driver'],
+    // window.driver and the codeAutomationExit/Log hooks the test runners rely on. Only under
+    // test: the driver also hides every notification toast from a person using the workbench.
+    ...(smokeTestDriver ? [['--vscode-option', 'enable-smoke-test-driver']] : []),
     ['--reconnection-grace-time', '5'],
   ];
   const args = [codeServerEntry, ...flags.flat(), resolve(folder)];
@@ -354,7 +356,14 @@ async function main(argv) {
     const folder = optionValue(argv, '--folder') ?? repoRoot;
     const extensionPath = optionValue(argv, '--extension') ?? repoRoot;
     const workspaceTrust = argv.includes('--untrusted');
-    const server = await startCodeServer({ folder, extensionPath, background: true, workspaceTrust });
+    const smokeTestDriver = argv.includes('--test-driver');
+    const server = await startCodeServer({
+      folder,
+      extensionPath,
+      background: true,
+      workspaceTrust,
+      smokeTestDriver,
+    });
     const { pid, port, stateDir } = server;
     writeFileSync(backgroundState, JSON.stringify({ pid, port, stateDir }, null, 2) + '\n');
     console.log(`open ${server.workbenchUrl()}`);
@@ -363,7 +372,7 @@ async function main(argv) {
     await stopBackgroundServer();
   } else {
     console.error(
-      'usage: node scripts/vscode-server.mjs install | start [--folder DIR] [--extension DIR] [--untrusted] | stop',
+      'usage: node scripts/vscode-server.mjs install | start [--folder DIR] [--extension DIR] [--untrusted] [--test-driver] | stop',
     );
     process.exitCode = 2;
   }

@@ -10,6 +10,7 @@ import { scoreRubric } from './score';
 import { errorSignature, stateHash } from './signature';
 import { summarizeRecords, type RecordsSummary } from './records-summary';
 import { detectStall } from './stall';
+import { recordSpend, type Spend } from './spend';
 import {
   CRITIC_VERDICTS,
   DECISIONS,
@@ -45,6 +46,10 @@ export interface IterateInput {
   now: Date;
   /** Loop-engineering caps reached by this iteration (engineering/iterate.ts computes them). */
   budgetReached?: string[];
+  /** What the iteration cost, when the caller reports it (checked by parseSpendValue). */
+  costUsd?: number | null;
+  tokensIn?: number | null;
+  tokensOut?: number | null;
 }
 
 export interface IterateResult {
@@ -110,6 +115,11 @@ function criticFindings(
     });
   }
   return findings;
+}
+
+/** The spend keys the caller reported (only those: a record without them reads as before). */
+function reportedSpend(input: IterateInput): Partial<Spend> {
+  return recordSpend({ cost_usd: input.costUsd, tokens_in: input.tokensIn, tokens_out: input.tokensOut });
 }
 
 /**
@@ -192,6 +202,7 @@ export function iterate(
     );
   }
 
+  const spend = reportedSpend(input);
   const signature = errorSignature(optional(input.error));
   const hash = stateHash(optional(input.state));
   const stall =
@@ -204,6 +215,8 @@ export function iterate(
             stateHash: hash,
             ownCycleRule: input.ownCycleRule,
             budgetReached: input.budgetReached,
+            spend,
+            now: input.now,
           },
           records,
         )
@@ -243,6 +256,7 @@ export function iterate(
     stall: stall ? stall.name : null,
     state_hash: hash,
     timestamp: utcStamp(input.now),
+    ...spend,
   }); // sorted at every level: the ledger is written with sorted keys
 
   const newlyCompleted = actions.filter((a, i) => !completed.has(a) && actions.indexOf(a) === i);

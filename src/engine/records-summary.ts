@@ -8,6 +8,7 @@
 // It is a fold: appending a record updates it without the records before (addRecord), which is
 // what lets an append leave the old records unparsed.
 import { recordEpoch } from './ledger-view';
+import { addSpend, hasSpend, recordSpend, type Spend } from './spend';
 import { ownValue, setOwn, textKeyed } from './text-keyed';
 import type { IterationRecord, Outcome } from './types';
 
@@ -21,6 +22,8 @@ export interface EpochSummary {
    */
   errors: string[];
   states: string[];
+  /** What the epoch's records reported of cost and tokens; absent until one reports any. */
+  spend?: Spend;
 }
 
 /** The newest judged record's quality keys (status reports them together, from it alone). */
@@ -71,6 +74,9 @@ export function addRecord(summary: RecordsSummary, record: IterationRecord): Rec
   epoch.records += 1;
   if (typeof record.error_signature === 'string') epoch.errors.push(record.error_signature);
   if (typeof record.state_hash === 'string') epoch.states.push(record.state_hash);
+  const spent = recordSpend(record);
+  if (hasSpend(spent))
+    epoch.spend = addSpend(epoch.spend ?? { cost_usd: 0, tokens_in: 0, tokens_out: 0 }, spent);
   if (isJudged(record)) {
     summary.judged = {
       n: record.n,

@@ -1,8 +1,10 @@
-// The five stall predicates (the fifth, budget-stop, only fires for loop-engineering caps). They run only over the current epoch's records plus this
-// iteration's facts, only when the reported outcome is `continue`, and the first that fires
-// names the recorded outcome.
+// The stall predicates: the original four, then the contract's optional caps (cost-exhausted,
+// tokens-exhausted, time-exhausted), then budget-stop for loop-engineering caps. They run only
+// over the current epoch's records plus this iteration's facts, only when the reported outcome
+// is `continue`, and the first that fires names the recorded outcome.
 import { currentEpoch, stallThreshold } from './ledger-view';
 import { epochSummary, summarizeRecords, type RecordsSummary } from './records-summary';
+import { addSpend, elapsedSeconds, noSpend, reachedLimit, type Spend } from './spend';
 import type { Ledger, Outcome, StallName } from './types';
 
 export interface StallFacts {
@@ -13,6 +15,10 @@ export interface StallFacts {
   ownCycleRule?: boolean;
   /** Loop-engineering caps this iteration reached (`calls 18/18` …); empty or absent: none. */
   budgetReached?: string[];
+  /** What this iteration reported of cost and tokens (for the contract's caps). */
+  spend?: Partial<Spend>;
+  /** The caller's clock (for `time_limit`); absent: the time cap is not checked. */
+  now?: Date;
 }
 
 export interface Stall {
@@ -63,6 +69,13 @@ export function detectStall(
   if (records.records + 1 >= ledger.contract.iteration_limit) {
     return { name: 'retries-exhausted', outcome: 'stop' };
   }
+  const spent = addSpend(records.spend ?? noSpend(), facts.spend ?? {});
+  const limit = reachedLimit(
+    ledger.contract,
+    spent,
+    facts.now ? elapsedSeconds(ledger.opened_at, facts.now) : null,
+  );
+  if (limit) return { name: limit.name, outcome: 'stop' };
   if (facts.budgetReached && facts.budgetReached.length > 0) return { name: 'budget-stop', outcome: 'stop' };
   return null;
 }

@@ -3,7 +3,14 @@ import { budgetReport } from './engineering/budget';
 import { readEngineeringState } from './engineering/state';
 import { currentEpoch } from './ledger-view';
 import { epochSummary, summarizeRecords, type RecordsSummary } from './records-summary';
+import { addSpend, contractLimits, elapsedSeconds, noSpend, type Spend } from './spend';
 import type { Evaluation, Ledger, Outcome } from './types';
+
+/** One cap of the current epoch: what was spent against it. */
+export interface LimitUse {
+  spent: number;
+  cap: number;
+}
 
 export interface StatusPayload {
   session: string;
@@ -24,6 +31,13 @@ export interface StatusPayload {
   baselines_total: number | null;
   /** Loop-engineering ledgers only: spent against each cap (`{calls: {spent, cap}, …}`). */
   budget?: Record<string, { spent: number; cap: number | null }>;
+  /** What every iteration of the session reported of cost and tokens (0 when none did). */
+  spend: Spend;
+  /**
+   * The current epoch against its contract's caps: `iterations` always, `cost_usd`, `tokens` and
+   * `time_s` when the contract declares them (time: from the epoch's opening to its newest record).
+   */
+  limits: { iterations: LimitUse; cost_usd?: LimitUse; tokens?: LimitUse; time_s?: LimitUse };
 }
 
 /**
@@ -39,6 +53,7 @@ export function status(
   const last = records.last;
   const judged = records.judged;
   const provenance = ledger.baseline_provenance;
+  const epoch = epochSummary(records, currentEpoch(ledger));
   const counted = provenance && Object.keys(provenance).length > 0 ? Object.values(provenance) : null;
   const payload: StatusPayload = {
     session: ledger.session,
@@ -56,11 +71,43 @@ export function status(
     quality_from: judged ? judged.n : null,
     baselines_measured: counted ? counted.filter((p) => p === 'measured').length : null,
     baselines_total: counted ? counted.length : null,
+    spend: sessionSpend(records),
+    limits: epochLimits(ledger, epoch, last?.timestamp ?? null),
   };
   if (last) payload.last_outcome = last.outcome;
   const engineering = readEngineeringState(ledger as { engineering?: unknown });
   if (engineering && !('problem' in engineering)) {
-    payload.budget = budgetReport(engineering, epochSummary(records, currentEpoch(ledger)).records);
+    payload.budget = budgetReport(engineering, epoch.records);
   }
   return { payload, exitCode: last ? 0 : 4 };
+}
+
+function sessionSpend(records: RecordsSummary): Spend {
+  let total = noSpend();
+  for (const key of Object.keys(records.epochs)) {
+    const spent = epochSummary(records, Number(key)).spend;
+    if (spent) total = addSpend(total, spent);
+  }
+  return total;
+}
+
+function epochLimits(
+  ledger: Ledger,
+  epoch: ReturnType<typeof epochSummary>,
+  lastTimestamp: string | null,
+): StatusPayload['limits'] {
+  const caps = contractLimits(ledger.contract);
+  const spent = epoch.spend ?? noSpend();
+  const limits: StatusPayload['limits'] = {
+    iterations: { spent: epoch.records, cap: ledger.contract.iteration_limit },
+  };
+  if (caps.cost_limit !== undefined) limits.cost_usd = { spent: spent.cost_usd, cap: caps.cost_limit };
+  if (caps.token_limit !== undefined)
+    limits.tokens = { spent: spent.tokens_in + spent.tokens_out, cap: caps.token_limit };
+  if (caps.time_limit !== undefined) {
+    // The newest record is this epoch's only when the epoch has records (records are in order).
+    const at = epoch.records > 0 ? lastTimestamp : null;
+    limits.time_s = { spent: Math.floor(elapsedSeconds(ledger.opened_at, at) ?? 0), cap: caps.time_limit };
+  }
+  return limits;
 }

@@ -22,6 +22,10 @@ export const STALLS = [
   'retries-exhausted',
   // A loop-engineering cap (iterations, time, budget, review) was reached: stop, never success.
   'budget-stop',
+  // A contract's cost_limit, token_limit or time_limit was reached: stop, like retries-exhausted.
+  'cost-exhausted',
+  'tokens-exhausted',
+  'time-exhausted',
 ] as const;
 export type StallName = (typeof STALLS)[number];
 
@@ -37,7 +41,7 @@ export interface RubricDimension {
   must_not_regress?: boolean;
 }
 
-/** A validated loop contract: exactly the twelve fields. */
+/** A validated loop contract: the twelve fields, plus the optional caps beside iteration_limit. */
 export interface Contract {
   purpose: string;
   owner: string;
@@ -48,6 +52,12 @@ export interface Contract {
   failure_criteria: unknown;
   dependencies: unknown;
   iteration_limit: number;
+  /** Optional: US dollars the epoch may spend (its records' `cost_usd`). */
+  cost_limit?: number;
+  /** Optional: tokens (in plus out) the epoch may spend. */
+  token_limit?: number;
+  /** Optional: seconds from the epoch's opening. */
+  time_limit?: number;
   timeout_behaviour: unknown;
   escalation_path: unknown;
   quality_rubric: RubricDimension[];
@@ -99,6 +109,10 @@ export interface IterationRecord {
   evidence: string | null;
   recommended_next: string | null;
   note: string | null;
+  /** Reported by the caller (`--cost`, `--tokens-in`, `--tokens-out`); absent when not reported. */
+  cost_usd?: number;
+  tokens_in?: number;
+  tokens_out?: number;
 }
 
 export interface EpochEntry {

@@ -41,7 +41,7 @@ export function activate(context: vscode.ExtensionContext): LoopLedgerApi {
   registerContractEditor(context, commands, prompter);
   const briefs = registerBriefPanel(context, commands, prompter, output, () => trust.isTrusted);
 
-  const sessions = registerSessionsFeature(context, commands, prompter, output, trust);
+  const sessions = registerSessionsFeature(context, commands, prompter, output, trust, testHooks?.attention);
   registerRepeat(context, commands, { prompter, output, trust, ...sessions });
   const runs = registerRuns(context, commands, prompter, output, { ...sessions, trust });
   const workOrders = registerWorkOrders(context, commands, prompter, trust, output);

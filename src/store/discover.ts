@@ -2,6 +2,7 @@
 // read is listed with its problem instead of hiding it or failing the whole listing.
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { spendOf, type Spend } from '../engine/spend';
 import type { Outcome } from '../engine/types';
 import { readLedgerFile, type LedgerRead } from './ledger-file';
 import { ledgerDir, legacyLedgerDir } from './paths';
@@ -19,6 +20,8 @@ export interface SessionSummary {
   /** The number of iteration records; null when unreadable. */
   iterations: number | null;
   last_outcome: Outcome | null;
+  /** What the session's iterations reported of cost and tokens; null when unreadable. */
+  spend: Spend | null;
   /** Why the file could not be read, when it could not. */
   error?: string;
 }
@@ -94,6 +97,7 @@ function unknownSummary(session: string, path: string, legacy: boolean): Session
     epoch: null,
     iterations: null,
     last_outcome: null,
+    spend: null,
   };
 }
 
@@ -128,6 +132,7 @@ export function summaryOfRead(
         epoch: ledger.epoch ?? 1,
         iterations: ledger.iterations.length,
         last_outcome: last?.outcome ?? null,
+        spend: spendOf(ledger.iterations),
       };
     }
   }

@@ -34,10 +34,19 @@ function isTextList(value: unknown): boolean {
   return true;
 }
 
+const isSpend = (value: unknown): boolean =>
+  isObject(value) &&
+  hasKeys(value, ['cost_usd', 'tokens_in', 'tokens_out']) &&
+  isFiniteNumber(value.cost_usd) &&
+  isCount(value.tokens_in) &&
+  isCount(value.tokens_out);
+
 function isEpoch(value: unknown): boolean {
+  // `spend` is there once one of the epoch's records reported cost or tokens.
   return (
     isObject(value) &&
-    hasKeys(value, ['records', 'errors', 'states']) &&
+    (hasKeys(value, ['records', 'errors', 'states']) ||
+      (hasKeys(value, ['records', 'errors', 'states', 'spend']) && isSpend(value.spend))) &&
     isCount(value.records) &&
     isTextList(value.errors) &&
     isTextList(value.states)

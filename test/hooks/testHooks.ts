@@ -3,6 +3,7 @@
 // is in the production bundle or the public API.
 import type * as vscode from 'vscode';
 import type { Prompter } from '../../src/extension/input/prompter';
+import type { NotifiedEvent } from '../../src/extension/notifications/notifier';
 import type { TestHooks } from '../../src/extension/testing/loadTestHooks';
 
 /** What a test reaches through `api.testing`. */
@@ -15,12 +16,24 @@ export interface TestingApi {
     /** Treats the workspace as untrusted until the returned disposable is disposed. */
     simulateUntrusted(): vscode.Disposable;
   };
+  readonly attention: {
+    /** Every notification the attention notifier showed since activation, oldest first. */
+    readonly notified: readonly NotifiedEvent[];
+    /** The Sessions view's badge number after the notifier's latest pass (undefined before one). */
+    readonly badge: number | undefined;
+  };
 }
 
 export function createTestHooks(): TestHooks & { api: TestingApi } {
   let scripted: Prompter | undefined;
   let untrusted = false;
+  const notified: NotifiedEvent[] = [];
+  let badge: number | undefined;
   return {
+    attention: {
+      notified: (event) => void notified.push(event),
+      badge: (count) => void (badge = count),
+    },
     prompter(standard) {
       const current = () => scripted ?? standard;
       return {
@@ -42,6 +55,12 @@ export function createTestHooks(): TestHooks & { api: TestingApi } {
         simulateUntrusted() {
           untrusted = true;
           return { dispose: () => void (untrusted = false) };
+        },
+      },
+      attention: {
+        notified,
+        get badge() {
+          return badge;
         },
       },
     },

@@ -75,9 +75,9 @@ describe('Sessions tree over fixture ledgers', () => {
   it('shows epochs with their purpose and how they ended', () => {
     const [first, second] = epochs('alpha');
     assert.equal(item(first!).label, 'Epoch 1 — Raise test coverage of the parser');
-    assert.equal(item(first!).description, 'ended revise · 2 iterations');
+    assert.equal(item(first!).description, 'revise · 2 iterations');
     assert.equal(item(second!).label, 'Epoch 2 — Rework the parser after review');
-    assert.equal(item(second!).description, 'ended escalate · 2 iterations');
+    assert.equal(item(second!).description, 'escalate · 2 iterations');
     assert.equal(item(second!).contextValue, 'epoch+closed+current');
     assert.equal(item(epochs('beta')[0]!).description, 'open · 2/10');
   });

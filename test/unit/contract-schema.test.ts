@@ -6,6 +6,14 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { CONTRACT_FIELDS, DIMENSION_KEYS } from '../../src/engine/contract';
+import { LIMIT_FIELDS } from '../../src/engine/spend';
+
+/** The twelve fields with the optional caps declared right after iteration_limit. */
+const CONTRACT_AND_LIMIT_FIELDS = [
+  ...CONTRACT_FIELDS.slice(0, CONTRACT_FIELDS.indexOf('iteration_limit') + 1),
+  ...LIMIT_FIELDS,
+  ...CONTRACT_FIELDS.slice(CONTRACT_FIELDS.indexOf('iteration_limit') + 1),
+];
 import {
   contractEditorSchema,
   contractEditorSchemaText,
@@ -34,7 +42,7 @@ describe('contract JSON schema (schemas/contract.schema.json)', () => {
 
   it('is a draft-07 schema of the input side, with every field and dimension key', () => {
     assert.equal(schema.$schema, 'http://json-schema.org/draft-07/schema#');
-    assert.deepEqual(Object.keys(schema.properties!), [...CONTRACT_FIELDS]);
+    assert.deepEqual(Object.keys(schema.properties!), CONTRACT_AND_LIMIT_FIELDS);
     assert.deepEqual(Object.keys(rubricItem.properties!), [...DIMENSION_KEYS]);
   });
 
@@ -111,7 +119,7 @@ describe('the editor schema (schemas/contract.editor.schema.json)', () => {
   });
 
   it('keeps every key, its hover text, and completion for the direction words and booleans', () => {
-    assert.deepEqual(Object.keys(editor.properties!), [...CONTRACT_FIELDS]);
+    assert.deepEqual(Object.keys(editor.properties!), CONTRACT_AND_LIMIT_FIELDS);
     assert.deepEqual(Object.keys(rubricItem.properties!), [...DIMENSION_KEYS]);
     const direction = rubricItem.properties!.direction!;
     const words = (direction.defaultSnippets as { body: string; markdownDescription: string }[]).map(

@@ -5,6 +5,7 @@ import { withHuman, type CommandOutcome } from '../outcome';
 import { list, str, type CommandContext } from './context';
 import { endingFrom, ESCALATE_FLAGS, outcomeFlag } from './ending';
 import { ENGINEERING_ITERATE_FLAGS, engineeringFrom } from './iterate-engineering';
+import { SPEND_FLAGS, spendFrom } from './iterate-spend';
 
 const text = (help: string) => ({ type: 'string' as const, help, placeholder: 'TEXT' });
 const many = (help: string, placeholder: string) => ({
@@ -38,6 +39,7 @@ export const spec: CommandSpec = {
     decision: { type: 'string', help: 'retain revert revise escalate', placeholder: 'DECISION' },
     ...ESCALATE_FLAGS,
     ...ENGINEERING_ITERATE_FLAGS,
+    ...SPEND_FLAGS,
     checkpoint: {
       type: 'boolean',
       help: 'take a workspace checkpoint (git) and record it with the iteration',
@@ -47,6 +49,7 @@ export const spec: CommandSpec = {
 
 export function run(flags: ParsedFlags, ctx: CommandContext): CommandOutcome {
   const session = str(flags.session) as string;
+  const spend = spendFrom(flags);
   const op = flags.checkpoint === true ? iterateWithCheckpointOp : iterateOp;
   const outcome = op(ctx.root, session, {
     ...endingFrom(flags),
@@ -63,6 +66,7 @@ export function run(flags: ParsedFlags, ctx: CommandContext): CommandOutcome {
     criticBrief: str(flags.criticBrief),
     decision: str(flags.decision),
     ...engineeringFrom(flags),
+    ...spend,
     now: ctx.now,
   });
   return withHuman(outcome, (r) => {

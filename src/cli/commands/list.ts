@@ -2,6 +2,7 @@ import { listOp } from '../../app/operations';
 import type { CommandSpec, ParsedFlags } from '../args';
 import { withHuman, type CommandOutcome } from '../outcome';
 import { visible } from '../output';
+import { spendWords } from '../../shared/spend-words';
 import type { CommandContext } from './context';
 
 export const spec: CommandSpec = {
@@ -18,7 +19,7 @@ export function run(_flags: ParsedFlags, ctx: CommandContext): CommandOutcome {
       .map((s) =>
         s.error
           ? `${s.session}\tunreadable: ${visible(s.error)}`
-          : `${s.session}\t${s.status}${s.final_outcome ? ` (${s.final_outcome})` : ''}\tepoch ${s.epoch}\t${s.iterations} iteration(s)\tlast ${s.last_outcome ?? '-'}${s.legacy ? '\t[original location]' : ''}`,
+          : `${s.session}\t${s.status}${s.final_outcome ? ` (${s.final_outcome})` : ''}\tepoch ${s.epoch}\t${s.iterations} iteration(s)\tlast ${s.last_outcome ?? '-'}${spendWords(s.spend) ? `\t${spendWords(s.spend)}` : ''}${s.legacy ? '\t[original location]' : ''}`,
       )
       .join('\n');
   });

@@ -3,6 +3,7 @@ import { SESSION_FLAG, type CommandSpec, type ParsedFlags } from '../args';
 import { withHuman, type CommandOutcome } from '../outcome';
 import { str, type CommandContext } from './context';
 import { budgetWords } from '../../shared/budget-words';
+import { limitWords, spendWords } from '../../shared/spend-words';
 
 export const spec: CommandSpec = {
   name: 'status',
@@ -21,6 +22,7 @@ export function run(flags: ParsedFlags, ctx: CommandContext): CommandOutcome {
           `, critic ${p.critic_verdict ?? '-'}, decision ${p.decision ?? '-'}`;
     const closed = p.final_outcome ? ` (${p.final_outcome})` : '';
     const last = p.last_outcome ? `, last ${p.last_outcome}` : '';
-    return `${session}: ${p.status}${closed}, epoch ${p.epoch}, ${p.iterations} iteration(s)${last}; ${quality}${budgetWords(p.budget)}`;
+    const spent = [spendWords(p.spend), limitWords(p.limits)].filter((w) => w !== '').join('; ');
+    return `${session}: ${p.status}${closed}, epoch ${p.epoch}, ${p.iterations} iteration(s)${last}; ${quality}${budgetWords(p.budget)}${spent ? `\nspent: ${spent}` : ''}`;
   });
 }

@@ -3,6 +3,7 @@
 // the engine's stop rules decide; the recorder (src/app/run-ledger.ts) puts each attempt on the
 // ledger as it finishes, so a crash or a cancel resumes at the first unrecorded step.
 import { createHash } from 'node:crypto';
+import { addUsage, agentUsage } from '../../engine/harness/agent-usage';
 import type { AgentConfig } from '../../engine/harness/agent-config';
 import { disallowedFiles } from '../../engine/harness/fnmatch';
 import { guardViolations, violationPath } from '../../engine/harness/git-guard';
@@ -307,6 +308,7 @@ export async function runHarness(o: HarnessOptions): Promise<HarnessResult> {
         previous_findings: previousFindings,
       });
       const coder = await runAgent(agents.coder, coderPrompt, run, folder, env, o);
+      record.usage = addUsage(record.usage ?? {}, agentUsage(coder.result));
       await guardLedger('coder', coder.cancelled);
       await checkGit('coder');
       record.stepsRun.push('coder');
@@ -375,6 +377,7 @@ export async function runHarness(o: HarnessOptions): Promise<HarnessResult> {
         check_results: publicCheckResults(checks),
       });
       const reviewer = await runAgent(agents['code-reviewer'], reviewerPrompt, run, folder, env, o);
+      record.usage = addUsage(record.usage ?? {}, agentUsage(reviewer.result));
       await guardLedger('code-reviewer', reviewer.cancelled);
       const reviewerEscaped = await checkGit('code-reviewer');
       const afterReview = await treeState(repo, { diff: true, base });

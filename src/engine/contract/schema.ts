@@ -4,6 +4,7 @@
 // written by hand in validate.ts; this file only fixes which keys exist and what kind of value
 // each one takes.
 import { z } from 'zod';
+import { LIMIT_FIELDS } from '../spend';
 import { DIRECTIONS } from '../types';
 
 /**
@@ -194,6 +195,24 @@ export const contractSchema = described(
         'The most iterations the loop may run: a whole number, 1 or more.',
         'The most iterations the loop may run: a whole number, `1` or more. Reaching it stalls the loop (`retries-exhausted`).',
       ),
+      cost_limit: described(
+        z.number().positive().optional(),
+        "Optional. The most US dollars an epoch may spend (the sum of its iterations' --cost).",
+        "Optional. The most US dollars an epoch may spend: the sum of its iterations' `--cost`. " +
+          'Reaching it stops the loop (`cost-exhausted`), as `iteration_limit` does.',
+      ),
+      token_limit: described(
+        z.number().int().positive().optional(),
+        'Optional. The most tokens (in plus out) an epoch may spend: a whole number, 1 or more.',
+        "Optional. The most tokens an epoch may spend: the sum of its iterations' `--tokens-in` and " +
+          '`--tokens-out`. Reaching it stops the loop (`tokens-exhausted`).',
+      ),
+      time_limit: described(
+        z.number().positive().optional(),
+        'Optional. The most seconds an epoch may run, from its opening to an iteration.',
+        'Optional. The most seconds an epoch may run, counted from its `open` to the iteration being ' +
+          'recorded. Reaching it stops the loop (`time-exhausted`).',
+      ),
       timeout_behaviour: declaration(
         'What happens when the loop runs out of iterations or time.',
         'What happens when the loop runs out of iterations or time.',
@@ -209,8 +228,9 @@ export const contractSchema = described(
       ),
     })
     .strict(),
-  'A Loop Ledger contract: exactly these twelve fields, all required.',
-  'A Loop Ledger (work-loop) contract: exactly these twelve fields, all required; no other field is allowed.',
+  'A Loop Ledger contract: exactly these twelve fields, all required, plus the optional cost_limit, token_limit and time_limit.',
+  'A Loop Ledger (work-loop) contract: exactly these twelve fields, all required, plus the optional caps ' +
+    '`cost_limit`, `token_limit` and `time_limit`; no other field is allowed.',
 );
 
 /** A contract as an author writes it (the schema's input side). */
@@ -218,9 +238,12 @@ export type ContractInput = z.input<typeof contractSchema>;
 /** One rubric dimension as an author writes it. */
 export type RubricDimensionInput = z.input<typeof rubricDimensionSchema>;
 
-/** The twelve contract fields, in the order findings are reported. */
-export const CONTRACT_FIELDS = contractSchema.keyof().options;
-export type ContractField = (typeof CONTRACT_FIELDS)[number];
+type AnyContractField = ReturnType<typeof contractSchema.keyof>['options'][number];
+export type ContractField = Exclude<AnyContractField, (typeof LIMIT_FIELDS)[number]>;
+/** The twelve required contract fields, in the order findings are reported. */
+export const CONTRACT_FIELDS = contractSchema
+  .keyof()
+  .options.filter((key): key is ContractField => !(LIMIT_FIELDS as readonly string[]).includes(key));
 
 /** Every key a dimension may carry, in the order missing keys are reported. */
 export const DIMENSION_KEYS = rubricDimensionSchema.keyof().options;

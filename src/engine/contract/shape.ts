@@ -16,8 +16,15 @@ const contract = schema as unknown as ObjectSchema & {
 };
 const dimension = contract.properties.quality_rubric.items;
 
-/** The twelve contract fields, in declaration order. */
-export const CONTRACT_FIELD_NAMES: readonly string[] = Object.keys(contract.properties);
+/** The twelve required contract fields, in declaration order. */
+export const CONTRACT_FIELD_NAMES: readonly string[] = Object.keys(contract.properties).filter((key) =>
+  (contract.required ?? []).includes(key),
+);
+
+/** The optional caps beside `iteration_limit` (cost_limit, token_limit, time_limit). */
+export const CONTRACT_LIMIT_NAMES: readonly string[] = Object.keys(contract.properties).filter(
+  (key) => !(contract.required ?? []).includes(key),
+);
 
 /** Every rubric-dimension key (the eight required ones and `must_not_regress`). */
 export const DIMENSION_KEY_NAMES: readonly string[] = Object.keys(dimension.properties);

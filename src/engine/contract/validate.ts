@@ -11,6 +11,7 @@ import { checkEvidenceCommand, type ProgramResolver } from './evidence-command';
 import { isPyBlank, pyStrip } from '../python-text';
 import {
   CONTRACT_FIELD_NAMES as CONTRACT_FIELDS,
+  CONTRACT_LIMIT_NAMES as LIMIT_FIELDS,
   DIMENSION_KEY_NAMES as DIMENSION_KEYS,
   DIRECTION_WORDS,
   REQUIRED_DIMENSION_KEY_NAMES as REQUIRED_DIMENSION_KEYS,
@@ -53,11 +54,15 @@ export function validateContract(raw: unknown, resolveProgram: ProgramResolver):
       );
     }
   }
-  const known: readonly string[] = CONTRACT_FIELDS;
+  const known: readonly string[] = [...CONTRACT_FIELDS, ...LIMIT_FIELDS];
   for (const key of Object.keys(raw)
     .filter((k) => !known.includes(k))
     .sort()) {
-    report('unknown-field', [key], `not one of the twelve contract fields (${CONTRACT_FIELDS.join(', ')})`);
+    report(
+      'unknown-field',
+      [key],
+      `not one of the twelve contract fields (${CONTRACT_FIELDS.join(', ')}) nor an optional cap (${LIMIT_FIELDS.join(', ')})`,
+    );
   }
 
   for (const field of CONTRACT_FIELDS) {
@@ -88,6 +93,21 @@ export function validateContract(raw: unknown, resolveProgram: ProgramResolver):
       });
     } else if (isBlank(value)) {
       report('empty-field', [field], 'declared empty — an empty declaration is an undeclared field');
+    }
+  }
+
+  for (const field of LIMIT_FIELDS) {
+    if (!Object.hasOwn(raw, field)) continue;
+    const value = raw[field];
+    const whole = field === 'token_limit';
+    if (
+      typeof value !== 'number' ||
+      !Number.isFinite(value) ||
+      value <= 0 ||
+      (whole && !Number.isInteger(value))
+    ) {
+      const what = whole ? 'a whole number of at least 1' : 'a number greater than 0';
+      report('bad-limit', [field], `must be ${what} (or left out), got ${show(value)}`);
     }
   }
 
@@ -254,7 +274,9 @@ function pickContract(raw: PlainObject): Contract {
   for (const field of CONTRACT_FIELDS as ContractField[]) {
     contract[field] = field === RUBRIC ? (raw[field] as PlainObject[]).map(pickDimension) : raw[field];
   }
-  return contract as Contract;
+  const limits: Record<string, unknown> = {};
+  for (const field of LIMIT_FIELDS) if (Object.hasOwn(raw, field)) limits[field] = raw[field];
+  return { ...contract, ...limits } as Contract;
 }
 
 function pickDimension(entry: PlainObject): RubricDimension {

@@ -4,6 +4,7 @@
 // diff it saw. Pure: the driver hands in the facts and gets the `iterate` input back.
 import type { CloseInput } from '../close';
 import type { IterateInput } from '../iterate';
+import type { Spend } from '../spend';
 import type { Contract, CriticVerdict, Decision } from '../types';
 import type { CheckRecord } from './receipt';
 import type { ReviewerSummary, StopReason, Terminal, Verdict } from './stop-rules';
@@ -138,6 +139,8 @@ export interface AttemptFacts {
   receiptPath: string | null;
   /** Whether the session's rubric declares `failing_checks`. */
   measureFailingChecks: boolean;
+  /** What the attempt's agents reported of cost and tokens (agent-usage.ts); absent: nothing. */
+  usage?: Partial<Spend>;
 }
 
 /** A finding or the fixed sentence the critic's "next" falls back to. */
@@ -177,6 +180,10 @@ export function attemptIteration(f: AttemptFacts): Omit<IterateInput, 'now'> {
     evidencePaths: [...f.evidencePaths, ...(f.receiptPath ? [f.receiptPath] : [])],
     measures: f.measureFailingChecks && f.stepsRun.includes('checks') ? [`${FAILING_CHECKS}=${failing}`] : [],
   };
+  // Only what the agents reported: a record without cost or tokens reads as before.
+  if (f.usage?.cost_usd !== undefined) input.costUsd = f.usage.cost_usd;
+  if (f.usage?.tokens_in !== undefined) input.tokensIn = f.usage.tokens_in;
+  if (f.usage?.tokens_out !== undefined) input.tokensOut = f.usage.tokens_out;
   const notes: string[] = [];
   if (f.reviewer) {
     const critic = CRITIC_OF[f.reviewer.verdict];

@@ -1,5 +1,6 @@
 import type * as vscode from 'vscode';
 import type { PrompterSlot } from '../input';
+import type { SessionsNode } from '../sessions/nodes';
 import type { SessionsTreeProvider } from '../sessions/treeProvider';
 import type { TrustGate } from '../workspace/trust';
 import type { CliHistory } from './cliHistory';
@@ -13,6 +14,8 @@ export interface CommandDeps {
   readonly cliHistory: CliHistory;
   /** The clock the operations stamp records with (the engine takes `now`, never reads it). */
   readonly now: () => Date;
+  /** The Sessions view's selected nodes: a palette command without an argument acts on the one selected. */
+  readonly selection?: () => readonly SessionsNode[];
 }
 
 /** What a command returns to its caller (tests read it; people read the notification). */

@@ -1,4 +1,5 @@
 import type * as vscode from 'vscode';
+import type { SessionsNode } from '../sessions/nodes';
 import type { CommandManager } from '../commandManager';
 import type { PrompterSlot } from '../input';
 import type { SessionsTreeProvider } from '../sessions/treeProvider';
@@ -23,6 +24,7 @@ export function registerSessionCommands(
     sessions: SessionsTreeProvider;
     output: vscode.OutputChannel;
     trust: TrustGate;
+    selection?: () => readonly SessionsNode[];
   },
 ): CommandDeps {
   const deps: CommandDeps = {

@@ -22,7 +22,10 @@ export class ShowStatusCommand implements Command {
 
   async execute(argument?: unknown): Promise<CommandReport<StatusPayload>> {
     const { deps } = this;
-    const chosen = await chooseSession(deps.sessions, deps.prompter.current, argument, {
+    // From the palette with exactly one session row selected: that session, without asking.
+    const selected = (deps.selection?.() ?? []).filter((node) => node.kind !== 'folder');
+    const target = argument ?? (selected.length === 1 ? selected[0] : undefined);
+    const chosen = await chooseSession(deps.sessions, deps.prompter.current, target, {
       id: 'status.session',
       title: l10n.t('Loop Ledger: {0}', TITLE()),
       accept: () => true,

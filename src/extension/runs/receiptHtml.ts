@@ -66,7 +66,8 @@ export function receiptHtml(model: ReceiptModel, cspSource: string): string {
 body { font-family: var(--vscode-font-family); color: var(--vscode-foreground); padding: 0 1em 2em; }
 .badge { display: inline-block; padding: 2px 10px; border-radius: 10px; font-weight: bold; color: #fff; }
 .badge.pass { background: #2e7d32; } .badge.needs { background: #b26a00; } .badge.blocked { background: #c62828; }
-.ok { color: var(--vscode-testing-iconPassed, #2e7d32); } .bad { color: var(--vscode-errorForeground, #c62828); }
+.ok { color: var(--vscode-foreground); } .bad { color: var(--vscode-errorForeground, #c62828); }
+p.ok { font-weight: bold; border-left: 4px solid var(--vscode-testing-iconPassed, #2e7d32); padding-left: 6px; }
 li.out { color: var(--vscode-errorForeground, #c62828); font-weight: bold; }
 table { border-collapse: collapse; width: 100%; } td, th { border: 1px solid var(--vscode-panel-border, #8884); padding: 4px; vertical-align: top; text-align: left; }
 pre { white-space: pre-wrap; max-height: 8em; overflow: auto; margin: 0; }

@@ -3,8 +3,11 @@ import type { CommandManager } from '../commandManager';
 import { registerSessionCommands } from '../commands/register';
 import type { PrompterSlot } from '../input';
 import { registerStatusBar } from '../statusBar/statusBarItem';
+import { registerNotifications } from '../notifications/register';
+import type { AttentionObserver } from '../notifications/notifier';
 import type { TrustGate } from '../workspace/trust';
 import { registerSessions } from './register';
+import { openStartupSession } from './startupSession';
 import type { SessionsTreeProvider } from './treeProvider';
 
 /** What the sessions feature adds to the API `activate` returns. */
@@ -14,18 +17,27 @@ export interface SessionsApi {
   readonly ledgerPoll: { readonly running: boolean };
 }
 
-/** The Sessions view, its watcher, the session commands and the status bar item. */
+/** The Sessions view, its watcher, the session commands, the status bar item and the notifications. */
 export function registerSessionsFeature(
   context: vscode.ExtensionContext,
   commands: CommandManager,
   prompter: PrompterSlot,
   output: vscode.OutputChannel,
   trust: TrustGate,
+  attention?: AttentionObserver,
 ): SessionsApi {
   const sessions = registerSessions(context);
-  registerSessionCommands(commands, { prompter, sessions: sessions.provider, output, trust });
+  registerNotifications(context, sessions.provider, sessions.view, attention);
+  registerSessionCommands(commands, {
+    prompter,
+    sessions: sessions.provider,
+    output,
+    trust,
+    selection: () => sessions.view.selection,
+  });
   registerStatusBar(context, sessions);
   // The status bar follows the newest open session: read the ledgers once, off the activation path.
   void sessions.provider.ready();
+  void openStartupSession(sessions.provider, sessions.view).catch(() => undefined);
   return { sessions: sessions.provider, ledgerPoll: sessions.poller };
 }

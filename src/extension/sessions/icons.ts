@@ -19,6 +19,9 @@ const STALL_ICONS: Record<StallName, string> = {
   'circular-state': 'sync',
   'retries-exhausted': 'history',
   'budget-stop': 'dashboard',
+  'cost-exhausted': 'credit-card',
+  'tokens-exhausted': 'symbol-numeric',
+  'time-exhausted': 'watch',
 };
 
 export function outcomeIcon(outcome: Outcome | null | undefined): vscode.ThemeIcon {

@@ -8,7 +8,8 @@ import { formatScore } from '../../shared/numbers';
 import { repeatClassificationText, repeatStateText } from '../repeat/labels';
 
 const SEPARATOR = ' · ';
-const PURPOSE_LENGTH = 60;
+// Short enough that "Epoch 2 — <purpose>" and its description fit the side bar's default width.
+const PURPOSE_LENGTH = 34;
 
 /** "open", "paused", or "closed (complete)". */
 export function stateText(state: SessionState, finalOutcome: Outcome | null): string {
@@ -27,10 +28,14 @@ export function verdictText(entry: ReadableSession): string | undefined {
   return total === null ? verdict : `${verdict} ${formatScore(total)}`;
 }
 
-/** Session description: "open · 3/10 · pass 0.82". */
+/**
+ * Session description: "open · 3/10 · pass 0.82". After a re-open the count is the current
+ * epoch's, said so: "open · epoch 2: 2/6 · …" (the session may hold more iterations in all).
+ */
 export function sessionDescription(entry: ReadableSession): string {
   const epoch = currentEpochView(entry.ledger);
-  const parts = [stateText(epoch.state, entry.ledger.final_outcome ?? null), progressText(epoch)];
+  const progress = epoch.n > 1 ? l10n.t('epoch {0}: {1}', epoch.n, progressText(epoch)) : progressText(epoch);
+  const parts = [stateText(epoch.state, entry.ledger.final_outcome ?? null), progress];
   const verdict = verdictText(entry);
   if (verdict) parts.push(verdict);
   if (entry.legacy) parts.push(l10n.t('original format'));
@@ -55,13 +60,13 @@ export function epochLabel(epoch: EpochView): string {
   return l10n.t('Epoch {0} — {1}', epoch.n, oneLine(epoch.purpose, PURPOSE_LENGTH));
 }
 
-/** "ended revise · 4 iterations", or "open · 2/5" for the running epoch. */
+/** "revise · 4 iterations", or "open · 2/5" for the running epoch. */
 export function epochDescription(epoch: EpochView): string {
   const count =
     epoch.records.length === 1 ? l10n.t('1 iteration') : l10n.t('{0} iterations', epoch.records.length);
   if (epoch.state === 'open') return [`open`, progressText(epoch)].join(SEPARATOR);
   if (epoch.state === 'paused') return [`paused`, progressText(epoch)].join(SEPARATOR);
-  return [l10n.t('ended {0}', epoch.finalOutcome ?? '?'), count].join(SEPARATOR);
+  return [epoch.finalOutcome ?? '?', count].join(SEPARATOR);
 }
 
 /** "#4 escalate". */

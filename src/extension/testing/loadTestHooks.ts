@@ -6,6 +6,7 @@
 import { existsSync } from 'node:fs';
 import * as vscode from 'vscode';
 import type { Prompter } from '../input';
+import type { AttentionObserver } from '../notifications/notifier';
 
 /** What the test-only module gives the extension, and what the tests reach through `api.testing`. */
 export interface TestHooks {
@@ -13,6 +14,8 @@ export interface TestHooks {
   prompter(standard: Prompter): Prompter;
   /** VS Code's trust answer, unless a test is simulating an untrusted workspace. */
   workspaceTrusted(real: () => boolean): () => boolean;
+  /** Told of each notification the attention notifier shows, and of the badge's number. */
+  readonly attention?: AttentionObserver;
   /** The seams themselves, exposed to the tests as `api.testing`. */
   readonly api: unknown;
 }

@@ -11,6 +11,7 @@ import {
   SetWorkOrderStatusCommand,
   ToggleKillSwitchCommand,
 } from './commands';
+import { CreateWorkOrderCommand } from './createWorkOrder';
 import { RunQueueCommand, ShowGatesCommand, ShowWorkOrderReportCommand } from './queueCommands';
 import { WorkOrdersTreeProvider } from './treeProvider';
 
@@ -53,6 +54,7 @@ export function registerWorkOrders(
   });
   const deps = { prompter, provider, trust };
   commands.register(new RefreshWorkOrdersCommand(provider));
+  commands.register(new CreateWorkOrderCommand(prompter));
   commands.register(new SetWorkOrderStatusCommand(deps));
   commands.register(new HaltWorkOrderCommand(deps));
   commands.register(new ClearWorkOrderHaltCommand(deps));

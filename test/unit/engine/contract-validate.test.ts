@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { z } from 'zod';
 import { CONTRACT_FIELDS, contractSchema, formatPath, validateContract } from '../../../src/engine/contract';
+import { LIMIT_FIELDS } from '../../../src/engine/spend';
 import type { Finding } from '../../../src/engine/types';
 
 const KNOWN = new Set(['bash', 'ls', 'wc', 'npm', 'grep']);
@@ -426,13 +427,20 @@ describe('contract: validateContract', () => {
 });
 
 describe('contract: zod schema', () => {
-  it('generates a draft-07 JSON schema with the twelve required properties', () => {
+  it('generates a draft-07 JSON schema with the twelve required properties and the optional caps', () => {
     const schema = z.toJSONSchema(contractSchema, { target: 'draft-7', io: 'input' }) as Record<
       string,
       unknown
     >;
     assert.equal(schema.$schema, 'http://json-schema.org/draft-07/schema#');
-    assert.deepEqual(Object.keys(schema.properties as object), [...CONTRACT_FIELDS]);
+    assert.deepEqual(
+      Object.keys(schema.properties as object).filter((k) => !LIMIT_FIELDS.includes(k as never)),
+      [...CONTRACT_FIELDS],
+    );
+    assert.deepEqual(
+      Object.keys(schema.properties as object).filter((k) => LIMIT_FIELDS.includes(k as never)),
+      [...LIMIT_FIELDS],
+    );
     assert.deepEqual([...(schema.required as string[])].sort(), [...CONTRACT_FIELDS].sort());
     assert.equal(schema.additionalProperties, false);
     const rubricItems = (schema.properties as Record<string, { items: Record<string, unknown> }>)

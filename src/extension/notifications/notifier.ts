@@ -1,0 +1,140 @@
+// One notification per moment a loop needs a person (a stall, an escalation, a budget cap, a
+// brief waiting for its verdict), and the activity-bar badge counting those loops. It follows the
+// Sessions tree's own ledger watching: whenever the tree re-reads a session, the pure rule
+// (engine/attention.ts) says which events the ledger shows; the keys already announced are kept
+// in workspaceState, so a reload or a second re-read of one write never repeats a notification.
+import * as l10n from '@vscode/l10n';
+import * as vscode from 'vscode';
+import {
+  attentionEvents,
+  newAttentionEvents,
+  type AttentionEvent,
+  type AttentionKind,
+} from '../../engine/attention';
+import type { SessionNode, SessionsNode } from '../sessions/nodes';
+import type { SessionsTreeProvider } from '../sessions/treeProvider';
+
+export const SHOWN_KEY = 'loopLedger.notifications.shown';
+/** Only the newest keys are kept: enough to never repeat a live event, bounded for old workspaces. */
+const MAX_SHOWN = 500;
+
+/** What a notification offers, by the command each button runs. */
+const ACTIONS: Record<AttentionKind, { label: () => string; command: string }[]> = {
+  stall: [{ label: () => l10n.t('Open Overview'), command: 'loopLedger.showSessionOverview' }],
+  escalation: [{ label: () => l10n.t('Open Overview'), command: 'loopLedger.showSessionOverview' }],
+  budget: [{ label: () => l10n.t('Open Overview'), command: 'loopLedger.showSessionOverview' }],
+  verdict: [
+    { label: () => l10n.t('Record Verdict'), command: 'loopLedger.recordIteration' },
+    { label: () => l10n.t('Assemble Brief'), command: 'loopLedger.assembleBrief' },
+    { label: () => l10n.t('Open Overview'), command: 'loopLedger.showSessionOverview' },
+  ],
+};
+
+function message(event: AttentionEvent): string {
+  const where = l10n.t('{0} (epoch {1}, iteration {2})', event.session, event.epoch, event.n);
+  switch (event.kind) {
+    case 'stall':
+      return l10n.t('Loop Ledger: {0} stalled: {1}.', where, event.detail ?? '');
+    case 'escalation':
+      return event.detail
+        ? l10n.t('Loop Ledger: {0} escalated: {1}', where, event.detail)
+        : l10n.t('Loop Ledger: {0} escalated.', where);
+    case 'budget':
+      return l10n.t('Loop Ledger: {0} stopped at a budget cap: {1}.', where, event.detail ?? '');
+    case 'verdict':
+      return l10n.t(
+        'Loop Ledger: {0} has brief {1} waiting for a critic verdict.',
+        where,
+        event.detail ?? '',
+      );
+  }
+}
+
+/** What the notifier did, told to the integration tests' hooks (test/hooks/testHooks.ts). */
+export interface NotifiedEvent {
+  readonly key: string;
+  readonly kind: AttentionKind;
+  readonly message: string;
+  readonly actions: string[];
+}
+
+/** The test-only observer: each notification shown, and the badge's number after each pass. */
+export interface AttentionObserver {
+  notified(event: NotifiedEvent): void;
+  badge(count: number): void;
+}
+
+export class AttentionNotifier implements vscode.Disposable {
+  private readonly subscription: vscode.Disposable;
+  /** One pass at a time: two re-reads of one write must not both see the event as new. */
+  private pass: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly state: vscode.Memento,
+    private readonly sessions: SessionsTreeProvider,
+    private readonly view: vscode.TreeView<SessionsNode>,
+    private readonly observer?: AttentionObserver,
+  ) {
+    this.subscription = sessions.onDidChangeSessions(() => void this.update());
+  }
+
+  /** Re-reads what every session shows, updates the badge and announces what is new. */
+  update(): Promise<void> {
+    this.pass = this.pass.then(() => this.check()).catch(() => undefined);
+    return this.pass;
+  }
+
+  dispose(): void {
+    this.subscription.dispose();
+  }
+
+  private async check(): Promise<void> {
+    const nodes = this.sessions.sessionNodes();
+    const perNode = nodes.map((node) => ({
+      node,
+      events: node.entry.kind === 'ledger' ? attentionEvents(node.entry.ledger) : [],
+    }));
+    const waiting = perNode.filter((p) => p.events.length > 0).length;
+    this.view.badge =
+      waiting > 0
+        ? {
+            value: waiting,
+            tooltip: waiting === 1 ? l10n.t('1 loop needs you') : l10n.t('{0} loops need you', waiting),
+          }
+        : undefined;
+    this.observer?.badge(waiting);
+
+    const config = vscode.workspace.getConfiguration('loopLedger.notify');
+    const enabled = (kind: AttentionKind) => config.get<boolean>(kind, true);
+    const shown = new Set(this.state.get<string[]>(SHOWN_KEY, []));
+    const fresh = perNode.flatMap(({ node, events }) =>
+      newAttentionEvents(events, shown, enabled).map((event) => ({ node, event })),
+    );
+    if (fresh.length === 0) return;
+    // Remembered before showing: a reload while a notification is up does not show it again.
+    const keys = [...shown, ...fresh.map((f) => f.event.key)].slice(-MAX_SHOWN);
+    await this.state.update(SHOWN_KEY, keys);
+    for (const { node, event } of fresh) this.announce(node, event);
+  }
+
+  private announce(node: SessionNode, event: AttentionEvent): void {
+    const actions = ACTIONS[event.kind];
+    const labels = [...actions.map((a) => a.label()), l10n.t('Dismiss')];
+    const text = message(event);
+    this.observer?.notified({ key: event.key, kind: event.kind, message: text, actions: labels });
+    const show =
+      event.kind === 'verdict' ? vscode.window.showInformationMessage : vscode.window.showWarningMessage;
+    void Promise.resolve(show(text, ...labels)).then(async (choice) => {
+      const action = actions.find((a) => a.label() === choice);
+      if (!action) return; // Dismiss, or closed
+      // The session's tree node: every session command, and the overview, accept one.
+      const argument = node;
+      try {
+        await vscode.commands.executeCommand(action.command, argument);
+      } catch {
+        // The overview may be absent in an older build: the session's status says the same in words.
+        await vscode.commands.executeCommand('loopLedger.showStatus', argument);
+      }
+    });
+  }
+}
