@@ -13,7 +13,15 @@
 // Re-runnable: the kill moments come from the seed; the same seed gives the same moments (the
 // machine's speed still decides what each moment hits). Prints one line per trial and a summary.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -28,7 +36,8 @@ const TRIALS = Number(flag('--trials', '12'));
 let seed = Number(flag('--seed', '1'));
 const CLI = resolve(flag('--cli', join(here, '..', 'dist', 'cli.js')));
 const [FROM, TO] = flag('--window', '0.05,0.95').split(',').map(Number);
-if (!(FROM >= 0 && TO <= 1 && FROM < TO)) throw new Error('--window must be two fractions a,b with 0 <= a < b <= 1');
+if (!(FROM >= 0 && TO <= 1 && FROM < TO))
+  throw new Error('--window must be two fractions a,b with 0 <= a < b <= 1');
 const AGENTS = join(here, '..', 'test', 'fixtures', 'wo', 'agents.toml');
 if (!Number.isInteger(TRIALS) || TRIALS < 1) throw new Error('--trials must be a positive integer');
 if (!existsSync(CLI)) throw new Error(`--cli ${CLI}: no such file (run node scripts/build.mjs)`);

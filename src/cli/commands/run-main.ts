@@ -1,6 +1,6 @@
 // `loop-ledger run` (loaded on demand by run.ts): the bounded agent harness, drop-in for the original `loop.py` (and, with
 // --node, for its DAG node runner). Parses its own argv (argparse conventions, see run-args.ts).
-import { readBoundedText, UnreadableFileError } from '../../store/bounded-read';
+import { readBoundedText } from '../../store/bounded-read';
 import { resolve } from 'node:path';
 import { CONTRACT_LIMIT, readTextFile } from '../../app/read-input';
 import { runOp } from '../../app/run';
