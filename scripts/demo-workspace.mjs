@@ -1,6 +1,6 @@
 // The demo workspace `npm start` opens: a git repository with a loop contract, a ledger of four
 // iterations across two epochs, and an uncommitted change waiting for review.
-// The ledger is written as JSON in the format of work-loop-reference.md §10 for now; it is
+// The ledger is written as JSON in the format of the original engine's ledger for now; it is
 // meant to be recorded through the `loop-ledger` CLI once that exists.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -48,7 +48,7 @@ const contract = {
 
 const round4 = (x) => Math.round(x * 10_000) / 10_000;
 
-/** The rubric evaluation of one set of measurements (work-loop-reference.md §5). */
+/** The rubric evaluation of one set of measurements (the rubric rules). */
 function evaluate(measurements) {
   const dimensions = contract.quality_rubric.map((d) => {
     const measured = measurements[d.dimension];

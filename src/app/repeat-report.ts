@@ -1,4 +1,4 @@
-// The end of a `repeat` call: the follow-up (reference §8), the convergence summary (§9), the
+// The end of a `repeat` call: the follow-up, the convergence summary, the
 // state file `.loop/repeat/<session>.md`, and the exit code.
 import { convergenceSummary, renderConvergence } from '../engine/repeat/convergence';
 import { interpretAnswer } from '../engine/repeat/answer';

@@ -11,7 +11,7 @@ export interface StallFacts {
   dependencyMissing: string | null;
   errorSignature: string | null;
   stateHash: string | null;
-  /** The driver applies its own cycle rule (repeat, reference §4): circular-state stays silent. */
+  /** The driver applies its own cycle rule (repeat's cycle confirmation): circular-state stays silent. */
   ownCycleRule?: boolean;
   /** Loop-engineering caps this iteration reached (`calls 18/18` …); empty or absent: none. */
   budgetReached?: string[];

@@ -1,5 +1,5 @@
 // Plain-data shapes shared by every engine rule. The ledger layout is the original work-loop
-// engine's, key for key (see the behavioural reference §10); Loop Ledger only adds
+// engine's, key for key; Loop Ledger only adds
 // `schema_version`.
 
 /** The six outcomes an iteration (or a close) can end in. Only `continue` permits another. */

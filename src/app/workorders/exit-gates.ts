@@ -1,4 +1,4 @@
-// The exit of `wo run` once every work order is done (§7's last row, §10): the task review, then
+// The exit of `wo run` once every work order is done: the task review, then
 // the ship, merge and mode gates as their kernels answer them. The loop never opens a PR: the
 // merge gate decides whether the assembled branch may ship (the exit code), and the mode gate's
 // answer (may a PR be opened, and why not) is reported for the human who opens it.

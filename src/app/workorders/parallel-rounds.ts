@@ -1,4 +1,4 @@
-// `wo run --parallel [--max N]`: the parallel sibling (§13). Each round: kill switch and budget,
+// `wo run --parallel [--max N]`: the parallel sibling. Each round: kill switch and budget,
 // reconcile, a batch from `parallel-batch` (disjoint "Files to touch", at most N), ROUND_BASE =
 // the integration HEAD, a worktree per batched work order on branch `wo-NN-<slug>`, dispatch at
 // ROUND_BASE, concurrent builds, then — in batch order — review, critique and verdict; CLEAN is
@@ -40,7 +40,7 @@ function prune(ctx: RunContext, path: string, branch: string): void {
   git(ctx.worktree, ['branch', '-D', '--end-of-options', branch]);
 }
 
-/** §13 recovery: an in_progress work order is done iff its build is already merged, else reworked. */
+/** Recovery before a parallel round: an in_progress work order is done iff its build is already merged, else reworked. */
 function recoverParallel(ctx: RunContext): void {
   const current = head(ctx.worktree);
   for (const e of entries(ctx)) {

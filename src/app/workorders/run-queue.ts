@@ -1,5 +1,5 @@
-// `wo run`: the sequential pass (§5) over a task's work orders. On entry every work order is
-// reconciled from disk (§7) and crashed attempts are recovered; then, while a work order is
+// `wo run`: the sequential pass over a task's work orders. On entry every work order is
+// reconciled from disk and crashed attempts are recovered; then, while a work order is
 // processable, the next one (version order) is promoted, gated, dispatched under the cap, built,
 // reviewed, critiqued and judged. The kill switch and $WO_BUDGET_CMD are checked at every
 // boundary. Nothing here decides a rule: the engine does; this file sequences the steps.
@@ -111,7 +111,7 @@ export async function from(
   return 'settled';
 }
 
-/** §7 recovery for one reconciled row, before the queue starts. */
+/** Crash recovery for one reconciled row, before the queue starts. */
 async function recover(ctx: RunContext, entry: QueueEntry): Promise<PhaseEnd | 'settled' | 'none'> {
   const run = runObject(ctx, entry.row.wo_id);
   const action = disposition(entry.row, entry.depsDone, run.produced_changes === false);

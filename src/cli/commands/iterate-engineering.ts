@@ -1,4 +1,4 @@
-// The `iterate` flags loop-engineering adds (seed 002): spent budget, the NO_OP variant and the
+// The `iterate` flags loop-engineering adds: spent budget, the NO_OP variant and the
 // provider's raw termination signal. Kept here so iterate.ts only spreads them in.
 import type { FlagSpec, ParsedFlags } from '../args';
 import { list, str } from './context';

@@ -1,6 +1,6 @@
 // `loop-ledger repeat`: repeat an inner step until the workspace settles. A drop-in command with
 // its own argv: the inner command may follow `--` verbatim, or come in one `--spec` string
-// (`<inner> [then <follow-up>] [max=N]`, reference §1).
+// (`<inner> [then <follow-up>] [max=N]`).
 import { timeoutTooLong } from '../../engine/timeout-limit';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';

@@ -1,5 +1,5 @@
-// Runs one role's agent and one deterministic check the way the original harness does
-// (reference §3–§4), saving prompt, stdout, stderr and the parsed result in the run directory.
+// Runs one role's agent and one deterministic check the way the original harness does,
+// saving prompt, stdout, stderr and the parsed result in the run directory.
 import type { AgentSpec } from '../../engine/harness/agent-config';
 import { excerpt, type CheckRecord } from '../../engine/harness/receipt';
 import { agentEnv, parseAgentStdout } from '../../engine/harness/role-io';

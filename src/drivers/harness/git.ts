@@ -1,4 +1,4 @@
-// The facts the harness reads from git (reference §4): the changed files, the complete diff and a
+// The facts the harness reads from git: the changed files, the complete diff and a
 // snapshot hash that changes whenever the tree does. Paths are read NUL-separated (exact names,
 // no quoting), with colour and external diff drivers off whatever the user's config says.
 import { execFile } from 'node:child_process';

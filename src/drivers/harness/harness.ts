@@ -1,5 +1,5 @@
 // One harness run: explorer once, then attempts of coder → checks → code-reviewer until a
-// terminal state, then the receipt (reference §4). The driver gathers facts (processes, git) and
+// terminal state, then the receipt. The driver gathers facts (processes, git) and
 // the engine's stop rules decide; the recorder (src/app/run-ledger.ts) puts each attempt on the
 // ledger as it finishes, so a crash or a cancel resumes at the first unrecorded step.
 import { createHash } from 'node:crypto';

@@ -1,4 +1,4 @@
-// The DAG node runner (reference §8): runs `loop-ledger run --print-json` as a child process in
+// The DAG node runner: runs `loop-ledger run --print-json` as a child process in
 // the repository, reads the receipt it names, validates it and builds the node result.
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';

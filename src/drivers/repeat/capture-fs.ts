@@ -1,4 +1,4 @@
-// The filesystem recipe (reference §2): sha256 over the path-sorted (path, content-hash) pairs of
+// The filesystem recipe: sha256 over the path-sorted (path, content-hash) pairs of
 // the in-scope files. Content only — never modification times. Symlinks are captured by target.
 import * as crypto from 'node:crypto';
 import { createHash } from 'node:crypto';

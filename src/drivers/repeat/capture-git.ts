@@ -1,4 +1,4 @@
-// The git recipe (reference §2): (HEAD, sha256 of `status --porcelain=v1 -z`, sha256 of
+// The git recipe: (HEAD, sha256 of `status --porcelain=v1 -z`, sha256 of
 // `diff HEAD`, sha256 of the untracked files' contents, path-sorted). It sees commits, staging,
 // edits and new files. Before the first commit HEAD is empty and the diff is against the empty tree.
 import { createHash } from 'node:crypto';

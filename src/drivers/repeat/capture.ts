@@ -1,4 +1,4 @@
-// Picking a recipe, capturing, and describing a change between two captures (reference §2).
+// Picking a recipe, capturing, and describing a change between two captures.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { captureFs } from './capture-fs';

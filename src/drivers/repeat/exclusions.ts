@@ -1,4 +1,4 @@
-// What a capture never sees (reference §2 "never capture", plus our own writes): without these a
+// What a capture never sees (the original's list, plus our own writes): without these a
 // workspace never settles, because the capture would see the ledger being written.
 import { OWN_FOLDER } from '../../engine/own-writes';
 

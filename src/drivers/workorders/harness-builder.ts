@@ -1,4 +1,4 @@
-// Runs the default builder: `loop-ledger run …` (issue 11's harness) as a child process in its own
+// Runs the default builder: `loop-ledger run …` (the harness) as a child process in its own
 // process group (timeout and cancel end it and its agents), then reads its receipt from the run
 // folder it printed. The harness is a separate process on purpose: it has its own lock, ledger
 // and cancel handling, exactly as when an agent calls it from a terminal.

@@ -1,4 +1,4 @@
-// Static checks on a rubric dimension's evidence command (reference §1, checks 1–3). Nothing
+// Static checks on a rubric dimension's evidence command. Nothing
 // here runs the command: the engine never spawns a process, and whether a program exists is
 // answered by the caller's `resolveProgram` (PATH, an absolute path, or a file under the root).
 import { split } from 'shlex';

@@ -1,4 +1,4 @@
-// Placeholder detection for evidence commands (reference §1, static check 1). A placeholder
+// Placeholder detection for evidence commands. A placeholder
 // is a token that shows the author never ran the command. The search runs over the raw text,
 // not the tokenised words, so it also finds placeholders inside a quoted program
 // (`python3 -c "run('--root','R')"`). Each shape is kept narrow: real commands such as

@@ -1,4 +1,4 @@
-// Contract validation (reference §1). Every problem is reported, in the reference's order:
+// Contract validation. Every problem is reported, in the reference's order:
 // the value must be an object; missing fields, then unknown fields; then each field in
 // declaration order, the rubric last, its entries checked in stages (a)–(g), each stage that
 // finds a problem ending that entry's checks. Which keys exist and the direction words come

@@ -1,5 +1,5 @@
 // `close` over a loop-engineering ledger: the core close, except that `close --outcome complete`
-// would claim success with no iteration, no verifier and no evidence (seed 002 §6: success is a
+// would claim success with no iteration, no verifier and no evidence (success is a
 // verified result). Such a loop completes only through `iterate --outcome complete` (completion.ts).
 import { close, type CloseInput } from '../close';
 import { EXIT, refuse } from '../refusal';

@@ -1,4 +1,4 @@
-// What a `complete` must show (seed 002 §6, §9): success is a verified result, never a claim.
+// What a `complete` must show: success is a verified result, never a claim.
 // On a loop-engineering ledger every `complete` — with or without a `--termination` signal —
 // needs the declared verifier to have passed on that iteration and the evidence it passed on;
 // on a plain ledger only a `--termination complete` is held to the verifier (the harness rule).

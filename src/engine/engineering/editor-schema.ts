@@ -27,8 +27,8 @@ export function contractFileEditorSchema(): Schema {
     title: 'Loop Ledger contract (work-loop, or loop-engineering by its kind)',
     properties: {
       kind: {
-        description: `"${ENGINEERING_KIND}" makes this a loop-engineering contract (seed 002); a work-loop contract has no kind.`,
-        markdownDescription: `\`"${ENGINEERING_KIND}"\` makes this a **loop-engineering** contract (seed 002): its 22 fields under snake_case keys. A work-loop contract has no \`kind\`.`,
+        description: `"${ENGINEERING_KIND}" makes this a loop-engineering contract; a work-loop contract has no kind.`,
+        markdownDescription: `\`"${ENGINEERING_KIND}"\` makes this a **loop-engineering** contract: its 22 fields under snake_case keys. A work-loop contract has no \`kind\`.`,
         examples: [ENGINEERING_KIND],
       },
     },

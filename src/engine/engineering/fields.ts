@@ -1,4 +1,4 @@
-// The loop-engineering contract's vocabulary (seed 002): the 22 required fields, their aliases,
+// The loop-engineering contract's vocabulary: the 22 required fields, their aliases,
 // the JSON form's snake_case keys, and the mode and topology words. One table, read by the
 // line-grammar parser, the JSON form, the validator, the editor's completion and quick fixes.
 

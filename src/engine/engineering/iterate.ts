@@ -1,4 +1,4 @@
-// `iterate` over a loop-engineering ledger: the core rules (../iterate.ts) plus what seed 002
+// `iterate` over a loop-engineering ledger: the core rules (../iterate.ts) plus what the loop-engineering contract
 // adds — spent budgets and the budget-stop predicate, NO_OP, termination normalisation and the
 // record's `loop_status`. On a ledger opened without --engineering and with none of these flags
 // it is exactly the core iterate, so original-format records keep their 24 keys.

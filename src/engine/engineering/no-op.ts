@@ -1,4 +1,4 @@
-// NO_OP (seed 002 §8): a quiet iteration counts as success only when the contract allows it
+// NO_OP: a quiet iteration counts as success only when the contract allows it
 // and declares its eligibility query, that query found no eligible work, the outputs stay within
 // policy, nothing had a side effect and no file changed — otherwise silence is missing evidence.
 import type { EngineeringState } from './state';

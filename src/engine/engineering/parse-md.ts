@@ -1,5 +1,5 @@
 // The `.loop.md` line grammar, hand-written to the exact semantics of the original validator
-// (seed 002, `validate_loop_contract.py`): every quirk of its two line patterns is kept on
+// (the original `validate_loop_contract.py`): every quirk of its two line patterns is kept on
 // purpose, because a contract the original refuses must be refused here with the same findings.
 //
 // - The text is cut into lines where Python's `splitlines()` cuts (\n, \r\n, \r, \v, \f, U+001C–

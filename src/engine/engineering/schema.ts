@@ -24,8 +24,8 @@ const fieldShape = Object.fromEntries(
 export const engineeringContractSchema = z
   .looseObject({
     kind: z.literal('loop-engineering').meta({
-      description: 'Marks a loop-engineering contract (seed 002).',
-      markdownDescription: 'Marks a **loop-engineering** contract (seed 002).',
+      description: 'Marks a loop-engineering contract.',
+      markdownDescription: 'Marks a **loop-engineering** contract.',
     }),
     ...fieldShape,
     no_op: text(

@@ -1,4 +1,4 @@
-// Termination normalisation (seed 002 §9, seed 004): a provider's raw stop signal becomes one
+// Termination normalisation: a provider's raw stop signal becomes one
 // of seven classes, and the class decides what the iteration may record. Fluent prose or a bare
 // "stop" never completes a loop on its own: `complete` still needs a passing verifier.
 import type { Outcome } from '../types';

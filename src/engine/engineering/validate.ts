@@ -1,4 +1,4 @@
-// The loop-engineering contract rules (seed 002), in the original validator's report order:
+// The loop-engineering contract rules, in the original validator's report order:
 // empty fields (alphabetical), mode, topology, the four caps, [strict: review ceiling], stop
 // condition, verifier, permission boundary, [strict: manager-workers gate], [strict: automation
 // trigger]. Each finding keeps the original's message word for word (tools grep for them) and

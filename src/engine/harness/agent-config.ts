@@ -1,5 +1,5 @@
 // The agent config (`--agent-config`, TOML): three tables with `cmd`, `writes`, `timeout_seconds`,
-// read with the original's rules (reference §2). The shell parses the TOML; this checks the
+// read with the original's rules. The shell parses the TOML; this checks the
 // parsed value and expands the `{python}` `{node}` `{config_dir}` `{skill_dir}` placeholders.
 import { timeoutTooLong } from '../timeout-limit';
 import { quote } from 'shlex';

@@ -1,4 +1,4 @@
-// Which changed paths the harness never counts (reference §4): its own `.loop/` folder at the
+// Which changed paths the harness never counts: its own `.loop/` folder at the
 // root, Python caches. Everything else git reports is a change an agent or check made.
 import { isOwnWrite } from '../own-writes';
 

@@ -1,4 +1,4 @@
-// How a harness run lands on the ledger (reference §12, decided in the README): one epoch per
+// How a harness run lands on the ledger: one epoch per
 // run, one iteration per attempt, the explorer folded into attempt 1 (or one `escalate` record
 // when it fails), the reviewer's verdict as the critic verdict over a brief built from the exact
 // diff it saw. Pure: the driver hands in the facts and gets the `iterate` input back.

@@ -1,4 +1,4 @@
-// The older receipt format (reference §11: the chat-driven `$loop` protocol, commit 2638df19…):
+// The older receipt format (the chat-driven `$loop` protocol of the original harness):
 // `loop_id`, `allowed_scope {include, exclude}`, `agents`, `explorer_receipt`, `attempts[]` with
 // per-attempt coder and code-reviewer receipts, `final_*`. The original validator applies these
 // rules to any receipt whose `schema` is not `loop.final_receipt.v1`; we recognise the shape and

@@ -1,4 +1,4 @@
-// The DAG node runner's input and output (reference §8): a node JSON with the run's request, and
+// The DAG node runner's input and output: a node JSON with the run's request, and
 // a `loop.scillm_node_result.v1` built from the receipt, the validator and the required globs.
 import { fnmatch } from './fnmatch';
 

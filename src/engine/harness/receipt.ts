@@ -1,5 +1,5 @@
 // `final-receipt.json` (`loop.final_receipt.v1`): its shape, how a run's terminal state becomes
-// one, and the validator's rules (reference §6–§7), collected rather than stopping at the first.
+// one, and the validator's rules, collected rather than stopping at the first.
 import { matchesAny } from './fnmatch';
 import {
   STOP_REASONS,

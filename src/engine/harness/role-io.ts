@@ -1,5 +1,5 @@
 // What an agent or check sees: its environment (every parent LOOP_* scrubbed but the documented
-// ones) and the role JSON on stdin (reference §3). No artifact path ever reaches an agent.
+// ones) and the role JSON on stdin. No artifact path ever reaches an agent.
 import { sortKeysDeep } from '../ledger-view';
 import type { AgentRole } from './agent-config';
 import type { CheckRecord } from './receipt';

@@ -1,4 +1,4 @@
-// Run ids: `YYYYMMDDTHHMMSSZ-<slug>` (UTC), the slug taken from the objective (reference §6).
+// Run ids: `YYYYMMDDTHHMMSSZ-<slug>` (UTC), the slug taken from the objective.
 
 /** Lower-cased, runs of non-alphanumerics to `-`, trimmed of `-`, at most 48 characters, `loop` if empty. */
 export function objectiveSlug(objective: string): string {

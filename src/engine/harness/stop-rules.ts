@@ -1,4 +1,4 @@
-// The harness's terminal states and their precedence (reference §4–§5), as pure decisions over the
+// The harness's terminal states and their precedence, as pure decisions over the
 // facts a driver gathered: exit codes, snapshot comparisons, changed files, check results and the
 // reviewer's parsed stdout. The driver runs processes and git; every "what now?" is answered here.
 import { disallowedFiles } from './fnmatch';
@@ -123,7 +123,7 @@ export type ReviewDecision =
   /** Another attempt, with these findings handed to the coder. */
   | { kind: 'repair'; reviewer: ReviewerSummary; previousFindings: string[] };
 
-/** After the reviewer: exit code > edited > invalid output > verdict (reference §4 step 7–8). */
+/** After the reviewer: exit code > edited > invalid output > verdict. */
 export function reviewDecision(facts: ReviewFacts): ReviewDecision {
   const { code, edited } = facts;
   if (code !== 0) {

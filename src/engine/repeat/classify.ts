@@ -1,5 +1,5 @@
-// `classifyRepeat`: one inner run's outcome (reference §4), the counters (§5), the stall pauses
-// (§6), cycle resolution (§7) and the exit reason (§8). Pure: the driver passes the captures and
+// `classifyRepeat`: one inner run's outcome, the counters, the stall pauses
+//, cycle resolution and the exit reason. Pure: the driver passes the captures and
 // the summary; the earlier iterations come from the ledger's repeat records.
 import type { Outcome } from '../types';
 import { cycleQuestion, stallQuestion } from './questions';

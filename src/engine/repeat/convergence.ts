@@ -1,4 +1,4 @@
-// The convergence summary (reference §9): header from the exit reason, iterations, net change,
+// The convergence summary: header from the exit reason, iterations, net change,
 // notable events, the iteration log from the records (never invented), and "Why partial".
 import { EXIT_REASONS, type RepeatRecord, type RepeatState } from './state';
 

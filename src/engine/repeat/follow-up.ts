@@ -1,4 +1,4 @@
-// The follow-up after the loop ends (reference §8): run after a clean settle; never after a
+// The follow-up after the loop ends: run after a clean settle; never after a
 // partial one; after a Stay only once a person confirms. With nobody to ask, that question is
 // kept in the ledger's `repeat` key (status finished, `pending` the follow-up question) until
 // `repeat --answer run|decline` or `resume --answer …` answers it.

@@ -1,4 +1,4 @@
-// The questions a repeat pauses on (reference §6 and §7): the first and deeper stall pauses and
+// The questions a repeat pauses on: the first and deeper stall pauses and
 // a surfaced cycle. The text is what a person reads at the prompt, in the quick pick and in
 // `.loop/repeat/<session>.md`; the options are the words `--answer` takes.
 import type { RepeatRunFacts } from './classify';
@@ -97,7 +97,7 @@ export function cycleQuestion(
 /**
  * After a Stay the state is a fixed point a person should look at before the follow-up (often a
  * release) runs. With nobody to ask, the question is kept in the ledger's `repeat` key and
- * answered later with `--answer run|decline` (reference §8: the follow-up needs confirmation).
+ * answered later with `--answer run|decline`.
  */
 export function followUpQuestion(iteration: number, command: string): PendingQuestion {
   const text = [

@@ -1,4 +1,4 @@
-// The `--spec` grammar of repeat-until-settled (reference §1), step by step and in order:
+// The `--spec` grammar of repeat-until-settled, step by step and in order:
 // empty → refuse; a literal `max=N` token anywhere is the cap (removed from the text); the first
 // ` then ` (case-insensitive, whitespace both sides) splits inner from follow-up, unless what
 // follows does not start with a skill-like name (a false positive: "then" was an inner argument);

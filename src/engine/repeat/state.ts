@@ -15,7 +15,7 @@ export type Resolution = (typeof RESOLUTIONS)[number];
 export const RECIPES = ['git', 'fs'] as const;
 export type Recipe = (typeof RECIPES)[number];
 
-/** The eight exit reasons of the reference's dispatch table (§8). */
+/** The eight exit reasons of the reference's dispatch table. */
 export const EXIT_REASONS = {
   settled: { label: 'Settled', clean: true },
   'settled-via-cycle': { label: 'Settled-via-cycle (Stay)', clean: true },
@@ -78,7 +78,7 @@ export interface RepeatState extends RepeatCounters {
   exit_reason: ExitReason | null;
   /** What became of the follow-up once the loop ended (absent until then). */
   follow_up_result?: FollowUpResult | null;
-  /** The convergence summary as last reported (reference §9). */
+  /** The convergence summary as last reported. */
   convergence?: ConvergenceSummary | null;
 }
 

@@ -1,5 +1,5 @@
 // Reading an inner step's final summary: the positive "nothing left" signal that settling needs
-// (reference §4), the "similar in substance" rule that confirms a cycle, the concerns each side of
+//, the "similar in substance" rule that confirms a cycle, the concerns each side of
 // a cycle covers, and the short tag a ledger record carries. Every rule here is fixed and pinned
 // by test/unit/repeat/summary.test.ts; README.md ("repeat") documents them.
 

@@ -1,4 +1,4 @@
-// The exit gates (§10), pure over what the driver read: the ship gate (may this task ship?),
+// The exit gates, pure over what the driver read: the ship gate (may this task ship?),
 // the merge gate (ship + per-WO review + sidecars + overrides) and the mode gate (may a PR be
 // opened in this run mode?). Every unknown fails closed.
 import { compareBytes, shortIdFromFileName } from './ids';

@@ -1,4 +1,4 @@
-// Observability (§9): one NDJSON record per settled work order (`obs-append`), and the off-line
+// Observability: one NDJSON record per settled work order (`obs-append`), and the off-line
 // report over the log (`obs-report`). Both are read-only on every work-order artifact.
 import { compareBytes } from './ids';
 import { alt, isObject, path, raw } from './jq';

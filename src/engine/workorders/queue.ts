@@ -1,4 +1,4 @@
-// The ready queue (§3): which work order the sequential pass takes next, recomputed from live
+// The ready queue: which work order the sequential pass takes next, recomputed from live
 // status every pass (nothing persisted). Processable ⟺ not terminal ∧ (ready ∨ needs_rework ∨
 // blocked with every dependency done). Terminal is tested before status.
 import { compareVersion } from './ids';

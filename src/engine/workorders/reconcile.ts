@@ -1,5 +1,5 @@
 // The reconcile table (`reconcile-table`): one read-only row per work order carrying every fact
-// the recovery branches key on, and the disposition table (§7) that routes each row. TERMINAL
+// the recovery branches key on, and the disposition table that routes each row. TERMINAL
 // (a HALT marker, or a sidecar with `halted: true`) is checked before status, everywhere.
 import { ignoredPath } from '../harness/changed-files';
 import { disallowedFiles } from '../harness/fnmatch';
@@ -74,7 +74,7 @@ export function reconcileTable(all: WoFacts[]): ReconcileTable {
   return { rows, stderr: `wo-reconcile-table wos=${rows.length} terminal=${terminal} ready=${ready}` };
 }
 
-/** The recovery action for one row (§7, first match wins). */
+/** The recovery action for one row (the first matching branch wins). */
 export type Disposition =
   | 'escalate' // terminal: surfaced at exit only
   | 'skip' // done

@@ -2,7 +2,7 @@
 // only place the cap is checked; a halt or corrupt sidecar writes nothing. Each function takes
 // the sidecar's current text (undefined when absent) and returns what to print and what to write.
 //
-// Deliberate departures from the original (reference §15), each documented in README:
+// Deliberate departures from the original, each documented in README:
 // - `dispatch` refuses a sidecar already marked `halted: true` (`run_state_halted`); the
 //   original rewrote it to `halted: false` under the cap, so only the marker kept it terminal.
 // - `collect` sets only the fields it is given; the original reset omitted ones to false/null.

@@ -1,4 +1,4 @@
-// The three-way verdict after review and critique, from disk scalars only (§6):
+// The three-way verdict after review and critique, from disk scalars only:
 // TERMINAL = a HALT marker or a blocking critique; CLEAN = review pass, critique not blocking,
 // no marker; RETRYABLE = a plain review failure. A `pass` review whose critique is missing
 // matches none of the original's branches: it is treated as blocking (TERMINAL), on purpose.

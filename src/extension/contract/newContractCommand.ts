@@ -16,7 +16,7 @@ export interface NewContractResult {
 export const NEW_CONTRACT_NAME_STEP = 'newContract.name';
 export const NEW_CONTRACT_KIND_STEP = 'newContract.kind';
 
-/** The two contract kinds: work-loop JSON (seed 000) and loop-engineering `.loop.md` (seed 002). */
+/** The two contract kinds: work-loop JSON and loop-engineering `.loop.md`. */
 const KINDS = () =>
   [
     {
