@@ -71,5 +71,15 @@ export async function main(argv: string[]): Promise<number> {
     printFindings([`loop-ledger wo: unknown kernel ${JSON.stringify(name.slice(0, 80))}`]);
     return 2;
   }
-  return load()(rest);
+  try {
+    return await load()(rest);
+  } catch (error) {
+    // A write that would leave its task folder (confine.ts): one line, exit 2. Matched by name,
+    // since each kernel group is its own bundle with its own copy of the error class.
+    if (error instanceof Error && error.name === 'OutsideRootError') {
+      printFindings([`loop-ledger wo ${name}: ${error.message}`]);
+      return 2;
+    }
+    throw error;
+  }
 }

@@ -1,12 +1,13 @@
 // Work-order files on disk: the only code that reads or writes `<task>/work-orders/*`.
-// Writes are atomic (temp + fsync + rename, the store's helper); the obs log is an append.
+// Writes are atomic (temp + fsync + rename, the store's helper) and confined to the task folder;
+// the obs log is an append.
 import { constants, existsSync, readdirSync, statSync, type Dirent } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 // The atomic-write module alone: the store's index would load the ledger code into every kernel.
 import { writeFileAtomicSync } from '../../store/atomic-write';
 import { readBoundedOrUndefined } from '../../store/bounded-read';
-import { appendConfined } from '../../store/confine';
+import { appendConfined, confineWrite } from '../../store/confine';
 import { LEDGER_SIZE_LIMIT } from '../../store/limits';
 import { frontmatterScalar } from '../../engine/workorders/frontmatter';
 import { shortId, sidecars } from '../../engine/workorders/ids';
@@ -111,11 +112,22 @@ export function jsonLine(value: unknown): string {
   return `${JSON.stringify(value)}\n`;
 }
 
+/**
+ * Throws OutsideRootError (one line naming the file) unless the folder of the work-order file
+ * `path` resolves under its parent, the task folder: a work-orders folder that is a symbolic
+ * link leading elsewhere would carry sidecars and HALT markers out of the task. Only the folder
+ * is checked: the write replaces the file by rename, which never follows what is in its place.
+ */
+export function confineWoWrite(path: string): void {
+  confineWrite(dirname(dirname(path)), path, { folderOnly: true });
+}
+
 export function writeJsonAtomic(path: string, value: unknown): void {
-  writeFileAtomicSync(path, jsonLine(value));
+  writeTextAtomic(path, jsonLine(value));
 }
 
 export function writeTextAtomic(path: string, text: string): void {
+  confineWoWrite(path);
   writeFileAtomicSync(path, text);
 }
 

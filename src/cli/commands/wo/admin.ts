@@ -6,7 +6,13 @@ import { OutsideRootError, writeFileConfined } from '../../../store/confine';
 import { join } from 'node:path';
 import { sidecars } from '../../../engine/workorders/ids';
 import { halt as haltSidecar, sidecarObject } from '../../../engine/workorders/run-state';
-import { isDirectory, readText, writeHaltMarker, writeJsonAtomic } from '../../../drivers/workorders/files';
+import {
+  confineWoWrite,
+  isDirectory,
+  readText,
+  writeHaltMarker,
+  writeJsonAtomic,
+} from '../../../drivers/workorders/files';
 import { err, nowIso, out, parseFlags } from './io';
 
 export function haltMain(argv: string[]): number {
@@ -36,6 +42,7 @@ export function clearHalt(
 ): { cleared: string | null; sidecar: boolean } {
   const names = sidecars(wo);
   const markerPath = join(dir, names.halt);
+  confineWoWrite(markerPath); // before the marker is renamed, not after
   let cleared: string | null = null;
   if (existsSync(markerPath)) {
     cleared = `${markerPath}.cleared-${at.replace(/:/g, '')}`;

@@ -13,7 +13,7 @@ import { Refused } from '../../../app/outcome';
 import type { RunOptions } from '../../../app/workorders/context';
 import { runQueue } from '../../../app/workorders/run-queue';
 import { workOrdersDir } from '../../../app/workorders/context';
-import { isDirectory } from '../../../drivers/workorders/files';
+import { confineWoWrite, isDirectory } from '../../../drivers/workorders/files';
 import { git, isWorkTree } from '../../../drivers/workorders/git';
 import { acquireRunLock } from '../../../drivers/workorders/run-lock';
 import { EXIT } from '../../../engine/refusal';
@@ -128,10 +128,12 @@ export async function main(argv: string[]): Promise<number> {
     return usage('--reviewer CMD is required with --builder (exit 0 = pass, or it writes $WO_REVIEW_FILE)');
 
   // The obs log is appended to as work orders end: a link or a FIFO in its place is refused now,
-  // before anything runs, not after the first build.
+  // before anything runs, not after the first build; so is a work-orders folder leading out of
+  // the task (sidecars and HALT markers are written there).
   const dir = workOrdersDir(taskAbs);
   try {
     confineWrite(dir, join(dir, OBS_LOG));
+    confineWoWrite(join(dir, OBS_LOG));
   } catch (error) {
     if (!(error instanceof OutsideRootError)) throw error;
     err(`loop-ledger wo run: ${error.message}`);
