@@ -35,9 +35,18 @@ describe('third-party notices', () => {
   it('were generated from every shipped bundle', () => {
     assert.deepEqual(shipped.map((b) => b.name).sort(), [
       // One bundle per everyday command (src/cli/command-table.ts), which the launcher prefers.
-      ...['brief', 'close', 'iterate', 'list', 'open', 'resume', 'score', 'status', 'validate'].map(
-        (name) => `dist/cli-cmd/${name}.js`,
-      ),
+      ...[
+        'brief',
+        'checkpoint',
+        'close',
+        'iterate',
+        'list',
+        'open',
+        'resume',
+        'score',
+        'status',
+        'validate',
+      ].map((name) => `dist/cli-cmd/${name}.js`),
       'dist/cli-main.js',
       'dist/cli-repeat.js',
       'dist/cli-run.js',
@@ -48,6 +57,8 @@ describe('third-party notices', () => {
       // `loop-ledger mcp`: the MCP server and its SDK, required only by that command.
       'dist/mcp.js',
       'dist/webview/brief.js',
+      // The session overview and dashboard: hand-written, but checked like every shipped bundle.
+      'dist/webview/overview.js',
     ]);
   });
 
