@@ -2,12 +2,12 @@
 // session contract's own checks and an agent config under the root, refuses any other command,
 // and is cancelled by the client's cancellation of the request.
 import * as assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { readLedger, sampleContract, writeJson } from '../helpers/cli';
+import { CLI, childEnv, readLedger, runCli, sampleContract, writeJson } from '../helpers/cli';
 import { FIXTURES, sampleRepo, waitFor } from '../run/harness-helpers';
-import { call, connect, type Connected } from './client';
+import { call, connect, INITIALIZE, type Connected } from './client';
 
 const CHECK = 'node sample-target/tests/check.mjs';
 
@@ -155,5 +155,37 @@ describe('mcp: run_loop (--allow-run)', function () {
     await waitFor(() => !alive(pid));
     const status = await call(mcp.client, 'session_status', { session: 's1' });
     assert.equal(status.isError, false, status.text);
+  });
+
+  it('a client gone mid-run: the run is cancelled and recorded before the server exits 0', async () => {
+    const repo = repoWithContract();
+    const pidFile = join(repo, '.git', 'coder.pid');
+    assert.equal(
+      runCli(['open', '--session', 's1', '--contract', 'run.loop-contract.json'], { cwd: repo }).code,
+      0,
+    );
+    const child = spawn(process.execPath, [CLI, 'mcp', '--root', repo, '--allow-run'], {
+      env: childEnv({ LOOP_FIXTURE_MODE: 'coder-slow', FIXTURE_PID_FILE: pidFile }),
+    });
+    child.stdin.write(JSON.stringify(INITIALIZE) + '\n');
+    child.stdin.write('{"jsonrpc":"2.0","method":"notifications/initialized"}\n');
+    const args = { session: 's1', agent_config: 'agents.toml' };
+    child.stdin.write(
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: { name: 'run_loop', arguments: args },
+      }) + '\n',
+    );
+    await waitFor(() => existsSync(pidFile));
+    const exit = new Promise((r) => child.on('exit', r));
+    child.stdin.end();
+    assert.equal(await exit, 0);
+    const [runId] = runDirs(repo);
+    assert.ok(existsSync(join(repo, '.loop', 'runs', runId as string, 'cancelled.json')));
+    const ledger = readLedger(repo, 's1');
+    assert.equal(ledger.final_outcome, 'pause');
+    assert.equal(alive(Number(readFileSync(pidFile, 'utf8'))), false);
   });
 });
