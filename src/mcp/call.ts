@@ -5,7 +5,7 @@ import type { z } from 'zod';
 import { internalErrorMessage, isSystemError, systemFailureMessage } from '../app/system-error';
 import { OutsideRoot } from './confine';
 import type { ServerContext } from './context';
-import type { Tool, ToolAnswer } from './tool';
+import type { CallOptions, Tool, ToolAnswer } from './tool';
 
 /** A zod failure in the CLI's manner: one line per problem, naming the field. */
 function argumentFindings(error: z.ZodError): string[] {
@@ -15,11 +15,16 @@ function argumentFindings(error: z.ZodError): string[] {
   });
 }
 
-export async function callTool(tool: Tool, args: unknown, ctx: ServerContext): Promise<ToolAnswer> {
+export async function callTool(
+  tool: Tool,
+  args: unknown,
+  ctx: ServerContext,
+  call: CallOptions = {},
+): Promise<ToolAnswer> {
   const parsed = tool.input.safeParse(args ?? {});
   if (!parsed.success) return { ok: false, exitCode: 2, findings: argumentFindings(parsed.error) };
   try {
-    return await tool.handle(parsed.data, ctx);
+    return await tool.handle(parsed.data, ctx, call);
   } catch (error) {
     if (error instanceof OutsideRoot) return { ok: false, exitCode: 2, findings: [error.message] };
     if (isSystemError(error)) return { ok: false, exitCode: 74, findings: [systemFailureMessage(error)] };

@@ -4,17 +4,26 @@ import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { createServer } from './server';
 import { LineTransport } from './stdio-transport';
+import { TOOLS } from './tools';
+import { RUN_TOOLS } from './tools/run';
 
-const USAGE = `usage: loop-ledger mcp [--root DIR]
+const USAGE = `usage: loop-ledger mcp [--root DIR] [--allow-run]
 
 Serve the Loop Ledger tools and resources to an MCP client over stdio (JSON-RPC on stdout,
-logs on stderr). Every path argument is confined to DIR (default: the current folder).`;
+logs on stderr). Every path argument is confined to DIR (default: the current folder).
+--allow-run adds run_loop, which runs the agent harness with a session contract's own checks
+and an agent config under DIR: only where you trust the contracts and configs under DIR.`;
 
-function parse(argv: string[]): { root: string } | { exit: number; text: string } {
+function parse(argv: string[]): { root: string; allowRun: boolean } | { exit: number; text: string } {
   let root = process.cwd();
+  let allowRun = false;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] as string;
     if (arg === '--help' || arg === '-h') return { exit: 0, text: USAGE };
+    if (arg === '--allow-run') {
+      allowRun = true;
+      continue;
+    }
     if (arg === '--root' || arg.startsWith('--root=')) {
       const value = arg === '--root' ? argv[++i] : arg.slice('--root='.length);
       if (value === undefined || value === '')
@@ -33,7 +42,7 @@ function parse(argv: string[]): { root: string } | { exit: number; text: string 
   } catch {
     return { exit: 2, text: `loop-ledger mcp: --root ${root} does not exist` };
   }
-  return { root };
+  return { root, allowRun };
 }
 
 export async function main(argv: string[]): Promise<number> {
@@ -42,7 +51,10 @@ export async function main(argv: string[]): Promise<number> {
     (parsed.exit === 0 ? process.stdout : process.stderr).write(`${parsed.text}\n`);
     return parsed.exit;
   }
-  const { server, dispose } = createServer(parsed.root);
+  const { server, dispose, settled } = createServer(
+    parsed.root,
+    parsed.allowRun ? [...TOOLS, ...RUN_TOOLS] : TOOLS,
+  );
   const transport = new LineTransport();
   const closed = new Promise<void>((done) => {
     server.onclose = () => done();
@@ -50,7 +62,9 @@ export async function main(argv: string[]): Promise<number> {
   server.onerror = (error) => process.stderr.write(`loop-ledger mcp: ${error.message}\n`);
   await server.connect(transport);
   await closed;
-  // End of input: every write already finished (each is synchronous under the ledger's lock).
+  // End of input: every ledger write already finished (each is synchronous under the ledger's
+  // lock); a run, aborted by the close, is let finish its cancellation.
+  await settled();
   dispose();
   process.stdin.pause();
   return 0;

@@ -89,6 +89,12 @@ export interface LedgerServer {
   server: Server;
   /** Stops watching files (the server itself closes with its transport). */
   dispose(): void;
+  /**
+   * Resolves once no tool call is in flight. On close the SDK aborts every call; a run then
+   * still kills its agents, writes cancelled.json and records its pause, and the process must
+   * not exit before it has.
+   */
+  settled(): Promise<void>;
 }
 
 export function createServer(root: string, tools: Tool[] = TOOLS): LedgerServer {
@@ -113,14 +119,21 @@ export function createServer(root: string, tools: Tool[] = TOOLS): LedgerServer 
   });
 
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: definitions }));
-  server.setRequestHandler(CallToolRequestSchema, async (request) => {
+  const inFlight = new Set<Promise<unknown>>();
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const tool = byName.get(request.params.name);
     if (!tool)
       throw new McpError(
         ErrorCode.InvalidParams,
         `unknown tool ${JSON.stringify(request.params.name.slice(0, 80))}`,
       );
-    return toResult(await callTool(tool, request.params.arguments, ctx));
+    const answer = callTool(tool, request.params.arguments, ctx, { signal: extra.signal });
+    inFlight.add(answer);
+    try {
+      return toResult(await answer);
+    } finally {
+      inFlight.delete(answer);
+    }
   });
   const resourceError = (error: unknown): never => {
     if (error instanceof UnknownResource || error instanceof OutsideRoot)
@@ -149,5 +162,11 @@ export function createServer(root: string, tools: Tool[] = TOOLS): LedgerServer 
     watch.remove(request.params.uri);
     return {};
   });
-  return { server, dispose: () => watch.closeAll() };
+  return {
+    server,
+    dispose: () => watch.closeAll(),
+    settled: async () => {
+      while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
+    },
+  };
 }

@@ -18,6 +18,11 @@ export type ToolAnswer =
   | { ok: true; data: Record<string, unknown>; text?: string }
   | { ok: false; exitCode: number; findings: string[] };
 
+/** One call's own state: its abort signal (the client cancelled, or went away). */
+export interface CallOptions {
+  signal?: AbortSignal;
+}
+
 export interface Tool<In extends z.ZodObject = z.ZodObject> {
   name: string;
   title: string;
@@ -25,7 +30,7 @@ export interface Tool<In extends z.ZodObject = z.ZodObject> {
   input: In;
   output: z.ZodObject;
   annotations: ToolAnnotations;
-  handle(args: z.infer<In>, ctx: ServerContext): ToolAnswer | Promise<ToolAnswer>;
+  handle(args: z.infer<In>, ctx: ServerContext, call?: CallOptions): ToolAnswer | Promise<ToolAnswer>;
 }
 
 export function defineTool<In extends z.ZodObject>(tool: Tool<In>): Tool {

@@ -12,11 +12,15 @@ export interface Connected {
   close(): Promise<void>;
 }
 
-export async function connect(root: string): Promise<Connected> {
+export async function connect(
+  root: string,
+  extraArgs: string[] = [],
+  env: Record<string, string> = {},
+): Promise<Connected> {
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [CLI, 'mcp', '--root', root],
-    env: childEnv() as Record<string, string>,
+    args: [CLI, 'mcp', '--root', root, ...extraArgs],
+    env: childEnv(env) as Record<string, string>,
     stderr: 'pipe',
   });
   const client = new Client({ name: 'loop-ledger-test', version: '1.0.0' });
