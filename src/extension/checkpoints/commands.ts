@@ -9,7 +9,8 @@ import type { Command } from '../commandManager';
 import type { CommandDeps, CommandReport } from '../commands/deps';
 import { nothingToDo, reportDone, reportRefusal, reportUntrusted } from '../commands/report';
 import { runCheckpointCli } from './cli';
-import { checkpointUri, placeOf } from './documents';
+import { checkpointUri } from './documents';
+import { placeOf } from './query';
 import { checkpointTarget, type CheckpointTarget } from './target';
 
 export interface CheckpointDeps extends CommandDeps {

@@ -4,52 +4,17 @@
 // workspace folder, the commit a full hex object id and the path a plain path inside the
 // repository. Content comes from `git cat-file blob <commit>:<path>` through the checkpoint
 // drivers' pinned git, run asynchronously; a path the checkpoint does not hold reads as empty.
-import { join } from 'node:path';
 import * as vscode from 'vscode';
-import { gitOkAsync, type GitPlace } from '../../drivers/checkpoints/git';
-import { isObjectId } from '../../engine/checkpoints/rules';
+import { gitOkAsync } from '../../drivers/checkpoints/git';
 import { workspaceRoots } from '../workspace/roots';
+import { checkQuery, placeOf, type CheckpointQuery } from './query';
 
 export const CHECKPOINT_SCHEME = 'loop-ledger-checkpoint';
-
-interface CheckpointQuery {
-  root: string;
-  commit: string;
-  shadow: boolean;
-}
 
 /** `path` is relative to the repository's top (the shadow repository's top is the root). */
 export function checkpointUri(root: string, commit: string, shadow: boolean, path: string): vscode.Uri {
   const query: CheckpointQuery = { root, commit, shadow };
   return vscode.Uri.from({ scheme: CHECKPOINT_SCHEME, path: `/${path}`, query: JSON.stringify(query) });
-}
-
-/** The checked query, or why it is refused. */
-export function checkQuery(
-  rawQuery: string,
-  rawPath: string,
-  roots: readonly string[],
-): (CheckpointQuery & { path: string }) | { refused: string } {
-  let value: unknown;
-  try {
-    value = JSON.parse(rawQuery);
-  } catch {
-    return { refused: 'the query is not JSON' };
-  }
-  const q = value as Partial<CheckpointQuery> | null;
-  if (typeof q?.root !== 'string' || !roots.includes(q.root))
-    return { refused: 'the root is not a workspace folder' };
-  if (!isObjectId(q.commit)) return { refused: 'the commit is not a full object id' };
-  const path = rawPath.replace(/^\//, '');
-  const segments = path.split('/');
-  if (path.includes('\0') || segments.some((s) => s === '' || s === '.' || s === '..')) {
-    return { refused: 'the path is not a plain path inside the repository' };
-  }
-  return { root: q.root, commit: q.commit, shadow: q.shadow === true, path };
-}
-
-export function placeOf(root: string, shadow: boolean): GitPlace {
-  return shadow ? { top: root, shadowGitDir: join(root, '.loop', 'checkpoints.git') } : { top: root };
 }
 
 class CheckpointContentProvider implements vscode.TextDocumentContentProvider {
