@@ -120,7 +120,11 @@ export function gitText(place: GitPlace, args: readonly string[], call: GitCall 
  * The same pinned call as `gitOk`, without blocking the thread: for the extension host, where a
  * synchronous git would freeze every extension in the window while it runs.
  */
-export function gitOkAsync(place: GitPlace, args: readonly string[], call: GitCall = {}): Promise<Buffer> {
+export function gitOkAsync(
+  place: GitPlace,
+  args: readonly string[],
+  call: Omit<GitCall, 'input'> = {},
+): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     execFile(
       'git',
