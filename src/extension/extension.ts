@@ -5,6 +5,7 @@ import { registerBriefPanel } from './brief/register';
 import { registerContractEditor } from './contract/registerContractEditor';
 import { registerEngineeringEditor } from './engineering/register';
 import { registerOverview } from './overview/register';
+import { registerCheckpoints } from './checkpoints/register';
 import { createPrompterSlot } from './input';
 import { shareL10nBundle } from './sharedL10n';
 import { registerRuns, type RunsApi } from './runs/register';
@@ -47,6 +48,13 @@ export function activate(context: vscode.ExtensionContext): LoopLedgerApi {
   const workOrders = registerWorkOrders(context, commands, prompter, trust, output);
   registerEngineeringEditor(context, commands, { prompter, output, trust, ...sessions });
   registerOverview(context, commands, { prompter, output, briefs, sessions: sessions.sessions });
+  registerCheckpoints(context, commands, {
+    prompter,
+    output,
+    trust,
+    sessions: sessions.sessions,
+    extensionPath: context.extensionPath,
+  });
   registerAgentTools(context, trust);
 
   const activationMs = Math.round((performance.now() - started) * 100) / 100;

@@ -4,7 +4,7 @@
 // maintenance (either could repack the user's refs), no reflog for our refs, no fsmonitor hook,
 // no signing prompt. The environment is scrubbed of variables that point git elsewhere; the
 // repository and the private index are always passed explicitly.
-import { spawnSync } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
 import { PINNED_CONFIG } from '../../extension/brief/git';
 
 const MAX_OUTPUT_BYTES = 512 * 1024 * 1024;
@@ -114,6 +114,35 @@ export function gitOk(place: GitPlace, args: readonly string[], call: GitCall = 
 
 export function gitText(place: GitPlace, args: readonly string[], call: GitCall = {}): string {
   return gitOk(place, args, call).toString('utf8').trim();
+}
+
+/**
+ * The same pinned call as `gitOk`, without blocking the thread: for the extension host, where a
+ * synchronous git would freeze every extension in the window while it runs.
+ */
+export function gitOkAsync(
+  place: GitPlace,
+  args: readonly string[],
+  call: Omit<GitCall, 'input'> = {},
+): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    execFile(
+      'git',
+      checkpointGitArgv(place, args),
+      {
+        cwd: place.top,
+        env: gitEnv(call),
+        maxBuffer: MAX_OUTPUT_BYTES,
+        encoding: 'buffer',
+        windowsHide: true,
+      },
+      (error, stdout, stderr) => {
+        if (!error) return resolve(stdout);
+        const why = stderr.toString('utf8').trim().split('\n')[0] || error.message;
+        reject(new GitFailed(`git ${args[0]}: ${why}`));
+      },
+    );
+  });
 }
 
 /** Whether a git program can be started at all. */

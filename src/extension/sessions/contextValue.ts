@@ -25,6 +25,8 @@ export enum NodeFlag {
   RepeatUnfinished = 'repeatUnfinished',
   /** A harness run (loop-ledger run) is in progress for this session in this window. */
   Running = 'running',
+  /** An iteration whose record carries a workspace checkpoint: compare and restore apply. */
+  Checkpoint = 'checkpoint',
 }
 
 export function contextValue(kind: NodeKind, flags: readonly (NodeFlag | false | undefined)[] = []): string {

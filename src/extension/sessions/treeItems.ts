@@ -122,8 +122,14 @@ function iterationItem(node: IterationNode): vscode.TreeItem {
   item.contextValue = contextValue(NodeKind.Iteration, [
     promoted && NodeFlag.StallPromoted,
     record.evaluation !== null && record.evaluation !== undefined && NodeFlag.Scored,
+    hasCheckpoint(record) && NodeFlag.Checkpoint,
   ]);
   return item;
+}
+
+function hasCheckpoint(record: IterationNode['record']): boolean {
+  const key = (record as { checkpoint?: unknown }).checkpoint;
+  return typeof key === 'object' && key !== null;
 }
 
 function stateFlag(state: 'open' | 'paused' | 'closed'): NodeFlag {
