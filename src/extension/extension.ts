@@ -47,7 +47,7 @@ export function activate(context: vscode.ExtensionContext): LoopLedgerApi {
   const workOrders = registerWorkOrders(context, commands, prompter, trust, output);
   registerEngineeringEditor(context, commands, { prompter, output, trust, ...sessions });
   registerOverview(context, commands, { prompter, output, briefs, sessions: sessions.sessions });
-  registerAgentTools(context, trust);
+  registerAgentTools(context, trust, testHooks?.mcpProvider);
 
   const activationMs = Math.round((performance.now() - started) * 100) / 100;
   output.appendLine(vscode.l10n.t('Loop Ledger activated in {0} ms', activationMs));
