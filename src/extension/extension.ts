@@ -55,7 +55,7 @@ export function activate(context: vscode.ExtensionContext): LoopLedgerApi {
     sessions: sessions.sessions,
     extensionPath: context.extensionPath,
   });
-  registerAgentTools(context, trust);
+  registerAgentTools(context, trust, testHooks?.mcpProvider);
 
   const activationMs = Math.round((performance.now() - started) * 100) / 100;
   output.appendLine(vscode.l10n.t('Loop Ledger activated in {0} ms', activationMs));

@@ -16,6 +16,10 @@ export interface TestingApi {
     /** Treats the workspace as untrusted until the returned disposable is disposed. */
     simulateUntrusted(): vscode.Disposable;
   };
+  readonly mcp: {
+    /** What the registered MCP server definition provider offers now. */
+    definitions(): Promise<vscode.McpStdioServerDefinition[]>;
+  };
   readonly attention: {
     /** Every notification the attention notifier showed since activation, oldest first. */
     readonly notified: readonly NotifiedEvent[];
@@ -29,7 +33,9 @@ export function createTestHooks(): TestHooks & { api: TestingApi } {
   let untrusted = false;
   const notified: NotifiedEvent[] = [];
   let badge: number | undefined;
+  let mcpProvider: vscode.McpServerDefinitionProvider<vscode.McpStdioServerDefinition> | undefined;
   return {
+    mcpProvider: (provider) => void (mcpProvider = provider),
     attention: {
       notified: (event) => void notified.push(event),
       badge: (count) => void (badge = count),
@@ -55,6 +61,17 @@ export function createTestHooks(): TestHooks & { api: TestingApi } {
         simulateUntrusted() {
           untrusted = true;
           return { dispose: () => void (untrusted = false) };
+        },
+      },
+      mcp: {
+        async definitions() {
+          if (mcpProvider === undefined)
+            throw new Error('the extension registered no MCP server definition provider');
+          const never = { isCancellationRequested: false, onCancellationRequested: () => ({ dispose() {} }) };
+          return (
+            (await mcpProvider.provideMcpServerDefinitions(never as unknown as vscode.CancellationToken)) ??
+            []
+          );
         },
       },
       attention: {

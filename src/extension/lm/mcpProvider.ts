@@ -27,16 +27,22 @@ export function serverDefinitions(
   });
 }
 
-export function registerMcpProvider(context: vscode.ExtensionContext, trust: TrustGate): void {
+export function registerMcpProvider(
+  context: vscode.ExtensionContext,
+  trust: TrustGate,
+  observe?: (provider: vscode.McpServerDefinitionProvider<vscode.McpStdioServerDefinition>) => void,
+): void {
   const changed = new vscode.EventEmitter<void>();
+  const provider: vscode.McpServerDefinitionProvider<vscode.McpStdioServerDefinition> = {
+    onDidChangeMcpServerDefinitions: changed.event,
+    provideMcpServerDefinitions: () =>
+      serverDefinitions(context.extensionPath, trust.isTrusted, vscode.workspace.workspaceFolders ?? []),
+  };
+  observe?.(provider);
   context.subscriptions.push(
     changed,
     vscode.workspace.onDidGrantWorkspaceTrust(() => changed.fire()),
     vscode.workspace.onDidChangeWorkspaceFolders(() => changed.fire()),
-    vscode.lm.registerMcpServerDefinitionProvider(MCP_PROVIDER_ID, {
-      onDidChangeMcpServerDefinitions: changed.event,
-      provideMcpServerDefinitions: () =>
-        serverDefinitions(context.extensionPath, trust.isTrusted, vscode.workspace.workspaceFolders ?? []),
-    }),
+    vscode.lm.registerMcpServerDefinitionProvider(MCP_PROVIDER_ID, provider),
   );
 }

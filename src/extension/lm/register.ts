@@ -4,7 +4,11 @@ import type { TrustGate } from '../workspace/trust';
 import { registerLmTools } from './lmTools';
 import { registerMcpProvider } from './mcpProvider';
 
-export function registerAgentTools(context: vscode.ExtensionContext, trust: TrustGate): void {
-  registerMcpProvider(context, trust);
+export function registerAgentTools(
+  context: vscode.ExtensionContext,
+  trust: TrustGate,
+  observeProvider?: (provider: vscode.McpServerDefinitionProvider<vscode.McpStdioServerDefinition>) => void,
+): void {
+  registerMcpProvider(context, trust, observeProvider);
   registerLmTools(context, trust);
 }

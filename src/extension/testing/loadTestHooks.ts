@@ -16,6 +16,10 @@ export interface TestHooks {
   workspaceTrusted(real: () => boolean): () => boolean;
   /** Told of each notification the attention notifier shows, and of the badge's number. */
   readonly attention?: AttentionObserver;
+  /** Given the MCP server definition provider as registered, so a test can ask it what it offers. */
+  readonly mcpProvider?: (
+    provider: vscode.McpServerDefinitionProvider<vscode.McpStdioServerDefinition>,
+  ) => void;
   /** The seams themselves, exposed to the tests as `api.testing`. */
   readonly api: unknown;
 }
