@@ -305,11 +305,11 @@ console.log(
 printTable(rows);
 
 const small = cases.filter((c) => c.aim === 1.3);
-const worst = (small.length > 0 ? small : cases).reduce((a, b) => (a.median > b.median ? a : b));
+const worst = (small.length > 0 ? small : cases.slice(1)).reduce((a, b) => (a.median > b.median ? a : b));
 const met = cases.filter((c) => c.aim && c.median / bare <= c.aim).length;
 console.log('');
 console.log(
-  `aims met: ${met} of ${cases.filter((c) => c.aim).length}; slowest 10-iteration command: ${worst.name} ${(worst.median / bare).toFixed(2)}×` +
+  `aims met: ${met} of ${cases.filter((c) => c.aim).length}; slowest ${small.length > 0 ? '10-iteration command' : 'case run'}: ${worst.name} ${(worst.median / bare).toFixed(2)}×` +
     ` (+${(worst.median - bare).toFixed(1)} ms over a bare node start of ${bare.toFixed(1)} ms)`,
 );
 console.log(
