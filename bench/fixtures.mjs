@@ -223,6 +223,56 @@ export function ledgerOf(base10, count, session) {
 }
 
 /**
+ * `value` as the original engine writes a ledger: Python's `json.dumps(d, indent=2,
+ * sort_keys=True)` (ensure_ascii on: every character outside printable ASCII escaped; with an
+ * indent the separators are ',' and ': '), plus the newline it ends the file with. Numbers
+ * are written as JSON.stringify writes them, which is what Python writes for every number these
+ * fixtures hold (integers and short decimals).
+ */
+export function pythonDumps(value, indent = '') {
+  if (value === null || typeof value !== 'object') {
+    const text = JSON.stringify(value);
+    return typeof value === 'string'
+      ? text.replace(/[^\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
+      : text;
+  }
+  const inner = `${indent}  `;
+  if (Array.isArray(value)) {
+    if (value.length === 0) return '[]';
+    return `[\n${value.map((item) => inner + pythonDumps(item, inner)).join(',\n')}\n${indent}]`;
+  }
+  const keys = Object.keys(value).sort();
+  if (keys.length === 0) return '{}';
+  const members = keys.map((key) => `${inner}${pythonDumps(key)}: ${pythonDumps(value[key], inner)}`);
+  return `{\n${members.join(',\n')}\n${indent}}`;
+}
+
+/**
+ * A `count`-record ledger as the original engine wrote it (no schema_version, no seal, its
+ * layout: every record spread over many lines), for the "first touch" cases. Returns its text.
+ */
+export function originalLedgerOf(base10, count, session) {
+  const ledger = JSON.parse(ledgerOf(base10, count, session));
+  delete ledger.schema_version;
+  delete ledger.records_sha256;
+  delete ledger.records_summary;
+  return `${pythonDumps(ledger)}\n`;
+}
+
+/**
+ * Writes the original engine's ledger of `count` records and returns a function that puts it
+ * back (untimed, before each timed run: a first touch is only first once).
+ */
+export function preparedOriginal(base10, work, at, session, count) {
+  mkdirSync(join(at, '.loop', 'ledgers'), { recursive: true });
+  const saved = join(work, `${session}.original.json`);
+  writeFileSync(saved, originalLedgerOf(base10, count, session));
+  const restore = () => copyFileSync(saved, ledgerFile(at, session));
+  restore();
+  return restore;
+}
+
+/**
  * Writes a `count`-record ledger, lets the CLI rewrite it once (so it is byte-for-byte its own
  * layout), keeps that text, and returns a function that puts it back (run untimed before each
  * timed run of a command that changes the ledger).

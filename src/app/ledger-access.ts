@@ -2,9 +2,9 @@
 // corrupt/too-new refusals, and every write under the per-ledger lock with a fresh read inside it.
 import { existsSync, rmdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import type { RecordsSummary } from '../engine/records-summary';
+import { addRecord, summarizeRecords, type RecordsSummary } from '../engine/records-summary';
 import { EXIT } from '../engine/refusal';
-import type { Ledger } from '../engine/types';
+import type { IterationRecord, Ledger } from '../engine/types';
 import {
   appendSealed,
   LedgerTooLargeError,
@@ -106,13 +106,44 @@ export function updateLedger<T>(
   });
 }
 
-/** Writes `write` in full; records already on disk are copied as text, not re-serialised (see ledger-layout.ts). */
-function saveAfterRead(location: LedgerLocation, read: LedgerRead, write: Ledger): void {
+/**
+ * Writes `write` in full; records already on disk are copied as text, not re-serialised (see
+ * ledger-layout.ts). `summary`, when given, is the summary of `read`'s records, folded on here
+ * when `write` only appends to them.
+ */
+function saveAfterRead(
+  location: LedgerLocation,
+  read: LedgerRead,
+  write: Ledger,
+  summary?: RecordsSummary,
+): void {
   const previous =
     read.kind === 'ok'
       ? { text: read.text, iterations: read.ledger.iterations, records: read.records }
       : undefined;
-  saveLedgerFile(location.writePath, write, previous);
+  saveLedgerFile(
+    location.writePath,
+    write,
+    previous,
+    previous && summaryOfAppend(previous.iterations, write, summary),
+  );
+}
+
+/**
+ * `summary` (of `old`) folded forward over the records `write` appends, in place; undefined
+ * unless `write.iterations` starts with exactly the objects of `old` (then the write folds every
+ * record itself).
+ */
+function summaryOfAppend(
+  old: readonly IterationRecord[],
+  write: Ledger,
+  summary: RecordsSummary | undefined,
+): RecordsSummary | undefined {
+  const records = write.iterations;
+  if (summary === undefined || records.length < old.length || summary.count !== old.length) return undefined;
+  for (let i = 0; i < old.length; i += 1) if (records[i] !== old[i]) return undefined;
+  for (let i = old.length; i < records.length; i += 1) addRecord(summary, records[i] as IterationRecord);
+  return summary;
 }
 
 /**
@@ -120,7 +151,7 @@ function saveAfterRead(location: LedgerLocation, read: LedgerRead, write: Ledger
  * through their summary (`iterate`). A long ledger this store wrote is read through its seal:
  * `decide` then gets `records` and a ledger whose `iterations` is empty, returns a ledger whose
  * `iterations` holds just the new records, and the old ones are carried into the file as bytes.
- * Any other ledger is read and written in full, and `records` is undefined.
+ * Any other ledger is read and written in full, and `records` is the summary of all its records.
  */
 export function appendToLedger<T>(
   root: string,
@@ -136,8 +167,12 @@ export function appendToLedger<T>(
         ? readLedgerPreferSealed(location.readPath, session)
         : { read: readLedgerFile(location.readPath) };
     if (sealed === undefined) {
-      const { write, result } = decide(requireLedger(read, location, session), undefined);
-      if (write) saveAfterRead(location, read, write);
+      // The old records' summary is folded once, for the engine and then for the write's seal
+      // (on a long ledger the original engine wrote, each fold is a pass over every record).
+      const ledger = requireLedger(read, location, session);
+      const summary = summarizeRecords(ledger.iterations);
+      const { write, result } = decide(ledger, summary);
+      if (write) saveAfterRead(location, read, write, summary);
       return result;
     }
     const { write, result } = decide(sealed.ledger, sealed.summary);

@@ -15,6 +15,7 @@ import {
   type Stats,
 } from 'node:fs';
 import { basename } from 'node:path';
+import type { RecordsSummary } from '../engine/records-summary';
 import type { Ledger } from '../engine/types';
 import { removeDeadWritersTemps, writeFileAtomicSync } from './atomic-write';
 import { scanLedgerJson, type RecordsSpan } from './json-scan';
@@ -294,9 +295,15 @@ export function writeLedgerParts(path: string, parts: readonly (string | Uint8Ar
 /**
  * Writes the ledger atomically. Call it under withLock, after re-reading the file. Holding the
  * lock is also what makes it safe to sweep temporary files left by writers that were killed.
+ * `summary`, when given, is the summary of exactly `ledger.iterations` (see layoutLedgerParts).
  */
-export function saveLedgerFile(path: string, ledger: Ledger, previous?: PreviousText): void {
-  writeLedgerParts(path, layoutLedgerParts({ ...ledger, schema_version: SCHEMA_VERSION }, previous));
+export function saveLedgerFile(
+  path: string,
+  ledger: Ledger,
+  previous?: PreviousText,
+  summary?: RecordsSummary,
+): void {
+  writeLedgerParts(path, layoutLedgerParts({ ...ledger, schema_version: SCHEMA_VERSION }, previous, summary));
 }
 
 /**

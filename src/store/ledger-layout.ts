@@ -8,7 +8,7 @@
 // A file is laid out as a frame around its records (`before` + records + `after`), so a writer
 // can hand the records over as bytes it already holds (ledger-sealed.ts) and the header alone is
 // text.
-import { summarizeRecords } from '../engine/records-summary';
+import { summarizeRecords, type RecordsSummary } from '../engine/records-summary';
 import type { IterationRecord, Ledger } from '../engine/types';
 import { DIGEST_MIN_BYTES, RECORDS_DIGEST_KEY, RECORDS_SUMMARY_KEY, recordsDigest } from './records-digest';
 
@@ -109,19 +109,21 @@ function recordsText(iterations: readonly IterationRecord[], previous: PreviousT
 
 /**
  * The file for `ledger`, as parts to write in order. Records of DIGEST_MIN_BYTES or more get a
- * fresh seal (records-digest.ts), its summary folded from every record. The records are encoded
- * once, and those bytes are both hashed and written.
+ * fresh seal (records-digest.ts), its summary folded from every record — or `summary`, when the
+ * caller already folded exactly `ledger.iterations` (a full read's append: not folded twice). The
+ * records are encoded once, and those bytes are both hashed and written.
  */
 export function layoutLedgerParts(
   ledger: Ledger & Record<string, unknown>,
   previous?: PreviousText,
+  summary?: RecordsSummary,
 ): (string | Uint8Array)[] {
   if (ledger.iterations.length === 0) return [layoutFrame(ledger, false, null).before];
   const records = Buffer.from(recordsText(ledger.iterations, previous), 'utf8');
   let seal: RecordsSeal | null = null;
   if (records.length >= DIGEST_MIN_BYTES) {
-    const summary = JSON.stringify(summarizeRecords(ledger.iterations));
-    seal = { digest: recordsDigest([records], summary), summary };
+    const summaryText = JSON.stringify(summary ?? summarizeRecords(ledger.iterations));
+    seal = { digest: recordsDigest([records], summaryText), summary: summaryText };
   }
   const frame = layoutFrame(ledger, true, seal);
   return [frame.before, records, frame.after];

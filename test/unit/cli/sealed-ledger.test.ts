@@ -143,6 +143,51 @@ describe('cli: status and iterate on a sealed long ledger', function () {
     assert.equal(r.json.iterations, COUNT);
   });
 
+  it('a ledger the original engine wrote: status reads it in full; the first iterate leaves it sealed', () => {
+    // The original's layout: Python's json.dumps(indent=2, sort_keys=True), no version, no seal
+    // (for ASCII text, JSON.stringify with an indent of 2 over sorted keys writes the same bytes).
+    const sorted = (value: unknown): unknown =>
+      Array.isArray(value)
+        ? value.map(sorted)
+        : typeof value === 'object' && value !== null
+          ? Object.fromEntries(
+              Object.keys(value)
+                .sort()
+                .map((key) => [key, sorted((value as Record<string, unknown>)[key])]),
+            )
+          : value;
+    const plain: Record<string, unknown> = { ...ledger };
+    delete plain.schema_version;
+    const root = sealedRoot(`${JSON.stringify(sorted(plain), null, 2)}\n`);
+    const read = readLedgerFile(ledgerAt(root));
+    assert.equal(read.kind === 'ok' && read.format, 'original');
+    assert.equal(readSealedLedger(ledgerAt(root), 's1'), null);
+    const first = runCli(['status', '--root', root, '--session', 's1', '--json']);
+    assert.equal(first.code, 0, first.stderr);
+    assert.equal(first.json.iterations, COUNT);
+    const r = runCli([
+      'iterate',
+      '--root',
+      root,
+      '--session',
+      's1',
+      '--outcome',
+      'continue',
+      '--action',
+      'a1',
+    ]);
+    assert.equal(r.code, 0, r.stderr);
+    const sealed = readSealedLedger(ledgerAt(root), 's1');
+    assert.ok(sealed, 'sealed by the first write');
+    assert.equal(sealed.summary.count, COUNT + 1);
+    const full = readLedgerFile(ledgerAt(root));
+    if (full.kind !== 'ok') throw new Error(`unreadable: ${JSON.stringify(full)}`);
+    assert.equal(full.format, 'loop-ledger');
+    assert.equal(JSON.stringify(sealed.summary), JSON.stringify(summarizeRecords(full.ledger.iterations)));
+    const second = runCli(['status', '--root', root, '--session', 's1', '--json']);
+    assert.equal(second.json.iterations, COUNT + 1);
+  });
+
   it('a record edited under the old seal is refused with the full path’s message, and nothing is written', () => {
     const root = sealedRoot(text.replace('"n":3,', '"n":"3",'));
     const before = readFileSync(ledgerAt(root), 'utf8');
