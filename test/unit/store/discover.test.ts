@@ -100,6 +100,8 @@ describe('store: discover', () => {
       epoch: 2,
       iterations: 3,
       last_outcome: 'complete',
+      // Records without cost or token keys spend nothing.
+      spend: { cost_usd: 0, tokens_in: 0, tokens_out: 0 },
     });
     assert.equal(by.both?.legacy, false);
     assert.equal(by.both?.iterations, 1);
