@@ -6,6 +6,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Frame, Page } from 'playwright-core';
 import { changeWorkingTree, prepareRepository, SESSION, VERIFICATION_FILE } from './brief-fixture';
+import { assertAxeClean } from './axe';
 import { answerQuickInput, startPaletteCommand } from './brief-quick-input';
 import { repoRoot, Workbench } from './workbench';
 
@@ -227,7 +228,7 @@ describe('critic brief panel', function () {
     );
   });
 
-  it('follows a dark theme', async function () {
+  it('follows a dark theme, axe-core clean', async function () {
     // A workspace setting takes effect at once, like choosing the theme in the picker.
     mkdirSync(join(workbench.workspace, '.vscode'), { recursive: true });
     writeFileSync(
@@ -237,6 +238,8 @@ describe('critic brief panel', function () {
     await workbench.page.locator('.monaco-workbench.vs-dark').waitFor({ timeout: UI_TIMEOUT });
     await workbench.webview().locator('body.vscode-dark').waitFor({ timeout: UI_TIMEOUT });
     await workbench.screenshot('brief-02-panel-dark');
+    // Contrast included: the diff's line numbers and dimmed texts must stay readable in the dark.
+    await assertAxeClean(await panelFrame(workbench.page));
   });
 
   it('records PASS from the panel, spends the brief, and shows the record', async function () {

@@ -2,6 +2,7 @@ import * as assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { assertAxeClean, frameWith } from './axe';
 import { repoRoot, Workbench } from './workbench';
 
 // Run Loop through the real workbench: the palette's questions, the running phase on the
@@ -107,7 +108,7 @@ describe('Run Loop from the palette', function () {
     assert.equal(l.iterations[0].critic_verdict, 'PASS');
   });
 
-  it('opens the receipt viewer: verdict, reason, checks, validator', async function () {
+  it('opens the receipt viewer: verdict, reason, checks, validator; axe-core clean in light and dark', async function () {
     // From the session's context menu: the newest receipt of that session's runs.
     await contextMenu('e2e-run', 'Open Receipt');
     const frame = page().frameLocator('iframe.webview.ready').frameLocator('iframe#active-frame');
@@ -116,6 +117,20 @@ describe('Run Loop from the palette', function () {
     assert.match(await frame.locator('#checks').innerText(), /test -f docs\/loop-demo\.md/);
     assert.match(await frame.locator('#validator').innerText(), /LOOP RECEIPT VALID/);
     await workbench.screenshot('run-03-receipt');
+    // Contrast included, in the light theme and then the dark one ("LOOP RECEIPT VALID", exit codes).
+    await assertAxeClean(await frameWith(page(), '#validator'));
+    mkdirSync(join(workbench.workspace, '.vscode'), { recursive: true });
+    writeFileSync(
+      join(workbench.workspace, '.vscode', 'settings.json'),
+      JSON.stringify({ 'workbench.colorTheme': 'Default Dark Modern' }),
+    );
+    await page().locator('.monaco-workbench.vs-dark').waitFor({ timeout: 30_000 });
+    await frame.locator('body.vscode-dark').waitFor({ timeout: 30_000 });
+    await workbench.screenshot('run-03-receipt-dark');
+    await assertAxeClean(await frameWith(page(), '#validator'));
+    // Back to the light theme and a clean working tree for the tests that follow.
+    rmSync(join(workbench.workspace, '.vscode'), { recursive: true, force: true });
+    await page().locator('.monaco-workbench.vs').waitFor({ timeout: 30_000 });
   });
 
   it('cancels a run from the session node: pause recorded, nothing left running', async function () {

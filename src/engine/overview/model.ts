@@ -7,11 +7,11 @@
 import type { StatusPayload } from '../status';
 import type { IterationRecord, Ledger } from '../types';
 import {
-  downsample,
-  timelineMarks,
+  downsampleColumns,
+  SeriesColumns,
+  TimelineColumns,
+  timelineMarksOf,
   type Series,
-  type SeriesPoint,
-  type TimelineItem,
   type TimelineMark,
 } from './series';
 
@@ -118,13 +118,11 @@ function spendLines(
       usd += c;
       sawUsd = true;
     }
-    for (const key of ['tokens_in', 'tokens_out']) {
-      const t = recordNumber(record, key);
-      if (t !== null) {
-        tokens += t;
-        sawTokens = true;
-      }
-    }
+    const tIn = recordNumber(record, 'tokens_in');
+    const tOut = recordNumber(record, 'tokens_out');
+    if (tIn !== null) tokens += tIn;
+    if (tOut !== null) tokens += tOut;
+    if (tIn !== null || tOut !== null) sawTokens = true;
   }
   if (sawUsd || cap('cost_limit') !== null)
     lines.push({ key: 'usd', spent: Math.round(usd * 1e6) / 1e6, cap: cap('cost_limit') });
@@ -134,64 +132,40 @@ function spendLines(
   return lines.filter((l) => !Number.isNaN(l.spent));
 }
 
-function measuredOf(
+/**
+ * Fills one column per charted dimension from `record`: the evaluation's measured value when the
+ * first scored entry of that dimension has one, else the raw measurement. `byName` maps a
+ * dimension's name to its column and `names` lists them in column order; `seen` (one slot per column) is stamped with `stamp` so the
+ * first scored entry wins without a lookup per dimension.
+ */
+function measureInto(
   record: IterationRecord,
-  dimension: string,
-): { value: number; gateFailed: boolean } | null {
-  const scored = Array.isArray(record.evaluation?.dimensions)
-    ? record.evaluation.dimensions.find((d) => d && d.dimension === dimension)
-    : undefined;
-  if (scored && isNumber(scored.measured))
-    return { value: scored.measured, gateFailed: scored.gate_failed === true };
-  const measured = record.measurements;
-  if (measured && typeof measured === 'object' && isNumber(measured[dimension]))
-    return { value: measured[dimension], gateFailed: false };
-  return null;
-}
-
-function dimensionCharts(
-  ledger: Ledger,
-  records: readonly IterationRecord[],
-  buckets: number,
-): DimensionChart[] {
-  const rubric = Array.isArray(ledger.contract?.quality_rubric) ? ledger.contract.quality_rubric : [];
-  return rubric.slice(0, MAX_DIMENSIONS).map((dim) => {
-    const points: SeriesPoint[] = [];
-    const gates: boolean[] = [];
-    for (const record of records) {
-      const m = measuredOf(record, dim.dimension);
-      if (m === null) continue;
-      points.push({ n: record.n, value: m.value });
-      gates.push(m.gateFailed);
+  byName: Map<string, number>,
+  names: readonly string[],
+  columns: SeriesColumns[],
+  seen: Int32Array,
+  stamp: number,
+): void {
+  const scored = record.evaluation?.dimensions;
+  if (Array.isArray(scored)) {
+    for (const entry of scored) {
+      if (!entry) continue;
+      const d = byName.get(entry.dimension);
+      if (d === undefined || seen[d] === stamp || seen[d] === -stamp - 1) continue;
+      seen[d] = stamp;
+      if (isNumber(entry.measured)) {
+        columns[d]!.push(record.n, entry.measured, entry.gate_failed === true);
+        seen[d] = -stamp - 1; // measured here: the raw measurement is not read
+      }
     }
-    return {
-      dimension: textOf(dim.dimension),
-      direction: dim.direction === 'lower-is-better' ? 'lower-is-better' : 'higher-is-better',
-      baseline: isNumber(dim.baseline) ? dim.baseline : null,
-      target: isNumber(dim.target) ? dim.target : null,
-      failureThreshold: isNumber(dim.failure_threshold) ? dim.failure_threshold : null,
-      weight: isNumber(dim.weight) ? dim.weight : null,
-      hardGate: dim.hard_gate === true,
-      series: downsample(points, buckets, (i) => gates[i] === true),
-    };
-  });
-}
-
-function numericSeries(
-  records: readonly IterationRecord[],
-  valueOf: (r: IterationRecord) => number | null,
-  buckets: number,
-  marked?: (r: IterationRecord) => boolean,
-): Series | null {
-  const points: SeriesPoint[] = [];
-  const flags: boolean[] = [];
-  for (const record of records) {
-    const v = valueOf(record);
-    if (v === null) continue;
-    points.push({ n: record.n, value: v });
-    flags.push(marked ? marked(record) : false);
   }
-  return points.length === 0 ? null : downsample(points, buckets, (i) => flags[i] === true);
+  const measured = record.measurements;
+  if (!measured || typeof measured !== 'object') return;
+  for (let d = 0; d < names.length; d += 1) {
+    if (seen[d] === -stamp - 1) continue;
+    const v = measured[names[d]!];
+    if (isNumber(v)) columns[d]!.push(record.n, v, false);
+  }
 }
 
 const recordEpochOf = (r: IterationRecord): number => (isNumber(r.epoch) ? r.epoch : 1);
@@ -223,12 +197,31 @@ function runRows(records: readonly IterationRecord[]): OverviewModel['kindRows']
 export function buildOverview(ledger: Ledger, status: StatusPayload | null, buckets: number): OverviewModel {
   const records = Array.isArray(ledger.iterations) ? ledger.iterations : [];
   const epoch = isNumber(ledger.epoch) ? ledger.epoch : 1;
+  const rubric = (Array.isArray(ledger.contract?.quality_rubric) ? ledger.contract.quality_rubric : []).slice(
+    0,
+    MAX_DIMENSIONS,
+  );
+  // One column per distinct dimension name; a repeated name charts the same column again.
+  const byName = new Map<string, number>();
+  const columnOf = rubric.map((dim) => {
+    const known = byName.get(dim.dimension);
+    if (known !== undefined) return known;
+    byName.set(dim.dimension, byName.size);
+    return byName.size - 1;
+  });
+  const names = [...byName.keys()];
+  const measured = Array.from({ length: byName.size }, () => new SeriesColumns(records.length));
+  const seen = new Int32Array(byName.size).fill(0x7fffffff);
+  const total = new SeriesColumns(records.length);
+  const cost = new SeriesColumns(64);
+  const timeline = new TimelineColumns(records.length);
   let epochIterations = 0;
-  const items: TimelineItem[] = [];
   const epochs: { n: number; first: number; last: number }[] = [];
-  const stalls: { n: number; stall: string }[] = [];
-  const verdicts: { n: number; verdict: string; brief: string | null }[] = [];
-  for (const record of records) {
+  // Indices only: the listed stalls and verdicts are the newest MAX_LISTED, made into rows at the end.
+  const stallAt: number[] = [];
+  const verdictAt: number[] = [];
+  for (let i = 0; i < records.length; i += 1) {
+    const record = records[i]!;
     const e = recordEpochOf(record);
     if (e === epoch) epochIterations += 1;
     const band = epochs[epochs.length - 1];
@@ -236,15 +229,16 @@ export function buildOverview(ledger: Ledger, status: StatusPayload | null, buck
     else epochs.push({ n: e, first: record.n, last: record.n });
     const stall = isText(record.stall) ? record.stall : null;
     const verdict = isText(record.critic_verdict) ? record.critic_verdict : null;
-    if (stall) stalls.push({ n: record.n, stall });
-    if (verdict)
-      verdicts.push({
-        n: record.n,
-        verdict,
-        brief: isText(record.critic_brief) ? record.critic_brief : null,
-      });
-    items.push({ n: record.n, epoch: e, outcome: textOf(record.outcome), stall, verdict });
+    if (stall) stallAt.push(i);
+    if (verdict) verdictAt.push(i);
+    timeline.push(record.n, e, textOf(record.outcome), stall, verdict);
+    if (byName.size > 0) measureInto(record, byName, names, measured, seen, i);
+    const weighted = record.evaluation?.weighted_total;
+    if (isNumber(weighted)) total.push(record.n, weighted, record.evaluation?.verdict === 'fail');
+    const usd = recordNumber(record as unknown as Record<string, unknown>, 'cost_usd');
+    if (usd !== null) cost.push(record.n, usd, false);
   }
+  const dimensionSeries = measured.map((columns) => downsampleColumns(columns, buckets));
   const kind = loopKind(ledger);
   const contract = ledger.contract ?? ({} as Ledger['contract']);
   const last = records[records.length - 1];
@@ -262,23 +256,30 @@ export function buildOverview(ledger: Ledger, status: StatusPayload | null, buck
     lastTimestamp: last && isText(last.timestamp) ? last.timestamp : null,
     pendingBrief: isText(ledger.pending_brief?.brief_id) ? ledger.pending_brief.brief_id : null,
     spend: spendLines(ledger, status, records, epochIterations),
-    dimensions: dimensionCharts(ledger, records, buckets),
+    dimensions: rubric.map((dim, d) => ({
+      dimension: textOf(dim.dimension),
+      direction: dim.direction === 'lower-is-better' ? 'lower-is-better' : 'higher-is-better',
+      baseline: isNumber(dim.baseline) ? dim.baseline : null,
+      target: isNumber(dim.target) ? dim.target : null,
+      failureThreshold: isNumber(dim.failure_threshold) ? dim.failure_threshold : null,
+      weight: isNumber(dim.weight) ? dim.weight : null,
+      hardGate: dim.hard_gate === true,
+      series: dimensionSeries[columnOf[d]!]!,
+    })),
     dimensionsLeftOut: Math.max(0, (contract.quality_rubric?.length ?? 0) - MAX_DIMENSIONS),
-    total: numericSeries(
-      records,
-      (r) => (isNumber(r.evaluation?.weighted_total) ? r.evaluation.weighted_total : null),
-      buckets,
-      (r) => r.evaluation?.verdict === 'fail',
-    ),
-    cost: numericSeries(
-      records,
-      (r) => recordNumber(r as unknown as Record<string, unknown>, 'cost_usd'),
-      buckets,
-    ),
-    timeline: timelineMarks(items, buckets),
+    total: total.length === 0 ? null : downsampleColumns(total, buckets),
+    cost: cost.length === 0 ? null : downsampleColumns(cost, buckets),
+    timeline: timelineMarksOf(timeline, buckets),
     epochs,
-    stalls: stalls.slice(-MAX_LISTED),
-    verdicts: verdicts.slice(-MAX_LISTED),
+    stalls: stallAt.slice(-MAX_LISTED).map((i) => ({ n: records[i]!.n, stall: records[i]!.stall as string })),
+    verdicts: verdictAt.slice(-MAX_LISTED).map((i) => {
+      const r = records[i]!;
+      return {
+        n: r.n,
+        verdict: r.critic_verdict as string,
+        brief: isText(r.critic_brief) ? r.critic_brief : null,
+      };
+    }),
     kindColumns:
       kind === 'repeat'
         ? ['classification', 'change metric', 'resolution']

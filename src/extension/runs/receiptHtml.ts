@@ -20,7 +20,8 @@ function link(action: 'openFile' | 'openDiff', path: string, label: string): str
   return `<button class="link" data-action="${action}" data-path="${esc(path)}">${esc(label)}</button>`;
 }
 
-export function receiptHtml(model: ReceiptModel, cspSource: string): string {
+/** `language` is VS Code's display language (screen readers pick their voice by it). */
+export function receiptHtml(model: ReceiptModel, cspSource: string, language = 'en'): string {
   const nonce = randomBytes(18).toString('base64url');
   const csp = [
     "default-src 'none'",
@@ -58,12 +59,12 @@ export function receiptHtml(model: ReceiptModel, cspSource: string): string {
     ? l10n.t('Reviewer: {0} (edited files)', model.reviewer.verdict)
     : l10n.t('Reviewer: {0}', model.reviewer.verdict);
   return `<!DOCTYPE html>
-<html><head><meta charset="UTF-8">
+<html lang="${esc(language)}"><head><meta charset="UTF-8">
 <meta http-equiv="Content-Security-Policy" content="${csp}">
 <meta name="viewport" content="width=device-width, initial-scale=1.0">
 <title>${esc(l10n.t('Receipt {0}', model.runId))}</title>
 <style nonce="${nonce}">
-body { font-family: var(--vscode-font-family); color: var(--vscode-foreground); padding: 0 1em 2em; }
+body { font-family: var(--vscode-font-family); color: var(--vscode-foreground); background-color: var(--vscode-editor-background); padding: 0 1em 2em; }
 .badge { display: inline-block; padding: 2px 10px; border-radius: 10px; font-weight: bold; color: #fff; }
 .badge.pass { background: #2e7d32; } .badge.needs { background: #b26a00; } .badge.blocked { background: #c62828; }
 .ok { color: var(--vscode-foreground); } .bad { color: var(--vscode-errorForeground, #c62828); }
@@ -73,7 +74,7 @@ table { border-collapse: collapse; width: 100%; } td, th { border: 1px solid var
 pre { white-space: pre-wrap; max-height: 8em; overflow: auto; margin: 0; }
 button.link { background: none; border: none; color: var(--vscode-textLink-foreground); cursor: pointer; padding: 0; text-decoration: underline; }
 </style></head>
-<body>
+<body><main>
 <h1><span class="badge ${BADGE[model.verdict] ?? 'blocked'}" id="verdict">${esc(model.verdict)}</span> ${esc(model.stopReason)}</h1>
 <p id="reason">${esc(model.reasonWords)}</p>
 <p><b>${esc(l10n.t('Run'))}</b> ${esc(model.runId)} · ${esc(model.attempts)}</p>
@@ -83,6 +84,7 @@ button.link { background: none; border: none; color: var(--vscode-textLink-foreg
 <h2>${esc(reviewer)}</h2><ul id="findings">${findings}</ul>
 <h2>${esc(l10n.t('Final diff'))}</h2><p>${model.finalDiff ? link('openFile', model.finalDiff, model.finalDiff) : esc(l10n.t('none (the run stopped before the checks)'))}</p>
 <h2>${esc(l10n.t('Validator'))}</h2><div id="validator">${validator}</div>
+</main>
 <script nonce="${nonce}">
 const vscode = acquireVsCodeApi();
 document.addEventListener('click', (event) => {

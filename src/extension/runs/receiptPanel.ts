@@ -23,7 +23,7 @@ export class ReceiptPanels implements vscode.Disposable {
     const existing = this.panels.get(receiptFile);
     if (existing) {
       existing.model = model;
-      existing.panel.webview.html = receiptHtml(model, existing.panel.webview.cspSource);
+      existing.panel.webview.html = receiptHtml(model, existing.panel.webview.cspSource, vscode.env.language);
       existing.panel.reveal();
       return existing;
     }
@@ -35,7 +35,7 @@ export class ReceiptPanels implements vscode.Disposable {
     );
     const entry = { panel, model };
     this.panels.set(receiptFile, entry);
-    panel.webview.html = receiptHtml(model, panel.webview.cspSource);
+    panel.webview.html = receiptHtml(model, panel.webview.cspSource, vscode.env.language);
     panel.webview.onDidReceiveMessage((raw: unknown) => void this.handle(root, receiptFile, entry, raw));
     panel.onDidDispose(() => this.panels.delete(receiptFile));
     return entry;

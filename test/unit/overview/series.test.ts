@@ -160,6 +160,13 @@ describe('overview series: timeline marks', () => {
     assert.equal(marks[0]!.outcome, 'continue');
   });
 
+  it('keeps the last iteration where count / buckets rounds down (805 into 327)', () => {
+    const items = Array.from({ length: 805 }, (_, i) => item(i + 1, 'continue'));
+    const marks = timelineMarks(items, 327);
+    assert.equal(marks.length, 327);
+    assert.equal(marks[marks.length - 1]!.last, 805);
+  });
+
   it('property: every iteration is in exactly one mark, in order', () => {
     fc.assert(
       fc.property(fc.integer({ min: 1, max: 3000 }), fc.integer({ min: 1, max: 500 }), (count, buckets) => {
