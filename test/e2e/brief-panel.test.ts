@@ -8,7 +8,7 @@ import type { Frame, Page } from 'playwright-core';
 import { changeWorkingTree, prepareRepository, SESSION, VERIFICATION_FILE } from './brief-fixture';
 import { assertAxeClean } from './axe';
 import { answerQuickInput, startPaletteCommand } from './brief-quick-input';
-import { repoRoot, Workbench } from './workbench';
+import { expandRow, repoRoot, Workbench } from './workbench';
 
 const UI_TIMEOUT = 30_000;
 
@@ -270,7 +270,7 @@ describe('critic brief panel', function () {
     for (let attempt = 0; attempt < 3 && !(await iteration.isVisible()); attempt++) {
       const collapsed = tree.locator('.monaco-list-row[aria-expanded="false"]').first();
       if (!(await collapsed.isVisible())) break;
-      await collapsed.click();
+      await expandRow(collapsed);
       await workbench.page.waitForTimeout(300);
     }
     await iteration.waitFor({ timeout: UI_TIMEOUT });

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Workbench } from './workbench';
+import { expandRow, Workbench } from './workbench';
 
 // Record an iteration from the palette in the real workbench, see it in the Sessions tree, and
 // check the ledger on disk.
@@ -41,8 +41,7 @@ describe('Record Iteration from the palette', function () {
   it('shows the sessions tree with statuses, epochs and iterations', async function () {
     await workbench.openViewContainer('Loop Ledger');
     await row('beta').waitFor();
-    await row('alpha').click();
-    await page().keyboard.press('ArrowRight');
+    await expandRow(row('alpha'));
     await row('Epoch 2 — Rework the parser after review').waitFor();
     await row('#4 escalate').waitFor();
     assert.match(await row('legacy-run').innerText(), /original format/);
@@ -70,8 +69,7 @@ describe('Record Iteration from the palette', function () {
     await answer('Add details?', undefined);
     await quickInput().waitFor({ state: 'hidden' });
 
-    await row('beta').click();
-    await page().keyboard.press('ArrowRight');
+    await expandRow(row('beta'));
     // alpha (expanded above) has a "#3 continue" too: find the new row by its action.
     await row('e2e-check').waitFor();
     assert.match(await row('e2e-check').innerText(), /#3 continue/);

@@ -3,7 +3,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { assertAxeClean, frameWith } from './axe';
-import { repoRoot, Workbench } from './workbench';
+import { expandRow, repoRoot, Workbench } from './workbench';
 
 // Run Loop through the real workbench: the palette's questions, the running phase on the
 // session's tree node, the finished attempt as an iteration, the receipt viewer, and Cancel Run.
@@ -99,8 +99,7 @@ describe('Run Loop from the palette', function () {
     await row(/e2e-run[\s\S]*attempt 1\/2: coder/).waitFor({ timeout: 30_000 });
     await workbench.screenshot('run-01-running-coder');
     await row(/e2e-run[\s\S]*closed/).waitFor({ timeout: 60_000 });
-    await row('e2e-run').click();
-    await page().keyboard.press('ArrowRight');
+    await expandRow(row('e2e-run'));
     await row('#1 complete').waitFor({ timeout: 10_000 });
     await workbench.screenshot('run-02-finished');
     const l = ledger('e2e-run');

@@ -3,7 +3,7 @@
 import { cpSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { chromium, type Browser, type FrameLocator, type Page } from 'playwright-core';
+import { chromium, type Browser, type FrameLocator, type Locator, type Page } from 'playwright-core';
 import { chromiumLaunchOptions } from '../../scripts/chromium.mjs';
 
 // Bundled to out/test/e2e/*.js, so the repository root is three levels up.
@@ -22,6 +22,15 @@ function serverInfo(): ServerInfo {
   if (!baseUrl)
     throw new Error('LOOP_LEDGER_SERVER_URL is not set: run the e2e tier with node scripts/run-e2e.mjs');
   return { baseUrl, extensionPath: process.env.LOOP_LEDGER_EXTENSION_PATH ?? repoRoot };
+}
+
+/**
+ * Expands a tree row by its twistie, if it is collapsed. Clicking the row itself runs the row's
+ * command (a session opens its overview, which takes the focus), so it is not a way to expand.
+ */
+export async function expandRow(row: Locator): Promise<void> {
+  await row.waitFor();
+  if ((await row.getAttribute('aria-expanded')) === 'false') await row.locator('.monaco-tl-twistie').click();
 }
 
 export interface OpenOptions {
