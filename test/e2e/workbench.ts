@@ -96,7 +96,8 @@ export class Workbench {
     const checked = await item.evaluate(
       (el) => el.closest('.action-item')?.classList.contains('checked') ?? false,
     );
-    if (!checked) await item.click();
+    // At the top left: the count badge (loops that need a person) covers the icon's lower right.
+    if (!checked) await item.click({ position: { x: 4, y: 4 } });
   }
 
   /** A view's pane, found by its header title. */
