@@ -96,8 +96,9 @@ export class Workbench {
     const checked = await item.evaluate(
       (el) => el.closest('.action-item')?.classList.contains('checked') ?? false,
     );
-    // At the top left: the count badge (loops that need a person) covers the icon's lower right.
-    if (!checked) await item.click({ position: { x: 4, y: 4 } });
+    // On the item, not its label: the count badge (loops that need a person) lies over the whole
+    // label and takes the click; it is inside the item, so the item still gets it.
+    if (!checked) await this.page.locator('.activitybar .action-item', { has: item }).click();
   }
 
   /** A view's pane, found by its header title. */
