@@ -98,7 +98,10 @@ export class Workbench {
     );
     // On the item, not its label: the count badge (loops that need a person) lies over the whole
     // label and takes the click; it is inside the item, so the item still gets it.
-    if (!checked) await this.page.locator('.activitybar .action-item', { has: item }).click();
+    if (!checked)
+      await this.page
+        .locator(`.activitybar .action-item:has(a.action-label[aria-label^="${title}"])`)
+        .click();
   }
 
   /** A view's pane, found by its header title. */
