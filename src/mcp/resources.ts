@@ -1,9 +1,11 @@
 // The files a client can read and watch, as loop-ledger:// URIs: each session's ledger, each
 // brief packet this server assembled, and each contract (.loop/contracts/*.json, and
 // *.loop-contract.json or *.loop.md at the root).
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { locateLedger, listSessions, sessionIdProblem } from '../store';
+import { CONTRACT_LIMIT } from '../app/read-input';
+import { locateLedger, listSessions, loadLedgerBytes, sessionIdProblem } from '../store';
+import { readBoundedText, UnreadableFileError } from '../store/bounded-read';
 import { briefUri } from './brief-store';
 import type { ServerContext } from './context';
 import { confinedPath } from './confine';
@@ -87,13 +89,23 @@ export function readResource(
     return { uri, mimeType: 'application/json', text: JSON.stringify(stored.packet, null, 2) };
   }
   const file = fileOf(ctx, uri) as string;
+  // Read as the store reads them, never with a plain readFile: a ledger through the ledger's own
+  // reader (no symlink, no FIFO, at most the ledger size limit), a contract through the bounded
+  // reader (a regular file of at most 1 MiB), so a FIFO or /dev/zero a cloned repository carries
+  // in their place cannot hang or swell the server.
   let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (error) {
-    throw new UnknownResource(
-      `${uri}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : String(error)}`,
-    );
+  if (uri.startsWith(LEDGER)) {
+    const bytes = loadLedgerBytes(file);
+    if (!Buffer.isBuffer(bytes))
+      throw new UnknownResource(`${uri}: ${bytes.kind === 'corrupt' ? bytes.reason : 'no such file'}`);
+    text = bytes.toString('utf8');
+  } else {
+    try {
+      text = readBoundedText(file, CONTRACT_LIMIT);
+    } catch (error) {
+      if (!(error instanceof UnreadableFileError)) throw error;
+      throw new UnknownResource(`${uri}: ${error.missing ? 'no such file' : error.reason}`);
+    }
   }
   return { uri, mimeType: uri.startsWith(LEDGER) ? 'application/json' : 'text/plain', text };
 }

@@ -13,6 +13,7 @@ export {
   LedgerTooLargeError,
   keepCorruptCopy,
   readRegularFileBytes,
+  loadLedgerBytes,
 } from './ledger-file';
 export type { LedgerRead, LedgerFormat } from './ledger-file';
 export type { RecordsSpan } from './json-scan';

@@ -1,6 +1,7 @@
 // Ledgers, brief packets and contracts as loop-ledger:// resources, and resources/subscribe: a
 // write by another process (the CLI) is announced to the subscriber.
 import * as assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { readFileSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
@@ -36,6 +37,25 @@ describe('mcp: resources', function () {
         /outside the root/,
       );
       await assert.rejects(mcp.client.readResource({ uri: 'loop-ledger://ledger/..%2Fx' }), /not valid/);
+      // What a cloned repository can carry in a contract's or a ledger's place: refused at once,
+      // never waited on or read without end, and the server still answers.
+      execFileSync('mkfifo', [join(root, '.loop/contracts/fifo.json')]);
+      symlinkSync('/dev/zero', join(root, '.loop/contracts/zero.json'));
+      await assert.rejects(
+        mcp.client.readResource({ uri: 'loop-ledger://contract/.loop/contracts/fifo.json' }),
+        /FIFO/,
+      );
+      await assert.rejects(
+        mcp.client.readResource({ uri: 'loop-ledger://contract/.loop/contracts/zero.json' }),
+        /outside the root/,
+      );
+      symlinkSync('/dev/zero', join(root, '.loop/ledgers/two.json'));
+      await assert.rejects(mcp.client.readResource({ uri: 'loop-ledger://ledger/two' }), /symbolic link/);
+      assert.equal(
+        ((await mcp.client.readResource({ uri: 'loop-ledger://ledger/one' })).contents[0] as { text: string })
+          .text.length > 0,
+        true,
+      );
       const { resourceTemplates } = await mcp.client.listResourceTemplates();
       assert.equal(resourceTemplates.length, 3);
     } finally {
