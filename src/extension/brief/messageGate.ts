@@ -3,6 +3,7 @@
 // record anything. The gate answers "accept" with the parsed message, or "reject" with a reason
 // the host logs. No vscode import: the rules are plain and tested as such.
 import { FromWebview, MAX_INCOMING_MESSAGE_CHARS } from '../../shared/protocol';
+import { WebviewAdmission } from '../webviewAdmission';
 
 export type GateDecision = { accept: FromWebview } | { reject: string; requestId?: string };
 
@@ -13,14 +14,6 @@ export interface GatedPanel {
   readonly diffPaths: ReadonlySet<string>;
 }
 
-function size(raw: unknown): number | undefined {
-  try {
-    return JSON.stringify(raw)?.length ?? 0;
-  } catch {
-    return undefined; // cyclic or otherwise not JSON: refused as malformed
-  }
-}
-
 function requestIdOf(raw: unknown): string | undefined {
   if (typeof raw !== 'object' || raw === null) return undefined;
   const id = (raw as { requestId?: unknown }).requestId;
@@ -28,37 +21,23 @@ function requestIdOf(raw: unknown): string | undefined {
 }
 
 export class MessageGate {
-  private ready = false;
   private spent = false;
   private verdictInFlight = false;
-  private readonly seen = new Set<string>();
+  private readonly admission = new WebviewAdmission(
+    FromWebview,
+    MAX_INCOMING_MESSAGE_CHARS,
+    'a panel message',
+    requestIdOf,
+  );
 
   constructor(private readonly panel: GatedPanel) {}
 
   check(raw: unknown): GateDecision {
-    const chars = size(raw);
-    if (chars === undefined) return { reject: 'malformed: not a JSON value' };
-    if (chars > MAX_INCOMING_MESSAGE_CHARS)
-      return { reject: `oversized: ${chars} characters, over the ${MAX_INCOMING_MESSAGE_CHARS} limit` };
-    const parsed = FromWebview.safeParse(raw);
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      const where = issue && issue.path.length > 0 ? `${issue.path.join('.')}: ` : '';
-      return {
-        reject: `malformed: ${where}${issue?.message ?? 'not a panel message'}`,
-        requestId: requestIdOf(raw),
-      };
-    }
-    const message = parsed.data;
-    if (message.type === 'ready') {
-      this.ready = true;
-      return { accept: message };
-    }
+    const admitted = this.admission.admit(raw);
+    if ('reject' in admitted) return admitted;
+    if ('ready' in admitted) return { accept: admitted.ready };
+    const message = admitted.request;
     const { requestId } = message;
-    if (!this.ready) return { reject: `out of order: ${message.type} before the ready handshake`, requestId };
-    if (this.seen.has(requestId))
-      return { reject: `out of order: request ${requestId} was already handled`, requestId };
-    this.seen.add(requestId);
     switch (message.type) {
       case 'openDiff':
         if (!this.panel.diffPaths.has(message.path))

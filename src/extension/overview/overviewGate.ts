@@ -3,6 +3,7 @@
 // replayed messages are refused with a reason, and an iteration or session the page names must be
 // one the host knows. No vscode import: plain rules, tested as such.
 import { FromOverview, MAX_OVERVIEW_MESSAGE_CHARS } from '../../shared/overview-protocol';
+import { WebviewAdmission } from '../webviewAdmission';
 
 export type OverviewDecision = { accept: FromOverview } | { reject: string; requestId?: string };
 
@@ -14,14 +15,6 @@ export interface GatedPage {
   listsSession(root: string, session: string): boolean;
 }
 
-function size(raw: unknown): number | undefined {
-  try {
-    return JSON.stringify(raw)?.length ?? 0;
-  } catch {
-    return undefined;
-  }
-}
-
 function requestIdOf(raw: unknown): string | undefined {
   if (typeof raw !== 'object' || raw === null) return undefined;
   const id = (raw as { requestId?: unknown }).requestId;
@@ -29,35 +22,21 @@ function requestIdOf(raw: unknown): string | undefined {
 }
 
 export class OverviewGate {
-  private ready = false;
-  private readonly seen = new Set<string>();
+  private readonly admission = new WebviewAdmission(
+    FromOverview,
+    MAX_OVERVIEW_MESSAGE_CHARS,
+    'an overview message',
+    requestIdOf,
+  );
 
   constructor(private readonly page: GatedPage) {}
 
   check(raw: unknown): OverviewDecision {
-    const chars = size(raw);
-    if (chars === undefined) return { reject: 'malformed: not a JSON value' };
-    if (chars > MAX_OVERVIEW_MESSAGE_CHARS)
-      return { reject: `oversized: ${chars} characters, over the ${MAX_OVERVIEW_MESSAGE_CHARS} limit` };
-    const parsed = FromOverview.safeParse(raw);
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      const where = issue && issue.path.length > 0 ? `${issue.path.join('.')}: ` : '';
-      return {
-        reject: `malformed: ${where}${issue?.message ?? 'not an overview message'}`,
-        requestId: requestIdOf(raw),
-      };
-    }
-    const message = parsed.data;
-    if (message.type === 'ready') {
-      this.ready = true;
-      return { accept: message };
-    }
+    const admitted = this.admission.admit(raw);
+    if ('reject' in admitted) return admitted;
+    if ('ready' in admitted) return { accept: admitted.ready };
+    const message = admitted.request;
     const { requestId } = message;
-    if (!this.ready) return { reject: `out of order: ${message.type} before the ready handshake`, requestId };
-    if (this.seen.has(requestId))
-      return { reject: `out of order: request ${requestId} was already handled`, requestId };
-    this.seen.add(requestId);
     switch (message.type) {
       case 'showIteration':
       case 'openBrief':
