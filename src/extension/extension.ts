@@ -15,6 +15,7 @@ import { TrustGate } from './workspace/trust';
 import { registerRepeat } from './repeat/register';
 import { registerWorkOrders } from './workorders/register';
 import { registerAgentTools } from './lm/register';
+import { locateLedger } from '../store';
 import type { WorkOrdersTreeProvider } from './workorders/treeProvider';
 
 /** What `activate` returns to other extensions (and to the integration tests). */
@@ -55,7 +56,12 @@ export function activate(context: vscode.ExtensionContext): LoopLedgerApi {
     sessions: sessions.sessions,
     extensionPath: context.extensionPath,
   });
-  registerAgentTools(context, trust, testHooks?.mcpProvider);
+  registerAgentTools(
+    context,
+    trust,
+    (root, session) => sessions.sessions.refreshFile(locateLedger(root, session).readPath),
+    testHooks?.mcpProvider,
+  );
 
   const activationMs = Math.round((performance.now() - started) * 100) / 100;
   output.appendLine(vscode.l10n.t('Loop Ledger activated in {0} ms', activationMs));

@@ -68,6 +68,8 @@ export class Workbench {
       const payload = JSON.stringify([['extensionDevelopmentPath', remote(extensionPath)]]);
       await page.goto(
         `${baseUrl}/?folder=${encodeURIComponent(workspace)}&payload=${encodeURIComponent(payload)}`,
+        // A busy shared machine can take well over playwright's default 30 s to serve the workbench.
+        { timeout: 180_000 },
       );
       await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
       await page.waitForFunction(() => 'driver' in window, undefined, { timeout: UI_TIMEOUT });

@@ -40,6 +40,7 @@ class LedgerTool implements vscode.LanguageModelTool<Input> {
     private readonly writes: boolean,
     private readonly trust: TrustGate,
     private readonly briefs: BriefStore,
+    private readonly onWritten: (root: string, session: string) => Promise<unknown>,
   ) {}
 
   prepareInvocation(
@@ -76,6 +77,10 @@ class LedgerTool implements vscode.LanguageModelTool<Input> {
       write: (op) => writeWithoutBlocking(op),
     };
     const answer = await callTool(this.tool, args, ctx);
+    // The extension's own write: show it now rather than wait for the file watcher, which a
+    // remote host or a busy machine may deliver late (the other write commands do the same).
+    if (this.writes && answer.ok && typeof args.session === 'string')
+      await this.onWritten(folder.uri.fsPath, args.session);
     return text(
       answer.ok
         ? JSON.stringify(answer.data)
@@ -84,13 +89,17 @@ class LedgerTool implements vscode.LanguageModelTool<Input> {
   }
 }
 
-export function registerLmTools(context: vscode.ExtensionContext, trust: TrustGate): void {
+export function registerLmTools(
+  context: vscode.ExtensionContext,
+  trust: TrustGate,
+  onWritten: (root: string, session: string) => Promise<unknown>,
+): void {
   const briefs = new BriefStore();
   for (const [name, { tool, writes }] of Object.entries(LM_TOOLS)) {
     const found = TOOLS.find((t) => t.name === tool);
     if (!found) throw new Error(`no MCP tool ${tool}`);
     context.subscriptions.push(
-      vscode.lm.registerTool(name, new LedgerTool(name, found, writes, trust, briefs)),
+      vscode.lm.registerTool(name, new LedgerTool(name, found, writes, trust, briefs, onWritten)),
     );
   }
 }

@@ -7,8 +7,9 @@ import { registerMcpProvider } from './mcpProvider';
 export function registerAgentTools(
   context: vscode.ExtensionContext,
   trust: TrustGate,
+  onWritten: (root: string, session: string) => Promise<unknown>,
   observeProvider?: (provider: vscode.McpServerDefinitionProvider<vscode.McpStdioServerDefinition>) => void,
 ): void {
   registerMcpProvider(context, trust, observeProvider);
-  registerLmTools(context, trust);
+  registerLmTools(context, trust, onWritten);
 }

@@ -39,7 +39,12 @@ export function pollLedgerFolders(
 
   const folders = () => roots().flatMap((root) => [ledgerDir(root.path), legacyLedgerDir(root.path)]);
 
-  const tick = async (): Promise<void> => {
+  /**
+   * `catchUp`: the first tick after the poll starts compares every ledger with the tree, not only
+   * folders whose mtime moves later — a write that landed while the view was hidden (or before
+   * the poll's first look) and whose watcher event never came would otherwise stay unseen.
+   */
+  const tick = async (catchUp = false): Promise<void> => {
     if (ticking) return; // a slow disk: never stack ticks
     ticking = true;
     try {
@@ -50,7 +55,9 @@ export function pollLedgerFolders(
           if (mtime !== -1) anyFolder = true;
           const previous = seen.get(dir);
           seen.set(dir, mtime);
-          if (previous !== undefined && previous !== mtime) await reconcile(provider, root.path, dir);
+          const moved = previous !== undefined && previous !== mtime;
+          if (moved || (catchUp && mtime !== -1 && provider.loaded))
+            await reconcile(provider, root.path, dir);
         }
       }
       if (!anyFolder) stop(); // the ledger folders are gone: the watcher reports a new one
@@ -78,7 +85,7 @@ export function pollLedgerFolders(
         const exists = await Promise.all(folders().map(async (dir) => (await mtimeOf(dir)) !== -1));
         if (disposed || !exists.some(Boolean)) return;
         seen.clear();
-        await tick(); // the baseline mtimes
+        await tick(true); // the baseline mtimes, and whatever the tree missed meanwhile
         if (disposed || !visible) return; // hidden again meanwhile
         timer = setInterval(() => void tick(), POLL_INTERVAL_MS);
         timer.unref?.();

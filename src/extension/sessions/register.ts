@@ -32,6 +32,9 @@ export function registerSessions(context: vscode.ExtensionContext): SessionsServ
     poller,
     { dispose: () => watcher.dispose() },
     view.onDidChangeVisibility((event) => void poller.update(event.visible)),
+    // Sessions were (re)read — a refresh, a first ledger folder: the poll re-decides, so it does
+    // not wait for a watcher event that a busy or remote host may never deliver.
+    provider.onDidChangeSessions(() => void poller.update(view.visible)),
     vscode.workspace.onDidChangeWorkspaceFolders(() => {
       watcher.dispose();
       watcher = watchLedgers(vscode.workspace.workspaceFolders ?? [], onLedgerChanged);

@@ -92,6 +92,11 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionsNod
   }
 
   /** Every session node read so far, across roots (for pickers and the status bar). */
+  /** True once the sessions have been read (before that, a first read sees every file anyway). */
+  get loaded(): boolean {
+    return this.folders !== undefined;
+  }
+
   sessionNodes(): SessionNode[] {
     return [...(this.folders?.values() ?? [])].flatMap((f) => [...f.sessions.values()]);
   }

@@ -5,8 +5,9 @@ import { POLL_INTERVAL_MS, pollLedgerFolders } from '../../../src/extension/sess
 import type { SessionsTreeProvider } from '../../../src/extension/sessions/treeProvider';
 import { tempRoot } from '../helpers/cli';
 
-function fakeProvider(refreshed: string[]): SessionsTreeProvider {
+function fakeProvider(refreshed: string[], loaded = false): SessionsTreeProvider {
   return {
+    loaded,
     sessionNodes: () => [],
     refreshFile: async (path: string) => {
       refreshed.push(path);
@@ -38,5 +39,37 @@ describe('extension: the ledger-folder poll runs only while it can matter', () =
       poller.dispose();
     }
     assert.equal(poller.running, false);
+  });
+
+  it('catches up when it starts: a ledger written before its first look is refreshed', async () => {
+    // The write lands before the poll's baseline (a hidden view, a watcher event that never came):
+    // comparing mtimes only from the baseline on would never see it.
+    const root = tempRoot();
+    mkdirSync(join(root, '.loop', 'ledgers'), { recursive: true });
+    const ledger = join(root, '.loop', 'ledgers', 'early.json');
+    writeFileSync(ledger, '{}');
+    const refreshed: string[] = [];
+    const poller = pollLedgerFolders(fakeProvider(refreshed, true), () => [{ name: 'w', path: root }]);
+    try {
+      await poller.update(true);
+      assert.equal(poller.running, true);
+      assert.deepEqual(refreshed, [ledger]);
+    } finally {
+      poller.dispose();
+    }
+  });
+
+  it('does not catch up before the tree has read anything (its first read sees every file)', async () => {
+    const root = tempRoot();
+    mkdirSync(join(root, '.loop', 'ledgers'), { recursive: true });
+    writeFileSync(join(root, '.loop', 'ledgers', 'early.json'), '{}');
+    const refreshed: string[] = [];
+    const poller = pollLedgerFolders(fakeProvider(refreshed, false), () => [{ name: 'w', path: root }]);
+    try {
+      await poller.update(true);
+      assert.deepEqual(refreshed, []);
+    } finally {
+      poller.dispose();
+    }
   });
 });
