@@ -9,29 +9,22 @@
 // Prints one JSON line: trials, where each kill landed, lost records (an unreadable ledger, an
 // action recorded twice, a gap in the iteration numbers, a repeat that never finished) and forged
 // records (a record that says settled while the step still had changes to make).
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
+import { join } from 'node:path';
+import { campaignArgs, campaignEnv, runCli, wholeNumber } from './kill-kit.mjs';
 
-const here = new URL('.', import.meta.url).pathname;
-const { values } = parseArgs({
-  options: {
-    cli: { type: 'string', default: join(here, '../dist/cli.js') },
-    kills: { type: 'string', default: '12' },
-    seed: { type: 'string', default: '1' },
-    changes: { type: 'string', default: '6' },
-  },
+const {
+  values,
+  cli: CLI,
+  random,
+} = campaignArgs({
+  kills: { type: 'string', default: '12' },
+  changes: { type: 'string', default: '6' },
 });
-const CLI = resolve(values.cli);
-const CHANGES = Number(values.changes);
-let seed = Number(values.seed);
-const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
-
-const env = { ...process.env };
-delete env.NODE_OPTIONS;
-delete env.NODE_EXTRA_CA_CERTS;
+const CHANGES = wholeNumber(values.changes, '--changes');
+const env = campaignEnv();
 delete env.CI;
 
 const SESSION = 'kills';
@@ -95,25 +88,8 @@ const CONTRACT = {
 };
 
 function repeat(root, args, killAfterMs) {
-  return new Promise((done) => {
-    const child = spawn(
-      process.execPath,
-      [CLI, 'repeat', '--root', root, '--session', SESSION, '--json', '--non-interactive', ...args],
-      {
-        cwd: root,
-        env,
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
-    );
-    let stderr = '';
-    child.stderr.on('data', (d) => (stderr += d));
-    child.stdout.resume();
-    const timer = killAfterMs === null ? null : setTimeout(() => child.kill('SIGKILL'), killAfterMs);
-    child.on('close', (code, signal) => {
-      if (timer) clearTimeout(timer);
-      done({ code, signal, stderr });
-    });
-  });
+  const repeatArgs = ['repeat', '--root', root, '--session', SESSION, '--json', '--non-interactive', ...args];
+  return runCli(CLI, repeatArgs, { cwd: root, env }, killAfterMs);
 }
 
 /** Lost and forged records of one trial's session. */
@@ -151,7 +127,7 @@ function audit(root) {
   return { lost, forged, iterations: repeats.length };
 }
 
-const kills = Number(values.kills);
+const kills = wholeNumber(values.kills, '--kills');
 const lost = [];
 const forged = [];
 const killedAt = [];

@@ -7,29 +7,23 @@
 // Prints one JSON line: kills, forger rounds, lost records (a receipt whose ending the ledger does
 // not hold, an action recorded twice, an unreadable ledger), forged records (a `complete` the
 // run's own checks do not back, or a PASS receipt over a failing check).
-import { spawn, spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { cpSync, existsSync, mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
+import { join } from 'node:path';
+import { campaignArgs, campaignEnv, readJson, runCli, wholeNumber } from './kill-kit.mjs';
 
 const here = new URL('.', import.meta.url).pathname;
-const { values } = parseArgs({
-  options: {
-    cli: { type: 'string', default: join(here, '../dist/cli.js') },
-    kills: { type: 'string', default: '12' },
-    forgers: { type: 'string', default: '3' },
-    seed: { type: 'string', default: '1' },
-  },
+const {
+  values,
+  cli: CLI,
+  random,
+} = campaignArgs({
+  kills: { type: 'string', default: '12' },
+  forgers: { type: 'string', default: '3' },
 });
-const CLI = resolve(values.cli);
 const FIXTURES = join(here, '../test/fixtures/run');
-let seed = Number(values.seed);
-const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
-
-const env = { ...process.env };
-delete env.NODE_OPTIONS;
-delete env.NODE_EXTRA_CA_CERTS;
+const env = campaignEnv();
 
 function git(repo, ...args) {
   const r = spawnSync('git', args, { cwd: repo, encoding: 'utf8' });
@@ -69,30 +63,8 @@ function args(check) {
 }
 
 function run(repo, mode, check, killAfterMs) {
-  return new Promise((done) => {
-    const child = spawn(process.execPath, [CLI, ...args(check)], {
-      cwd: repo,
-      env: { ...env, LOOP_FIXTURE_MODE: mode },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stderr = '';
-    child.stderr.on('data', (d) => (stderr += d));
-    child.stdout.resume();
-    const timer = killAfterMs === null ? null : setTimeout(() => child.kill('SIGKILL'), killAfterMs);
-    child.on('close', (code, signal) => {
-      if (timer) clearTimeout(timer);
-      done({ code, signal, stderr });
-    });
-  });
+  return runCli(CLI, args(check), { cwd: repo, env: { ...env, LOOP_FIXTURE_MODE: mode } }, killAfterMs);
 }
-
-const readJson = (p) => {
-  try {
-    return JSON.parse(readFileSync(p, 'utf8'));
-  } catch {
-    return undefined;
-  }
-};
 
 /** Lost and forged records of the session, from the ledger and the run folders. */
 function audit(repo) {
@@ -125,8 +97,8 @@ function audit(repo) {
 }
 
 const repo = sampleRepo();
-const kills = Number(values.kills);
-const forgers = Number(values.forgers);
+const kills = wholeNumber(values.kills, '--kills');
+const forgers = wholeNumber(values.forgers, '--forgers');
 const lost = new Set();
 const forged = new Set();
 const killedAt = [];

@@ -12,7 +12,7 @@
 //
 // Re-runnable: the kill moments come from the seed; the same seed gives the same moments (the
 // machine's speed still decides what each moment hits). Prints one line per trial and a summary.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import {
   existsSync,
   mkdirSync,
@@ -23,33 +23,24 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { campaignArgs, campaignEnv, readJson, sleep, startCli, wholeNumber } from '../bench/kill-kit.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const args = process.argv.slice(2);
-const flag = (name, fallback) => {
-  const i = args.indexOf(name);
-  return i >= 0 && args[i + 1] !== undefined ? args[i + 1] : fallback;
-};
-const TRIALS = Number(flag('--trials', '12'));
-let seed = Number(flag('--seed', '1'));
-const CLI = resolve(flag('--cli', join(here, '..', 'dist', 'cli.js')));
-const [FROM, TO] = flag('--window', '0.05,0.95').split(',').map(Number);
+const {
+  values,
+  cli: CLI,
+  random,
+} = campaignArgs({
+  trials: { type: 'string', default: '12' },
+  window: { type: 'string', default: '0.05,0.95' },
+});
+const TRIALS = wholeNumber(values.trials, '--trials', 1);
+const [FROM, TO] = values.window.split(',').map(Number);
 if (!(FROM >= 0 && TO <= 1 && FROM < TO))
   throw new Error('--window must be two fractions a,b with 0 <= a < b <= 1');
 const AGENTS = join(here, '..', 'test', 'fixtures', 'wo', 'agents.toml');
-if (!Number.isInteger(TRIALS) || TRIALS < 1) throw new Error('--trials must be a positive integer');
-if (!existsSync(CLI)) throw new Error(`--cli ${CLI}: no such file (run node scripts/build.mjs)`);
-
-/** Deterministic [0, 1) from the seed (mulberry32). */
-function random() {
-  seed = (seed + 0x6d2b79f5) | 0;
-  let t = seed;
-  t = Math.imul(t ^ (t >>> 15), t | 1);
-  t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-}
 
 const pad = (n) => `wo-${String(n).padStart(2, '0')}`;
 function woText(n) {
@@ -98,29 +89,9 @@ function makeTask() {
 }
 
 function start(t) {
-  const env = { ...process.env, FAKE_COUNT: join(t.root, 'agent-calls.log') };
-  delete env.NODE_OPTIONS;
-  const child = spawn(
-    process.execPath,
-    [CLI, 'wo', 'run', t.task, '--worktree', t.worktree, '--root', t.root, '--builder-config', AGENTS],
-    { env, stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (d) => (stdout += d));
-  child.stderr.on('data', (d) => (stderr += d));
-  const done = new Promise((res) => child.on('close', (code) => res({ code, stdout, stderr })));
-  return { child, done };
-}
-
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-
-function readJson(path) {
-  try {
-    return JSON.parse(readFileSync(path, 'utf8'));
-  } catch {
-    return undefined;
-  }
+  const env = campaignEnv({ FAKE_COUNT: join(t.root, 'agent-calls.log') });
+  const args = ['wo', 'run', t.task, '--worktree', t.worktree, '--root', t.root, '--builder-config', AGENTS];
+  return startCli(CLI, args, { env });
 }
 
 /** What the finished task holds: halts, done work orders, and records that are missing or broken. */

@@ -4,7 +4,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { readRunJson } from './run-files';
 import { join } from 'node:path';
-import { epochRecords } from '../engine/ledger-view';
+import { DEFAULT_STALL_THRESHOLD, epochRecords } from '../engine/ledger-view';
 import { generatedContract, recordedAttempts, type RunRequestFacts } from '../engine/harness/ledger-mapping';
 import { open } from '../engine/open';
 import { isRefusal } from '../engine/refusal';
@@ -129,7 +129,8 @@ export function findUnfinishedRun(root: string, runRootRel: string, session: str
 /**
  * Opens the run's epoch: a new ledger under a generated contract, or a new epoch of a closed one
  * under its own contract, or the open epoch a person opened for it (no iterations yet). Returns
- * the epoch and whether the contract measures `failing_checks`. Refusals are preflight (exit 2/3).
+ * the epoch. Refusals are preflight: exit 2 for the ledger or its contract, 3 while another
+ * writer holds the ledger, 74 when the system refuses.
  */
 export function openRunEpoch(root: string, session: string, facts: RunRequestFacts, now: Date): number {
   return updateLedger(root, session, (read, location) => {
@@ -149,7 +150,7 @@ export function openRunEpoch(root: string, session: string, facts: RunRequestFac
       session,
       existing,
       contract,
-      stallThreshold: existing?.stall_threshold ?? 3,
+      stallThreshold: existing?.stall_threshold ?? DEFAULT_STALL_THRESHOLD,
       force: false,
       baselineEvidence: [],
       now,

@@ -15,7 +15,7 @@ import { mergeBack } from '../../drivers/workorders/merge-back';
 import { reconcileRow } from '../../engine/workorders/reconcile';
 import type { RunContext } from './context';
 import { build, settle, type Attempt, type PhaseEnd } from './phases';
-import { entries, from, prepareAttempt, stopReason } from './run-queue';
+import { entries, from, prepareAttempt, stopReason } from './queue-steps';
 import { runObject, transition } from './steps';
 
 interface Member {

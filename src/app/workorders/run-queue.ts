@@ -3,35 +3,24 @@
 // processable, the next one (version order) is promoted, gated, dispatched under the cap, built,
 // reviewed, critiqued and judged. The kill switch and $WO_BUDGET_CMD are checked at every
 // boundary. Nothing here decides a rule: the engine does; this file sequences the steps.
-import { existsSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { frontmatterScalar } from '../../engine/workorders/frontmatter';
 import { shortId, sidecars } from '../../engine/workorders/ids';
 import { nextProcessable, runEnd, type QueueEntry } from '../../engine/workorders/queue';
 import { filesToTouch } from '../../engine/workorders/body';
-import {
-  crashLeftovers,
-  dirtyBeforeBuild,
-  disposition,
-  reconcileRow,
-} from '../../engine/workorders/reconcile';
-import { dispatch as dispatchRun } from '../../engine/workorders/run-state';
-import { depsProblem } from '../../engine/workorders/status';
-import { dispatchGate } from '../../engine/workorders/dispatch-gate';
-import { harnessPlan } from '../../engine/workorders/harness-build';
-import { obsLine } from '../../engine/workorders/obs';
-import { appendObs, criticFiles } from '../../drivers/workorders/artifacts';
-import { readText, siblingsOf, woFacts, woFileNames, writeJsonAtomic } from '../../drivers/workorders/files';
+import { crashLeftovers, dirtyBeforeBuild, disposition } from '../../engine/workorders/reconcile';
+import { readText } from '../../drivers/workorders/files';
 import { head, isAncestor, resetHard } from '../../drivers/workorders/git';
 import { changedFiles, removeFiles, untrackedFiles } from '../../drivers/workorders/leftovers';
 import { builderRecordPath, stopOrphanBuild } from '../../drivers/workorders/orphan-build';
-import { hookFrom, runHook } from '../../drivers/workorders/hooks';
 import { workOrdersDir, type RunContext, type RunOptions } from './context';
 import { exitGates, type ExitReport } from './exit-gates';
 import { runRounds } from './parallel-rounds';
 import { WoLedger } from './ledger';
-import { build, buildRecordName, critique, review, settle, type Attempt, type PhaseEnd } from './phases';
-import { frontmatterOf, haltWo, runObject, transition } from './steps';
+import { build, settle, type Attempt, type PhaseEnd } from './phases';
+import { entries, from, prepareAttempt, stopReason } from './queue-steps';
+import { haltWo, runObject, transition } from './steps';
 
 export interface RunSummary {
   task: string;
@@ -48,23 +37,6 @@ export interface RunSummary {
     attempts: unknown;
     waiting_on: string | null;
   }[];
-}
-
-export function entries(ctx: RunContext): QueueEntry[] {
-  const lookup = siblingsOf(ctx.dir);
-  return woFileNames(ctx.dir).map((fileName) => {
-    const row = reconcileRow(woFacts(ctx.dir, fileName));
-    const waitingOn = depsProblem(frontmatterOf(join(ctx.dir, fileName)).blocked_by, lookup);
-    return { fileName, row, depsDone: waitingOn === undefined, waitingOn };
-  });
-}
-
-/** The kill switch, then the budget hook; a stop writes no marker. */
-export function stopReason(ctx: RunContext): string | undefined {
-  if (existsSync(join(ctx.task, '.kill'))) return 'kill_switch';
-  const budget = hookFrom('WO_BUDGET_CMD', ctx.env ?? process.env);
-  if (budget && runHook(budget, []).exitCode !== 0) return 'budget_exceeded';
-  return undefined;
 }
 
 /**
@@ -90,25 +62,6 @@ function attemptOf(ctx: RunContext, fileName: string): Attempt {
     attempt: typeof run.attempts === 'number' ? run.attempts : 0,
     checkpoint: typeof run.checkpoint_before === 'string' ? run.checkpoint_before : '',
   };
-}
-
-/** From a phase onward; a phase already on disk is never repeated. */
-export async function from(
-  ctx: RunContext,
-  a: Attempt,
-  start: 'review' | 'critique' | 'verdict',
-  beforeDone?: () => string | undefined,
-): Promise<PhaseEnd | 'settled'> {
-  if (start === 'review') {
-    const end = await review(ctx, a);
-    if (end !== 'next') return end;
-  }
-  if (start !== 'verdict') {
-    const end = await critique(ctx, a);
-    if (end !== 'next') return end;
-  }
-  settle(ctx, a, beforeDone);
-  return 'settled';
 }
 
 /** Crash recovery for one reconciled row, before the queue starts. */
@@ -169,71 +122,6 @@ async function recover(ctx: RunContext, entry: QueueEntry): Promise<PhaseEnd | '
     default:
       return 'none';
   }
-}
-
-/**
- * A new attempt starts with no verdict files: the previous attempt's review, critique and critic
- * files (already acted on, and summarised in the obs log) must never be read as this attempt's.
- */
-function clearAttemptVerdicts(ctx: RunContext, id: string): void {
-  const names = sidecars(id);
-  for (const name of [
-    names.review,
-    names.critique,
-    buildRecordName(id),
-    ...criticFiles(ctx.dir, id).map((c) => c.name),
-  ])
-    rmSync(join(ctx.dir, name), { force: true });
-}
-
-/** A work order made terminal before any attempt started: marker, sidecar, obs record. */
-function haltUnattempted(ctx: RunContext, id: string, reason: string): 'terminal' {
-  haltWo(ctx, id, reason);
-  ctx.log(obsLine(appendObs(ctx.dir, id, 'terminal_halt', ctx.now())));
-  return 'terminal';
-}
-
-/**
- * Promote, gate, dispatch under the cap at `checkpoint`: the attempt, or `terminal` when the work
- * order was HALTed before any build.
- */
-export function prepareAttempt(
-  ctx: RunContext,
-  entry: QueueEntry,
-  checkpoint: string | undefined,
-): Attempt | 'terminal' {
-  const path = join(ctx.dir, entry.fileName);
-  const id = entry.row.wo_id;
-  if (entry.row.status === 'needs_rework' || entry.row.status === 'blocked') {
-    const promoted = transition(path, 'ready');
-    if (!promoted.ok) {
-      return haltUnattempted(ctx, id, `promotion_refused:${promoted.reason}`);
-    }
-  }
-  const gate = dispatchGate(frontmatterOf(path));
-  if (!gate.dispatchable) return haltUnattempted(ctx, id, gate.reason);
-  if (!('command' in ctx.builder)) {
-    // The default builder needs "Files to touch" and a runnable acceptance: refused before an attempt.
-    const planned = harnessPlan(readText(path) ?? '');
-    if (!planned.ok) return haltUnattempted(ctx, id, planned.reason);
-  }
-  if (!checkpoint) return haltUnattempted(ctx, id, 'checkpoint_unavailable');
-  const runPath = join(ctx.dir, sidecars(id).run);
-  const dispatched = dispatchRun(id, readText(runPath), {
-    checkpointBefore: checkpoint,
-    cap: ctx.cap,
-    now: ctx.now(),
-  });
-  ctx.log(dispatched.stderr);
-  if (!dispatched.write) {
-    // Stays `ready` (ready → needs_rework is illegal): the marker makes it terminal.
-    return haltUnattempted(ctx, id, String(dispatched.stdout.reason));
-  }
-  clearAttemptVerdicts(ctx, id);
-  writeJsonAtomic(runPath, dispatched.write);
-  const a: Attempt = { id, path, attempt: dispatched.write.attempts as number, checkpoint };
-  ctx.ledger.dispatch(id, a.attempt, new Date());
-  return a;
 }
 
 /** One fresh attempt: promote, gate, dispatch under the cap, then every phase. */

@@ -52,7 +52,7 @@ export class RunDirectory {
     }
   }
 
-  /** `durable` adds an fsync before the rename (the receipt); a process crash loses nothing either way. */
+  /** `durable` adds an fsync before the rename (the ending file, the receipt); a process crash loses nothing either way. */
   async write(inside: string, data: string, durable = false): Promise<string> {
     const target = resolve(this.path, inside);
     await this.assertInside(target);

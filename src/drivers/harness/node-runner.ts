@@ -11,6 +11,7 @@ import {
   type NodeSpec,
 } from '../../engine/harness/node-spec';
 import { validateFinalReceipt, validSummary } from '../../engine/harness/receipt';
+import { START_FAILED_CODE } from '../../engine/harness/stop-rules';
 
 function runChild(
   cmd: string[],
@@ -26,7 +27,7 @@ function runChild(
     signal?.addEventListener('abort', forward, { once: true });
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString('utf8')));
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString('utf8')));
-    child.on('error', (e) => done({ exitCode: 127, stdout, stderr: stderr + e.message }));
+    child.on('error', (e) => done({ exitCode: START_FAILED_CODE, stdout, stderr: stderr + e.message }));
     child.on('close', (code) => {
       signal?.removeEventListener('abort', forward);
       done({ exitCode: code, stdout, stderr });

@@ -166,6 +166,25 @@ describe('run: the ledger, resume and cancel', function () {
     assert.doesNotMatch(r.stderr, /\n\s+at /, 'no stack trace');
   });
 
+  it('a run file the harness cannot write ends the run: AGENT_FAILED naming the write, the epoch closed', () => {
+    const repo = sampleRepo();
+    const r = runSample(repo, 'coder-links-attempt-folder', ['--session', SESSION]);
+    assert.equal(r.code, 1, r.stderr);
+    assert.equal(r.json.final_verdict, 'BLOCKED');
+    assert.equal(r.json.stop_reason, 'AGENT_FAILED');
+    assert.match(
+      r.json.reviewer.findings[0],
+      /^artifact write failed: artifact parent is a symlink: .*attempts\/01$/,
+    );
+    assert.deepEqual(r.json.checks, [], 'no check ran after the refused write');
+    assert.ok(existsSync(join(repo, r.json.artifacts.run_dir, 'final-receipt.json')));
+    const ledger = readLedger(repo, SESSION);
+    assert.equal(ledger.iterations.length, 0, 'the attempt is not recorded as an iteration');
+    assert.equal(ledger.status, 'closed');
+    assert.equal(ledger.final_outcome, 'escalate');
+    assert.match(ledger.close_blocker, /^AGENT_FAILED: artifact write failed: /);
+  });
+
   it('resume after SIGKILL mid-attempt: continues at the first unrecorded step, repeats none', async () => {
     const repo = sampleRepo();
     const pidFile = join(tempRoot('pid-'), 'coder.pid');
