@@ -46,3 +46,8 @@ export function isoUtc(ms: number): string {
     `.${String(millis).padStart(3, '0')}Z`
   );
 }
+
+/** `isoUtc` to the second, e.g. `2026-12-01T18:41:40Z`: the work-order files' form (`date -u +%FT%TZ`). */
+export function isoUtcSeconds(ms: number): string {
+  return isoUtc(ms).replace(/\.[0-9]{3}Z$/, 'Z');
+}

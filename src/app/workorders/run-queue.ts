@@ -3,7 +3,7 @@
 // processable, the next one (version order) is promoted, gated, dispatched under the cap, built,
 // reviewed, critiqued and judged. The kill switch and $WO_BUDGET_CMD are checked at every
 // boundary. Nothing here decides a rule: the engine does; this file sequences the steps.
-import { existsSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { frontmatterScalar } from '../../engine/workorders/frontmatter';
 import { shortId, sidecars } from '../../engine/workorders/ids';
@@ -32,6 +32,7 @@ import { runRounds } from './parallel-rounds';
 import { WoLedger } from './ledger';
 import { build, buildRecordName, critique, review, settle, type Attempt, type PhaseEnd } from './phases';
 import { frontmatterOf, haltWo, runObject, transition } from './steps';
+import { killSwitchOn } from './admin';
 
 export interface RunSummary {
   task: string;
@@ -61,7 +62,7 @@ export function entries(ctx: RunContext): QueueEntry[] {
 
 /** The kill switch, then the budget hook; a stop writes no marker. */
 export function stopReason(ctx: RunContext): string | undefined {
-  if (existsSync(join(ctx.task, '.kill'))) return 'kill_switch';
+  if (killSwitchOn(ctx.task)) return 'kill_switch';
   const budget = hookFrom('WO_BUDGET_CMD', ctx.env ?? process.env);
   if (budget && runHook(budget, []).exitCode !== 0) return 'budget_exceeded';
   return undefined;
