@@ -20,6 +20,7 @@ import { depsProblem } from '../../engine/workorders/status';
 import { dispatchGate } from '../../engine/workorders/dispatch-gate';
 import { harnessPlan } from '../../engine/workorders/harness-build';
 import { obsLine } from '../../engine/workorders/obs';
+import { isoUtcSeconds } from '../../engine/utc-iso';
 import { appendObs, criticFiles } from '../../drivers/workorders/artifacts';
 import { readText, siblingsOf, woFacts, woFileNames, writeJsonAtomic } from '../../drivers/workorders/files';
 import { head, isAncestor, resetHard } from '../../drivers/workorders/git';
@@ -254,7 +255,7 @@ export async function runQueue(options: RunOptions): Promise<RunSummary> {
     ...options,
     dir: workOrdersDir(options.task),
     ledger: new WoLedger(options.root, options.log),
-    now: () => new Date().toISOString().replace(/\.[0-9]{3}Z$/, 'Z'),
+    now: () => isoUtcSeconds(Date.now()),
   };
   let stop: string | undefined;
   let cancelled = false;
