@@ -17,6 +17,7 @@ import type { FinalReceipt } from '../engine/harness/receipt';
 import { readRegularFileBytes, writeFileAtomicSync } from '../store';
 import { updateLedger } from './ledger-access';
 import { runEndingOf } from './run-ledger';
+import { basicUtcMillis } from '../engine/utc-iso';
 import { newestLinkedRun, type LinkedRun } from './run-session';
 
 const RECEIPT_FILE = 'final-receipt.json';
@@ -66,7 +67,7 @@ export function settleLastRun(
     const receipt = seal && seal.run_id === run.runId ? vouchedReceipt(run, seal.sha256) : null;
     const receiptPath = join(run.runDir, RECEIPT_FILE);
     const onDisk = readRegularFileBytes(receiptPath);
-    const stamp = now().toISOString().replace(/[-:.]/g, '');
+    const stamp = basicUtcMillis(now().getTime());
     if (receipt) {
       const text = receiptText(receipt);
       if (onDisk !== undefined && onDisk.toString('utf8') === text) return { result: null };

@@ -26,6 +26,7 @@ import { Refused } from './outcome';
 import { LedgerRecorder } from './run-ledger';
 import { readRunJson } from './run-files';
 import { settleLastRun } from './run-recover';
+import { basicUtcMillis } from '../engine/utc-iso';
 import {
   findUnfinishedRun,
   openRunEpoch,
@@ -252,7 +253,7 @@ async function runChecked(input: RunOpInput, notes: string[]): Promise<RunOpResu
     runId = unfinished.runId;
     run = new RunDirectory(root, unfinished.runDirRel);
     const recorded = reenterRunEpoch(root, session, runId);
-    start = resumePoint(run, recorded, input.now().toISOString().replace(/[-:.]/g, ''));
+    start = resumePoint(run, recorded, basicUtcMillis(input.now().getTime()));
   } else {
     const dirty = input.requireClean ? await changedFiles(root) : [];
     if (dirty.length > 0)

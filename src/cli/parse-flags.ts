@@ -1,5 +1,5 @@
-// The shared flag parser's tokenizer: node:util's `parseArgs` with `strict: true` and
-// `allowPositionals: true`, rewritten for start-up time. Node compiles parseArgs (and its
+// The shared flag parser's tokenizer: node:util's `parseArgs` with `strict: true` (and
+// `allowPositionals` true by default, false on request), rewritten for start-up time. Node compiles parseArgs (and its
 // helpers) from source on first use, ~1 ms of every command's ~10 ms over a bare `node -e 0`;
 // this file is in the bundle, so it starts from the code cache like the rest. What it accepts,
 // what it returns and the first line of every error it throws are parseArgs's own — a
@@ -100,9 +100,15 @@ function tokenize(
 }
 
 /** The usage error for `token`, or null when it is well formed. */
-function problemWith(token: OptionToken, options: Record<string, FlagOption>): string | null {
+function problemWith(
+  token: OptionToken,
+  options: Record<string, FlagOption>,
+  allowPositionals: boolean,
+): string | null {
   const type = typeOf(token.name, options);
   if (type === undefined) {
+    // The hint about `--` only where a positional would be taken, as parseArgs words it.
+    if (!allowPositionals) return `Unknown option '${token.rawName}'`;
     return (
       `Unknown option '${token.rawName}'. To specify a positional argument starting with a '-', ` +
       `place it at the end of the command after '--', as in '-- ${JSON.stringify(token.rawName)}`
@@ -119,15 +125,24 @@ function problemWith(token: OptionToken, options: Record<string, FlagOption>): s
 }
 
 /** parseArgs({ args: argv, options, strict: true, allowPositionals: true }); throws FlagError. */
-export function parseFlags(argv: readonly string[], options: Record<string, FlagOption>): ParsedArgv {
+export function parseFlags(
+  argv: readonly string[],
+  options: Record<string, FlagOption>,
+  config: { allowPositionals?: boolean } = {},
+): ParsedArgv {
   const values: ParsedArgv['values'] = Object.create(null) as ParsedArgv['values'];
   const positionals: string[] = [];
   for (const token of tokenize(argv, options)) {
     if ('positional' in token) {
+      // parseArgs's `allowPositionals: false`: the first offending token in order is the error.
+      if (config.allowPositionals === false)
+        throw new FlagError(
+          `Unexpected argument '${token.positional}'. This command does not take positional arguments`,
+        );
       positionals.push(token.positional);
       continue;
     }
-    const problem = problemWith(token, options);
+    const problem = problemWith(token, options, config.allowPositionals !== false);
     if (problem !== null) throw new FlagError(problem);
     const value = token.value ?? true;
     if (options[token.name]?.multiple) {

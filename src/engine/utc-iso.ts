@@ -46,3 +46,21 @@ export function isoUtc(ms: number): string {
     `.${String(millis).padStart(3, '0')}Z`
   );
 }
+
+/** `isoUtc` to the second, e.g. `2026-12-01T18:41:40Z`: the work-order files' form (`date -u +%FT%TZ`). */
+export function isoUtcSeconds(ms: number): string {
+  return isoUtc(ms).replace(/\.[0-9]{3}Z$/, 'Z');
+}
+
+/**
+ * `isoUtc` in the basic (separator-free) form to the second, e.g. `20261201T184140Z`: run ids and
+ * kept-copy suffixes, where the time is part of a file name.
+ */
+export function basicUtc(ms: number): string {
+  return isoUtcSeconds(ms).replace(/[-:]/g, '');
+}
+
+/** `basicUtc` with the milliseconds, e.g. `20261201T184140123Z`: names that may recur within a second. */
+export function basicUtcMillis(ms: number): string {
+  return isoUtc(ms).replace(/[-:.]/g, '');
+}

@@ -1,7 +1,7 @@
 // The steps of `wo run` that both the sequential pass (run-queue.ts) and the parallel rounds
 // (parallel-rounds.ts) take: reading the queue, the stop checks at every boundary, starting an
 // attempt, and carrying an attempt from a phase to its verdict.
-import { existsSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { sidecars } from '../../engine/workorders/ids';
 import type { QueueEntry } from '../../engine/workorders/queue';
@@ -17,6 +17,7 @@ import { hookFrom, runHook } from '../../drivers/workorders/hooks';
 import type { RunContext } from './context';
 import { buildRecordName, critique, review, settle, type Attempt, type PhaseEnd } from './phases';
 import { frontmatterOf, haltWo, transition } from './steps';
+import { killSwitchOn } from './admin';
 
 export function entries(ctx: RunContext): QueueEntry[] {
   const lookup = siblingsOf(ctx.dir);
@@ -29,7 +30,7 @@ export function entries(ctx: RunContext): QueueEntry[] {
 
 /** The kill switch, then the budget hook; a stop writes no marker. */
 export function stopReason(ctx: RunContext): string | undefined {
-  if (existsSync(join(ctx.task, '.kill'))) return 'kill_switch';
+  if (killSwitchOn(ctx.task)) return 'kill_switch';
   const budget = hookFrom('WO_BUDGET_CMD', ctx.env ?? process.env);
   if (budget && runHook(budget, []).exitCode !== 0) return 'budget_exceeded';
   return undefined;

@@ -11,6 +11,7 @@ import { nextProcessable, runEnd, type QueueEntry } from '../../engine/workorder
 import { filesToTouch } from '../../engine/workorders/body';
 import { crashLeftovers, dirtyBeforeBuild, disposition } from '../../engine/workorders/reconcile';
 import { readText } from '../../drivers/workorders/files';
+import { isoUtcSeconds } from '../../engine/utc-iso';
 import { head, isAncestor, resetHard } from '../../drivers/workorders/git';
 import { changedFiles, removeFiles, untrackedFiles } from '../../drivers/workorders/leftovers';
 import { builderRecordPath, stopOrphanBuild } from '../../drivers/workorders/orphan-build';
@@ -141,7 +142,7 @@ export async function runQueue(options: RunOptions): Promise<RunSummary> {
     ...options,
     dir: workOrdersDir(options.task),
     ledger: new WoLedger(options.root, options.log),
-    now: () => new Date().toISOString().replace(/\.[0-9]{3}Z$/, 'Z'),
+    now: () => isoUtcSeconds(Date.now()),
   };
   let stop: string | undefined;
   let cancelled = false;

@@ -1,18 +1,13 @@
 // Small disk steps of the loop, each through an engine rule: a status transition, a HALT
-// (marker first, then the sidecar), a sidecar read.
+// (the app's halt operation, keeping a marker already there), a sidecar read.
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { readFrontmatter } from '../../engine/workorders/frontmatter-yaml';
 import { sidecars } from '../../engine/workorders/ids';
-import { halt as haltSidecar, sidecarObject } from '../../engine/workorders/run-state';
+import { sidecarObject } from '../../engine/workorders/run-state';
 import { setStatus, type SetStatusPayload } from '../../engine/workorders/status';
-import {
-  readText,
-  siblingsOf,
-  writeHaltMarker,
-  writeJsonAtomic,
-  writeTextAtomic,
-} from '../../drivers/workorders/files';
+import { readText, siblingsOf, writeTextAtomic } from '../../drivers/workorders/files';
+import { haltWorkOrder } from './admin';
 import type { RunContext } from './context';
 
 export function transition(path: string, to: string): SetStatusPayload {
@@ -42,11 +37,7 @@ export function haltWo(
   reason: string,
   extra: Record<string, unknown> = {},
 ): string {
-  const markerPath = join(ctx.dir, sidecars(id).halt);
-  if (!existsSync(markerPath)) writeHaltMarker(ctx.dir, id, reason, ctx.now(), extra);
-  const runPath = join(ctx.dir, sidecars(id).run);
-  const result = haltSidecar(id, readText(runPath), reason);
-  if (result.write) writeJsonAtomic(runPath, result.write);
+  const { marker } = haltWorkOrder(ctx.dir, id, reason, ctx.now(), { extra, keepMarker: true });
   ctx.log(`wo-run halt wo=${id} reason=${reason}`);
-  return markerPath;
+  return marker;
 }

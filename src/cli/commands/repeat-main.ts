@@ -3,7 +3,6 @@
 // (`<inner> [then <follow-up>] [max=N]`).
 import { timeoutTooLong } from '../../engine/timeout-limit';
 import { resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import { join as shellJoin } from 'shlex';
 import { repeatOperation } from '../../app/repeat-operation';
 import {
@@ -15,6 +14,7 @@ import {
 import { renderConvergence } from '../../engine/repeat/convergence';
 import { parseRepeatSpec } from '../../engine/repeat/spec';
 import { printFindings, printJson, printLine } from '../output';
+import { parseFlags } from '../parse-flags';
 import { UsageError } from '../usage-error';
 import { TerminalAsker } from './repeat-prompt';
 
@@ -64,6 +64,15 @@ const OPTIONS = {
   help: { type: 'boolean', short: 'h' },
 } as const;
 
+/** The values parseFlags returns for OPTIONS: a string (a list for `multiple`) or true per flag given. */
+type RepeatValues = {
+  [K in keyof typeof OPTIONS]?: (typeof OPTIONS)[K] extends { type: 'boolean' }
+    ? boolean
+    : (typeof OPTIONS)[K] extends { multiple: true }
+      ? string[]
+      : string;
+};
+
 function wholeNumber(flag: string, text: string, min: number): number {
   if (!/^[0-9]+$/.test(text.trim()) || Number(text) < min || !Number.isSafeInteger(Number(text))) {
     throw new UsageError(`--${flag} ${text}: must be a whole number ≥ ${min}`);
@@ -82,9 +91,9 @@ export function parseRepeatArgv(argv: string[], env: NodeJS.ProcessEnv, tty: boo
   const dash = argv.indexOf('--');
   const flagsPart = dash < 0 ? argv : argv.slice(0, dash);
   const innerArgv = dash < 0 ? [] : argv.slice(dash + 1);
-  let values;
+  let values: RepeatValues;
   try {
-    ({ values } = parseArgs({ args: flagsPart, options: OPTIONS, strict: true, allowPositionals: false }));
+    values = parseFlags(flagsPart, OPTIONS, { allowPositionals: false }).values as RepeatValues;
   } catch (error) {
     throw new UsageError(String((error as Error).message).split('\n')[0] ?? 'invalid arguments');
   }

@@ -6,7 +6,7 @@ import { CONTRACT_LIMIT, readTextFile } from '../../app/read-input';
 import { runOp } from '../../app/run';
 import { readNodeSpec, NodeSpecError, infrastructureResult } from '../../engine/harness/node-spec';
 import type { FinalReceipt } from '../../engine/harness/receipt';
-import { runNode } from '../../drivers/harness/node-runner';
+import { runNode } from '../../app/run-node';
 import { sortKeysDeep } from '../../engine/ledger-view';
 import { printFindings, printLine } from '../output';
 import { UsageError } from '../usage-error';

@@ -1,7 +1,12 @@
-// --scope / --exclude globs over root-relative POSIX paths. `*` and `?` stay inside one path
-// segment, `**` crosses segments, `[…]` is a character class; a pattern without "/" matches at
-// any depth; a pattern that names a directory covers everything under it. The git recipe hands
-// the same patterns to git as `:(glob)` pathspecs (gitPathspecs), so both recipes agree.
+// `repeat`'s --scope / --exclude globs over root-relative POSIX paths, with the meaning of git's
+// `:(glob)` pathspecs: `*` and `?` stay inside one path segment, `**` crosses segments, `[…]` is
+// a character class; a pattern without "/" matches at any depth; a pattern that names a
+// directory covers everything under it. The git recipe hands the same patterns to git itself
+// (gitPathspecs), so both recipes agree.
+//
+// A second glob dialect on purpose: the harness, the work orders and risk tiering use Python's
+// fnmatch (engine/harness/fnmatch.ts), where `*` also crosses "/"; these globs must mean what git
+// makes of them, which fnmatch cannot.
 
 function escape(ch: string): string {
   return /[.+^${}()|\\]/.test(ch) ? `\\${ch}` : ch;
@@ -14,7 +19,8 @@ function anchored(pattern: string): string {
   return trimmed.includes('/') ? trimmed : `**/${trimmed}`;
 }
 
-export function globToRegExp(pattern: string): RegExp {
+/** A git `:(glob)` pathspec (anchored as above) as a regular expression over a relative path. */
+export function gitGlobRegExp(pattern: string): RegExp {
   const glob = anchored(pattern);
   let re = '';
   for (let i = 0; i < glob.length; i++) {
@@ -48,8 +54,8 @@ export interface PathFilter {
 
 /** In scope: matches a scope glob (or there are none) and no exclude glob. */
 export function pathFilter(scope: readonly string[], exclude: readonly string[]): PathFilter {
-  const include = scope.map(globToRegExp);
-  const skip = exclude.map(globToRegExp);
+  const include = scope.map(gitGlobRegExp);
+  const skip = exclude.map(gitGlobRegExp);
   return (path) =>
     (include.length === 0 || include.some((re) => re.test(path))) && !skip.some((re) => re.test(path));
 }

@@ -156,16 +156,3 @@ export function woFacts(dir: string, fileName: string, names?: Set<string>): WoF
     halt: present(side.halt),
   };
 }
-
-/** The HALT marker `{wo_id, reason, at}` (+ extra keys), written atomically. */
-export function writeHaltMarker(
-  dir: string,
-  id: string,
-  reason: string,
-  at: string,
-  extra: Record<string, unknown> = {},
-): string {
-  const path = join(dir, sidecars(id).halt);
-  writeJsonAtomic(path, { wo_id: id, reason, at, ...extra });
-  return path;
-}

@@ -6,6 +6,10 @@
 // braces and extglobs specially, so none of them reproduces these rules. This is a port of the
 // algorithm of CPython 3.11's `fnmatch.translate` (class parsing, empty ranges, `[!]`), pinned by
 // a table of cases produced by CPython itself (test/unit/run/fnmatch.test.ts).
+//
+// The one whole-path glob of the product: the harness's allowed globs, a work order's "Files to
+// touch" and the risk tiering's security globs all match with it. The only other glob dialect is
+// `repeat`'s scope globs (drivers/repeat/glob.ts), which must mean what git's `:(glob)` pathspecs mean.
 
 // Only syntax characters: under the `u` flag an identity escape of anything else is an error.
 const REGEX_SPECIAL = /[\\^$.*+?()[\]{}|/]/g;

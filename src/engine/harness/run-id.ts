@@ -1,4 +1,5 @@
 // Run ids: `YYYYMMDDTHHMMSSZ-<slug>` (UTC), the slug taken from the objective.
+import { basicUtc } from '../utc-iso';
 
 /** Lower-cased, runs of non-alphanumerics to `-`, trimmed of `-`, at most 48 characters, `loop` if empty. */
 export function objectiveSlug(objective: string): string {
@@ -11,7 +12,7 @@ export function objectiveSlug(objective: string): string {
 }
 
 export function runIdBase(objective: string, now: Date): string {
-  const stamp = now.toISOString().replace(/[-:]/g, '').slice(0, 15) + 'Z';
+  const stamp = basicUtc(now.getTime());
   return `${stamp}-${objectiveSlug(objective)}`;
 }
 

@@ -1,29 +1,7 @@
 // `risk-classify`: one work order's realized diff → a risk tier (high > medium > low), fail-closed:
 // an undeterminable input (no file list, no gate floor, empty diff) is `high`.
+import { fnmatchRegExp } from '../harness/fnmatch';
 import { RISK_RULES, type RiskRules } from './risk-rules';
-
-/** Shell glob where `*` spans '/', `?` is one character, `[…]` a class. */
-export function globToRegExp(glob: string): RegExp {
-  let out = '';
-  for (let i = 0; i < glob.length; i += 1) {
-    const c = glob[i] ?? '';
-    if (c === '*') out += '.*';
-    else if (c === '?') out += '.';
-    else if (c === '[') {
-      const close = glob.indexOf(']', i + 1);
-      if (close < 0) out += '\\[';
-      else {
-        const body = glob
-          .slice(i + 1, close)
-          .replace(/^!/, '^')
-          .replace(/\\/g, '\\\\');
-        out += `[${body}]`;
-        i = close;
-      }
-    } else out += c.replace(/[.+^${}()|\\]/g, '\\$&');
-  }
-  return new RegExp(`^${out}$`);
-}
 
 export interface RiskInput {
   /** Lines of the --files-from list, or undefined when the list is missing. */
@@ -85,7 +63,8 @@ export function classifyRisk(input: RiskInput, rules: RiskRules | null = RISK_RU
   if (input.gateFloor.trim() === '')
     return emit('high', 'unresolved:gate_floor_missing', false, true, [], [], 'gate_floor not supplied');
   const files = input.files.map((f) => f.replace(/\r$/, '')).filter((f) => f.trim() !== '');
-  const security = rules.security_globs.map(globToRegExp);
+  // Security globs are whole-path shell globs (`*` spans '/'): the harness's fnmatch rules.
+  const security = rules.security_globs.map(fnmatchRegExp);
   let securityMatch = false;
   let executable = false;
   const signature = new Set<string>();

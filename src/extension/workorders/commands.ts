@@ -6,7 +6,9 @@ import { legalTargets } from '../../engine/workorders/status';
 import type { Command } from '../commandManager';
 import type { PrompterSlot } from '../input';
 import { TrustGate } from '../workspace/trust';
-import { clearWorkOrderHalt, haltWorkOrder, setKillSwitch, transitionWorkOrder } from './actions';
+import { clearWorkOrderHalt, haltWorkOrder, setKillSwitch } from '../../app/workorders/admin';
+import { transition } from '../../app/workorders/steps';
+import { isoUtcSeconds } from '../../engine/utc-iso';
 import type { WoNode, WorkOrdersTreeProvider } from './treeProvider';
 import { sentence } from '../findingWords';
 
@@ -89,7 +91,7 @@ export class SetWorkOrderStatusCommand implements Command {
       items: targets.map((t) => ({ label: t, value: t })),
     });
     if (typeof to !== 'string') return undefined;
-    const result = transitionWorkOrder(node.wo.path, to);
+    const result = transition(node.wo.path, to);
     if (!result.ok)
       void vscode.window.showErrorMessage(
         vscode.l10n.t(
@@ -124,7 +126,9 @@ export class HaltWorkOrderCommand implements Command {
           : vscode.l10n.t('a short reason: letters, digits, _ : . -'),
     });
     if (typeof reason !== 'string') return false;
-    haltWorkOrder(node.task.dir, node.wo.id, reason.trim(), new Date());
+    haltWorkOrder(node.task.dir, node.wo.id, reason.trim(), isoUtcSeconds(Date.now()), {
+      extra: { by: 'vscode' },
+    });
     this.deps.provider.refresh();
     return true;
   }
@@ -151,9 +155,9 @@ export class ClearWorkOrderHaltCommand implements Command {
       confirmLabel: vscode.l10n.t('Clear HALT'),
     });
     if (!ok) return undefined;
-    const kept = clearWorkOrderHalt(node.task.dir, node.wo.id, new Date());
+    const result = clearWorkOrderHalt(node.task.dir, node.wo.id, isoUtcSeconds(Date.now()));
     this.deps.provider.refresh();
-    return kept;
+    return result.ok ? result.cleared : null;
   }
 }
 
@@ -165,7 +169,7 @@ export class ToggleKillSwitchCommand implements Command {
     if (refuseUntrusted(this.deps, vscode.l10n.t('the kill switch'))) return undefined;
     const node = await taskArg(this.deps, arg, vscode.l10n.t('Toggle the kill switch of a task'));
     if (!node) return undefined;
-    setKillSwitch(node.task.path, !node.task.killed, new Date());
+    setKillSwitch(node.task.path, !node.task.killed, isoUtcSeconds(Date.now()));
     this.deps.provider.refresh();
     return !node.task.killed;
   }

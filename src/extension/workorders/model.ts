@@ -6,6 +6,7 @@ import { readdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { readFrontmatter } from '../../engine/workorders/frontmatter-yaml';
 import { frontmatterScalar } from '../../engine/workorders/frontmatter';
+import { KILL_SWITCH_NAME } from '../../engine/workorders/admin';
 import { compareVersion, shortId, sidecars } from '../../engine/workorders/ids';
 import { isObject, objectOrEmpty } from '../../engine/workorders/jq';
 import {
@@ -103,7 +104,7 @@ export async function loadTask(taskPath: string): Promise<Task> {
     path: taskPath,
     name: taskPath.slice(taskPath.lastIndexOf('/') + 1),
     dir,
-    killed: (await text(join(taskPath, '.kill'))) !== undefined,
+    killed: (await text(join(taskPath, KILL_SWITCH_NAME))) !== undefined,
     workOrders,
   };
 }

@@ -4,6 +4,7 @@ import * as vscode from 'vscode';
 import type { CommandManager } from '../commandManager';
 import type { PrompterSlot } from '../input';
 import type { TrustGate } from '../workspace/trust';
+import { KILL_SWITCH_NAME } from '../../engine/workorders/admin';
 import {
   ClearWorkOrderHaltCommand,
   HaltWorkOrderCommand,
@@ -43,7 +44,7 @@ export function registerWorkOrders(
   // One watcher per workspace folder and pattern (RelativePattern: a watcher of its own, scoped
   // to the folder, rather than a glob over the window's shared recursive watcher).
   const watchers = (vscode.workspace.workspaceFolders ?? []).flatMap((folder) =>
-    ['**/work-orders/**', '**/.kill'].map((glob) =>
+    ['**/work-orders/**', `**/${KILL_SWITCH_NAME}`].map((glob) =>
       vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(folder, glob)),
     ),
   );

@@ -2,19 +2,18 @@
 // set-status, assert-dispatchable, frontmatter, collect-handle, build-graph, coverage-slice,
 // drift-guard, lockfile-sha, emit-frontmatter.
 import { readFileSync } from 'node:fs';
-import { dirname } from 'node:path';
 import { stringify } from 'yaml';
 import { coverageSlice } from '../../../engine/workorders/coverage-slice';
-import { assertDispatchable } from '../../../engine/workorders/dispatch-gate';
-import { driftGuard } from '../../../engine/workorders/drift-guard';
-import { readFrontmatter } from '../../../engine/workorders/frontmatter-yaml';
 import { buildGraph } from '../../../engine/workorders/graph';
 import { isObject } from '../../../engine/workorders/jq';
-import { lockfileSha } from '../../../engine/workorders/lockfile-sha';
-import { setStatus } from '../../../engine/workorders/status';
-import { readText, siblingsOf, writeTextAtomic } from '../../../drivers/workorders/files';
-import { driftProbe, lockfileIo } from '../../../drivers/workorders/grounding-probe';
-import { collectHandle } from '../../../drivers/workorders/handle';
+import {
+  collectHandle,
+  dispatchableFile,
+  driftGuardOnDisk,
+  frontmatterJson,
+  lockfileShaOnDisk,
+  setStatusFile,
+} from '../../../app/workorders/compile-ops';
 import { printLine } from '../../output';
 import { err, out, parseFlags } from './io';
 
@@ -47,13 +46,6 @@ function jsonOrUndefined(text: string): unknown {
   }
 }
 
-function frontmatterJson(file: string): Record<string, unknown> {
-  const text = readText(file);
-  if (text === undefined) return { __error__: 'file_missing' };
-  const fm = readFrontmatter(text);
-  return fm.ok ? fm.data : { __error__: fm.error };
-}
-
 const truthy = (value: string | undefined): boolean =>
   ['true', 'TRUE', 'True', '1', 'yes', 'YES'].includes(value ?? '');
 
@@ -74,15 +66,7 @@ export function main(argv: string[]): number {
         });
         return 2;
       }
-      const result = setStatus(file, readText(file), status, siblingsOf(dirname(file)));
-      if (result.write !== undefined) {
-        try {
-          writeTextAtomic(file, result.write);
-        } catch {
-          out({ ...result.payload, ok: false, changed: false, reason: 'write_failed' });
-          return 1;
-        }
-      }
+      const result = setStatusFile(file, status);
       out(result.payload);
       return result.exitCode;
     }
@@ -93,7 +77,7 @@ export function main(argv: string[]): number {
         out({ dispatchable: false, reason: 'no_wo_file', override_used: false });
         return 2;
       }
-      const result = assertDispatchable(readText(file));
+      const result = dispatchableFile(file);
       out(result.payload);
       return result.exitCode;
     }
@@ -160,12 +144,12 @@ export function main(argv: string[]): number {
       out(coverageSlice(jsonOrUndefined(readStdin())));
       return 0;
     case 'drift-guard':
-      out(driftGuard(jsonOrUndefined(readStdin()), driftProbe));
+      out(driftGuardOnDisk(jsonOrUndefined(readStdin())));
       return 0;
     case 'lockfile-sha': {
       // An empty stdin reads as {} (the original's `read() or "{}"`).
       const text = readStdin();
-      out(lockfileSha(text === '' ? {} : jsonOrUndefined(text), lockfileIo));
+      out(lockfileShaOnDisk(text === '' ? {} : jsonOrUndefined(text)));
       return 0;
     }
     case 'emit-frontmatter': {

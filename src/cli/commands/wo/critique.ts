@@ -1,8 +1,7 @@
 // `loop-ledger wo critique-aggregate --wo ID --tier T --mode M --expected N --critics-dir DIR
 // --evaluated B [--diff-empty] [--required] [--run-at ISO] [--not-dispatched lens:reason]…`.
 // Always exits 0: the verdict is the envelope's `blocking`.
-import { aggregateCritique } from '../../../engine/workorders/critique';
-import { criticFiles } from '../../../drivers/workorders/artifacts';
+import { aggregateCritiqueIn } from '../../../app/workorders/critique-aggregate';
 import { nowIso, out, parseFlags } from './io';
 
 export function main(argv: string[]): number {
@@ -12,21 +11,17 @@ export function main(argv: string[]): number {
     ['--diff-empty', '--required'],
     ['--not-dispatched'],
   );
-  const wo = flags.values.get('--wo') ?? '';
-  const envelope = aggregateCritique(
-    {
-      wo,
-      tier: flags.values.get('--tier') ?? 'high',
-      mode: flags.values.get('--mode') ?? 'none',
-      expected: flags.values.get('--expected') ?? '0',
-      evaluated: flags.values.get('--evaluated') ?? 'false',
-      diffEmpty: flags.switches.has('--diff-empty'),
-      required: flags.switches.has('--required'),
-      runAt: flags.values.get('--run-at') || nowIso(),
-      notDispatched: flags.lists.get('--not-dispatched') ?? [],
-    },
-    criticFiles(flags.values.get('--critics-dir') ?? '', wo),
-  );
+  const envelope = aggregateCritiqueIn(flags.values.get('--critics-dir') ?? '', {
+    wo: flags.values.get('--wo') ?? '',
+    tier: flags.values.get('--tier') ?? 'high',
+    mode: flags.values.get('--mode') ?? 'none',
+    expected: flags.values.get('--expected') ?? '0',
+    evaluated: flags.values.get('--evaluated') ?? 'false',
+    diffEmpty: flags.switches.has('--diff-empty'),
+    required: flags.switches.has('--required'),
+    runAt: flags.values.get('--run-at') || nowIso(),
+    notDispatched: flags.lists.get('--not-dispatched') ?? [],
+  });
   out(envelope);
   return 0;
 }

@@ -1,30 +1,9 @@
 // `loop-ledger wo ship-gate|merge-gate|mode-gate <task-folder> …` — the exit gates. Exit 0 iff
-// allowed, 1 refused, 2 usage. Hooks: $WO_SHIP_GATE_CMD and $WO_RUN_STATE_CMD (merge gate),
-// $WO_PROJECT_STATE_CMD, $WO_FM_READ_CMD and $WO_CONFIRM_ARTIFACT (mode gate).
-import { realpathSync, statSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { readFrontmatter } from '../../../engine/workorders/frontmatter-yaml';
-import { modeGate, mergeGate, shipGate, type MergeWoFacts } from '../../../engine/workorders/gates';
-import { shortIdFromFileName, sidecars } from '../../../engine/workorders/ids';
-import { isObject } from '../../../engine/workorders/jq';
-import { runModeLine } from '../../../engine/workorders/project-state';
-import { read as readRunState } from '../../../engine/workorders/run-state';
-import { isDirectory, isFile, listNames, readText, woFileNames } from '../../../drivers/workorders/files';
-import { hookFrom, runHook } from '../../../drivers/workorders/hooks';
+// allowed, 1 refused, 2 usage. The facts (files and hook commands) are gathered by the app's gate
+// operations (app/workorders/gate-facts.ts).
+import { evaluateMergeGate, evaluateModeGate, evaluateShipGate } from '../../../app/workorders/gate-facts';
+import { isDirectory } from '../../../app/workorders/folders';
 import { err, out, parseFlags } from './io';
-
-export function shipFacts(task: string): Parameters<typeof shipGate>[0] {
-  const dir = join(task, 'work-orders');
-  const names = listNames(dir);
-  return {
-    taskReview: readText(join(task, '_review.json')),
-    haltFiles: names.filter((n) => n.endsWith('.HALT')),
-    critiques: names
-      .filter((n) => n.endsWith('._critique.json'))
-      .map((name) => ({ name, text: readText(join(dir, name)) ?? '' })),
-    woFiles: woFileNames(dir),
-  };
-}
 
 export function shipMain(argv: string[]): number {
   const task = argv[0] ?? '';
@@ -32,43 +11,10 @@ export function shipMain(argv: string[]): number {
     out({ ship_ok: false, reason: 'task_folder_missing' });
     return 2;
   }
-  const result = shipGate(shipFacts(task));
+  const result = evaluateShipGate(task);
   out(result.payload);
   err(result.stderr);
   return result.exitCode;
-}
-
-/** The merge gate's verdict (used by the CLI and by `wo run`'s exit). */
-export function evaluateMergeGate(task: string): ReturnType<typeof mergeGate> {
-  const dir = join(task, 'work-orders');
-  const shipHook = hookFrom('WO_SHIP_GATE_CMD');
-  let ship: { exitCode: number; stdout: string };
-  if (shipHook) ship = runHook(shipHook, [task]);
-  else {
-    const result = shipGate(shipFacts(task));
-    ship = { exitCode: result.exitCode, stdout: JSON.stringify(result.payload) };
-  }
-  const runHookCmd = hookFrom('WO_RUN_STATE_CMD');
-  const wos: MergeWoFacts[] = woFileNames(dir).map((fileName) => {
-    const id = shortIdFromFileName(fileName);
-    const names = sidecars(id);
-    const text = readText(join(dir, fileName));
-    const fm = text === undefined ? undefined : readFrontmatter(text);
-    const runPath = join(dir, names.run);
-    let runRead: { exitCode: number; stdout: string };
-    if (runHookCmd) runRead = runHook(runHookCmd, ['read', runPath]);
-    else {
-      const r = readRunState(id, readText(runPath));
-      runRead = { exitCode: r.exitCode, stdout: JSON.stringify(r.stdout) };
-    }
-    return {
-      fileName,
-      frontmatter: fm?.ok ? fm.data : undefined,
-      review: readText(join(dir, names.review)),
-      runRead,
-    };
-  });
-  return mergeGate(ship, wos);
 }
 
 export function mergeMain(argv: string[]): number {
@@ -94,51 +40,6 @@ export function mergeMain(argv: string[]): number {
   return result.exitCode;
 }
 
-function findProjectRoot(task: string): string | undefined {
-  let dir: string;
-  try {
-    dir = realpathSync(task);
-  } catch {
-    return undefined;
-  }
-  while (dir !== dirname(dir)) {
-    if (isFile(join(dir, 'project_state.md'))) return dir;
-    dir = dirname(dir);
-  }
-  return undefined;
-}
-
-/**
- * A hook's JSON stdout key, or the default reader: for the project file (`projectFile`) the
- * original's `**Run Mode:**` line, else a frontmatter key, else interactive (as the original's
- * reader defaults); for the task file its frontmatter `run_mode` only.
- */
-function modeFrom(
-  hook: string | undefined,
-  hookArg: string,
-  file: string,
-  keys: string[],
-  projectFile: boolean,
-): string | undefined {
-  if (hook) {
-    const r = runHook(hook, [hookArg]);
-    try {
-      const value: unknown = JSON.parse(r.stdout);
-      const found = isObject(value) ? value[keys[0] ?? ''] : undefined;
-      return typeof found === 'string' ? found : undefined;
-    } catch {
-      return undefined;
-    }
-  }
-  const text = readText(file);
-  if (text === undefined) return undefined;
-  const fromLine = projectFile ? runModeLine(text) : undefined;
-  if (fromLine !== undefined) return fromLine;
-  const fm = readFrontmatter(text);
-  if (fm.ok) for (const key of keys) if (typeof fm.data[key] === 'string') return fm.data[key] as string;
-  return projectFile ? 'interactive' : undefined;
-}
-
 const MODE_FLAGS = new Set(['--action', '--project-root', '--mode', '--operator-uid']);
 
 /**
@@ -160,7 +61,6 @@ export function modeMain(argv: string[]): number {
   const task = argv[0] ?? '';
   const flags = parseFlags(argv.slice(1), ['--action', '--project-root', '--mode', '--operator-uid']);
   const action = flags.values.get('--action') ?? 'pr-open';
-  const confirmPath = process.env.WO_CONFIRM_ARTIFACT || join(task, '.pr-confirm');
   const problem = modeArgsProblem(argv.slice(1));
   if (!task || !isDirectory(task) || problem !== undefined) {
     if (task && isDirectory(task) && problem !== undefined) err(`wo-mode-gate: ${problem}`);
@@ -177,36 +77,12 @@ export function modeMain(argv: string[]): number {
     err(`mode_gate allowed=false mode=unknown reason=${reason}`);
     return 2;
   }
-  const projectRoot = flags.values.get('--project-root') || findProjectRoot(task);
-  const projectFound = projectRoot !== undefined && isDirectory(projectRoot);
-  const operatorUid = flags.values.get('--operator-uid');
-  let ownerMatches: boolean | undefined;
-  if (operatorUid && isFile(confirmPath)) {
-    try {
-      ownerMatches = String(statSync(confirmPath).uid) === operatorUid;
-    } catch {
-      ownerMatches = false;
-    }
-  }
-  const result = modeGate({
+  const result = evaluateModeGate({
+    task,
     action,
     modeOverride: flags.values.get('--mode'),
-    projectFound,
-    projectMode: projectFound
-      ? modeFrom(
-          hookFrom('WO_PROJECT_STATE_CMD'),
-          projectRoot,
-          join(projectRoot, 'project_state.md'),
-          ['runMode', 'run_mode'],
-          true,
-        )
-      : undefined,
-    taskMode: projectFound
-      ? modeFrom(hookFrom('WO_FM_READ_CMD'), task, join(task, 'task.md'), ['run_mode'], false)
-      : undefined,
-    confirmPath,
-    confirmExists: isFile(confirmPath),
-    confirmOwnerMatches: ownerMatches,
+    projectRoot: flags.values.get('--project-root'),
+    operatorUid: flags.values.get('--operator-uid'),
   });
   out(result.payload);
   err(result.stderr);

@@ -1,6 +1,7 @@
 // Output and argv conventions of the drop-in `wo` kernels: stdout is one compact JSON line (as
 // `jq -c` prints it), stderr one status line; flags are read the tolerant way the originals read
 // them (unknown flags skipped, a trailing flag without a value reads as empty).
+import { isoUtcSeconds } from '../../../engine/utc-iso';
 import { printFindings, printLine } from '../../output';
 
 export function out(value: unknown): void {
@@ -17,7 +18,7 @@ export function err(line: string): void {
 
 /** UTC now as the kernels stamp it: `YYYY-MM-DDTHH:MM:SSZ` (the shell owns the clock). */
 export function nowIso(): string {
-  return new Date().toISOString().replace(/\.[0-9]{3}Z$/, 'Z');
+  return isoUtcSeconds(Date.now());
 }
 
 export interface Parsed {

@@ -1,18 +1,8 @@
 // `loop-ledger wo obs-append <dir> <wo> --disposition D` and `wo obs-report <dir> [--format
 // json|text] [--rework-threshold N]` — the observability writer (append-only) and reader.
-import { join } from 'node:path';
-import {
-  normaliseDisposition,
-  obsLine,
-  obsRecord,
-  obsReport,
-  obsReportLine,
-  obsReportText,
-  parseObsLog,
-} from '../../../engine/workorders/obs';
-import { appendObs, OBS_LOG } from '../../../drivers/workorders/artifacts';
-import { isDirectory, readText } from '../../../drivers/workorders/files';
-import { OutsideRootError } from '../../../store/confine';
+import { normaliseDisposition, obsLine, obsReportLine, obsReportText } from '../../../engine/workorders/obs';
+import { isDirectory } from '../../../app/workorders/folders';
+import { appendObsRecord, emptyObsRecord, obsLogPath, obsLogReport } from '../../../app/workorders/obs-log';
 import { printLine } from '../../output';
 import { err, nowIso, out, outPretty, parseFlags } from './io';
 
@@ -30,24 +20,19 @@ export function appendMain(argv: string[]): number {
           ? 'missing_wo_id'
           : '';
   if (usage) {
-    const record = obsRecord(wo, disposition, now, { run: {}, review: {}, critique: {}, haltMarker: false });
+    const record = emptyObsRecord(wo, disposition, now);
     out(record);
     err(obsLine(record));
     err(`wo-obs usage_error=${usage}`);
     return 2;
   }
-  let record: Record<string, unknown>;
-  try {
-    record = appendObs(dir, wo, disposition, now);
-  } catch (error) {
-    // A log that is a link, a FIFO or leads out of the folder: refused, nothing written.
-    if (error instanceof OutsideRootError) {
-      err(`wo-obs refused: ${error.message}`);
-      return 2;
-    }
-    record = obsRecord(wo, disposition, now, { run: {}, review: {}, critique: {}, haltMarker: false });
-    err(`wo-obs append_failed wo=${wo} log=${join(dir, OBS_LOG)}`);
+  const result = appendObsRecord(dir, wo, disposition, now);
+  if (result.kind === 'refused') {
+    err(`wo-obs refused: ${result.message}`);
+    return 2;
   }
+  const record = result.record;
+  if (result.kind === 'failed') err(`wo-obs append_failed wo=${wo} log=${obsLogPath(dir)}`);
   out(record);
   err(obsLine(record));
   return 0;
@@ -65,8 +50,7 @@ export function reportMain(argv: string[]): number {
     err(`wo-obs-report error=${usage}`);
     return 2;
   }
-  const log = parseObsLog(readText(join(dir, OBS_LOG)));
-  const report = obsReport(log.records, log.skipped, threshold);
+  const report = obsLogReport(dir, threshold);
   if (format === 'text') printLine(obsReportText(report));
   else outPretty(report);
   err(obsReportLine(report));

@@ -1,6 +1,6 @@
 // `loop-ledger wo reconcile-table <work-orders-dir>` — the read-only consolidated reconcile read.
-import { reconcileTable } from '../../../engine/workorders/reconcile';
-import { isDirectory, woFacts, woListing } from '../../../drivers/workorders/files';
+import { isDirectory } from '../../../app/workorders/folders';
+import { reconcileFolder } from '../../../app/workorders/reconcile-table';
 import { err, out } from './io';
 
 export function main(argv: string[]): number {
@@ -11,8 +11,7 @@ export function main(argv: string[]): number {
     err(`wo-reconcile-table error=${usage}`);
     return 2;
   }
-  const { names, woFiles } = woListing(dir);
-  const table = reconcileTable(woFiles.map((name) => woFacts(dir, name, names)));
+  const table = reconcileFolder(dir);
   out(table.rows);
   err(table.stderr);
   return 0;

@@ -6,20 +6,12 @@
 // refused (task review, ship or merge gate) or stopped (kill switch, budget), 2 usage,
 // 3 another `wo run` holds this task, 130 cancelled (SIGINT/SIGTERM: agents are stopped).
 import { timeoutTooLong } from '../../../engine/timeout-limit';
-import { existsSync, realpathSync } from 'node:fs';
-import { isAbsolute, join, relative, resolve } from 'node:path';
-import { loadAgentConfig } from '../../../app/run';
-import { Refused } from '../../../app/outcome';
-import type { RunOptions } from '../../../app/workorders/context';
+import { resolve } from 'node:path';
 import { runQueue } from '../../../app/workorders/run-queue';
 import { workOrdersDir } from '../../../app/workorders/context';
-import { confineWoWrite, isDirectory } from '../../../drivers/workorders/files';
-import { git, isWorkTree } from '../../../drivers/workorders/git';
-import { acquireRunLock } from '../../../drivers/workorders/run-lock';
-import { EXIT } from '../../../engine/refusal';
-import { LockObstructedError } from '../../../store/lock';
-import { confineWrite, OutsideRootError } from '../../../store/confine';
-import { OBS_LOG } from '../../../drivers/workorders/artifacts';
+import { isDirectory } from '../../../app/workorders/folders';
+import { chooseBuilder, claimRunFolder, worktreeProblem } from '../../../app/workorders/run-setup';
+import { OutsideRootError } from '../../../store/confine';
 import { err, out, parseFlags } from './io';
 
 const VALUE_FLAGS = [
@@ -38,50 +30,6 @@ const VALUE_FLAGS = [
 function usage(message: string): number {
   err(`loop-ledger wo run: ${message}`);
   return 2;
-}
-
-/** The task folder must not be tracked by the worktree: a reset would roll back its sidecars. */
-function taskInsideWorktree(task: string, worktree: string): boolean {
-  const rel = relative(worktree, task);
-  if (rel === '' || (!rel.startsWith('..') && !isAbsolute(rel))) {
-    return git(worktree, ['check-ignore', '-q', '--', rel === '' ? '.' : rel]).code !== 0;
-  }
-  return false;
-}
-
-/**
- * `--builder CMD` (an agent command, with `--reviewer`), else the default: a `loop-ledger run`
- * harness per attempt with `--builder-config` (default `<task>/agents.toml`). Returns the
- * problem as text when there is one.
- */
-function chooseBuilder(
-  values: Map<string, string>,
-  task: string,
-  worktree: string,
-): RunOptions['builder'] | string {
-  const command = values.get('--builder');
-  const config = values.get('--builder-config');
-  if (command !== undefined && config !== undefined)
-    return '--builder and --builder-config exclude each other (an agent command, or the loop-ledger run harness)';
-  if (command !== undefined) {
-    if (!command.trim()) return '--builder: the command is empty';
-    return { command };
-  }
-  const typed = config ?? join(task, 'agents.toml');
-  if (config === undefined && !existsSync(typed))
-    return `no builder: pass --builder-config agents.toml (the loop-ledger run agent config; default ${typed}) or --builder CMD --reviewer CMD`;
-  const agentConfig = resolve(typed);
-  const top = git(worktree, ['rev-parse', '--show-toplevel']).stdout.trim();
-  if (!top || realpathSync(top) !== realpathSync(worktree))
-    return `--worktree ${worktree}: the loop-ledger run builder needs the top of a git work tree (${top || 'none'})`;
-  try {
-    loadAgentConfig(worktree, agentConfig, process.env.LOOP_LEDGER_PYTHON, process.env);
-  } catch (error) {
-    if (error instanceof Refused)
-      return `--builder-config ${typed}: ${error.findings.map((f) => f.message.replace(/^--agent-config \S+:? ?/, '')).join('; ')}`;
-    throw error;
-  }
-  return { agentConfig };
 }
 
 export async function main(argv: string[]): Promise<number> {
@@ -114,42 +62,25 @@ export async function main(argv: string[]): Promise<number> {
   const timeoutLimit = timeoutTooLong('--timeout', Number(timeout));
   if (timeoutLimit) return usage(timeoutLimit);
   const worktree = resolve(flags.values.get('--worktree') ?? process.cwd());
-  if (!isWorkTree(worktree)) return usage(`--worktree ${worktree}: not a git work tree`);
   const taskAbs = resolve(task);
-  if (taskInsideWorktree(taskAbs, worktree))
-    return usage(
-      `${taskAbs}: the task folder is tracked by the worktree; keep it outside (or git-ignored) so a reset never rolls back its sidecars`,
-    );
+  const problem = worktreeProblem(worktree, taskAbs);
+  if (problem !== undefined) return usage(problem);
 
-  const builder = chooseBuilder(flags.values, taskAbs, worktree);
+  const builder = chooseBuilder(
+    { command: flags.values.get('--builder'), config: flags.values.get('--builder-config') },
+    taskAbs,
+    worktree,
+    process.env,
+  );
   if (typeof builder === 'string') return usage(builder);
   const reviewer = flags.values.get('--reviewer') || undefined;
   if ('command' in builder && !reviewer)
     return usage('--reviewer CMD is required with --builder (exit 0 = pass, or it writes $WO_REVIEW_FILE)');
 
-  // The obs log is appended to as work orders end: a link or a FIFO in its place is refused now,
-  // before anything runs, not after the first build; so is a work-orders folder leading out of
-  // the task (sidecars and HALT markers are written there).
-  const dir = workOrdersDir(taskAbs);
-  try {
-    confineWrite(dir, join(dir, OBS_LOG));
-    confineWoWrite(join(dir, OBS_LOG));
-  } catch (error) {
-    if (!(error instanceof OutsideRootError)) throw error;
-    err(`loop-ledger wo run: ${error.message}`);
-    return 2;
-  }
-  let lock;
-  try {
-    lock = acquireRunLock(dir);
-  } catch (error) {
-    // A folder with content where the lock goes, or the system refusing the file: one line.
-    err(`loop-ledger wo run: ${(error as Error).message}`);
-    return error instanceof LockObstructedError ? EXIT.system : 2;
-  }
+  const lock = claimRunFolder(workOrdersDir(taskAbs));
   if (!lock.ok) {
-    err(`loop-ledger wo run: busy: ${lock.message}`);
-    return 3;
+    err(`loop-ledger wo run: ${lock.message}`);
+    return lock.exitCode;
   }
   const controller = new AbortController();
   const onSignal = (): void => controller.abort();
