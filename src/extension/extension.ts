@@ -8,25 +8,22 @@ import { registerOverview } from './overview/register';
 import { registerCheckpoints } from './checkpoints/register';
 import { createPrompterSlot } from './input';
 import { shareL10nBundle } from './sharedL10n';
-import { registerRuns, type RunsApi } from './runs/register';
-import { registerSessionsFeature, type SessionsApi } from './sessions/feature';
-import { loadTestHooks } from './testing/loadTestHooks';
+import { registerRuns } from './runs/register';
+import { registerSessionsFeature } from './sessions/feature';
+import { loadTestHooks, type ExtensionInternals } from './testing/loadTestHooks';
 import { TrustGate } from './workspace/trust';
 import { registerRepeat } from './repeat/register';
 import { registerWorkOrders } from './workorders/register';
 import { registerAgentTools } from './lm/register';
 import { locateLedger } from '../store';
-import type { WorkOrdersTreeProvider } from './workorders/treeProvider';
 
-/** What `activate` returns to other extensions (and to the integration tests). */
-export interface LoopLedgerApi extends SessionsApi, RunsApi {
-  /** Milliseconds `activate` itself took, measured by the extension. */
-  readonly activationMs: number;
-  /** The Work Orders view's provider (tests read its tasks). */
-  readonly workOrders: WorkOrdersTreeProvider;
-}
+/**
+ * The integration tests' name for what they observe of the extension. `activate` returns nothing
+ * (no other extension gets our internals); the tests read these through the test hooks.
+ */
+export type LoopLedgerApi = ExtensionInternals;
 
-export function activate(context: vscode.ExtensionContext): LoopLedgerApi {
+export function activate(context: vscode.ExtensionContext): void {
   const started = performance.now();
   shareL10nBundle();
   const output = vscode.window.createOutputChannel('Loop Ledger');
@@ -65,8 +62,7 @@ export function activate(context: vscode.ExtensionContext): LoopLedgerApi {
 
   const activationMs = Math.round((performance.now() - started) * 100) / 100;
   output.appendLine(vscode.l10n.t('Loop Ledger activated in {0} ms', activationMs));
-  const api: LoopLedgerApi = { activationMs, workOrders, ...sessions, ...runs };
-  return testHooks ? ({ ...api, testing: testHooks.api } as LoopLedgerApi) : api;
+  testHooks?.observe({ activationMs, workOrders, ...sessions, ...runs });
 }
 
 export function deactivate(): void {

@@ -1,12 +1,14 @@
 // The integration tests' seams, loaded by the extension only in extension test mode
-// (src/extension/testing/loadTestHooks.ts) and reached by the tests as `api.testing`. None of this
-// is in the production bundle or the public API.
+// (src/extension/testing/loadTestHooks.ts). The extension hands this module its parts once it is
+// wired (`observe`); the tests load the same file at run time (not their bundled copy) and read
+// the seams and those parts through `observedExtension()`. None of this is in the production
+// bundle, and `activate` returns nothing.
 import type * as vscode from 'vscode';
 import type { Prompter } from '../../src/extension/input/prompter';
 import type { NotifiedEvent } from '../../src/extension/notifications/notifier';
-import type { TestHooks } from '../../src/extension/testing/loadTestHooks';
+import type { ExtensionInternals, TestHooks } from '../../src/extension/testing/loadTestHooks';
 
-/** What a test reaches through `api.testing`. */
+/** The seams a test drives (the test helpers' `testingApi()`). */
 export interface TestingApi {
   readonly prompter: {
     /** Answers with `prompter` until the returned disposable is disposed. */
@@ -28,13 +30,54 @@ export interface TestingApi {
   };
 }
 
-export function createTestHooks(): TestHooks & { api: TestingApi } {
+/** The hooks the extension loaded, and its parts once `activate` has handed them over. */
+let created: { testing: TestingApi; internals?: ExtensionInternals } | undefined;
+
+/** What the extension under test gave this module; undefined before it activated in test mode. */
+export function observedExtension(): { testing: TestingApi; internals: ExtensionInternals } | undefined {
+  return created?.internals ? { testing: created.testing, internals: created.internals } : undefined;
+}
+
+export function createTestHooks(): TestHooks {
   let scripted: Prompter | undefined;
   let untrusted = false;
   const notified: NotifiedEvent[] = [];
   let badge: number | undefined;
   let mcpProvider: vscode.McpServerDefinitionProvider<vscode.McpStdioServerDefinition> | undefined;
+  const testing: TestingApi = {
+    prompter: {
+      use(prompter) {
+        scripted = prompter;
+        return { dispose: () => void (scripted === prompter && (scripted = undefined)) };
+      },
+    },
+    trust: {
+      simulateUntrusted() {
+        untrusted = true;
+        return { dispose: () => void (untrusted = false) };
+      },
+    },
+    mcp: {
+      async definitions() {
+        if (mcpProvider === undefined)
+          throw new Error('the extension registered no MCP server definition provider');
+        const never = { isCancellationRequested: false, onCancellationRequested: () => ({ dispose() {} }) };
+        return (
+          (await mcpProvider.provideMcpServerDefinitions(never as unknown as vscode.CancellationToken)) ?? []
+        );
+      },
+    },
+    attention: {
+      notified,
+      get badge() {
+        return badge;
+      },
+    },
+  };
+  const state: { testing: TestingApi; internals?: ExtensionInternals } = { testing };
+  created = state;
   return {
+    observe: (internals) => void (state.internals = internals),
     mcpProvider: (provider) => void (mcpProvider = provider),
     attention: {
       notified: (event) => void notified.push(event),
@@ -50,36 +93,5 @@ export function createTestHooks(): TestHooks & { api: TestingApi } {
       };
     },
     workspaceTrusted: (real) => () => real() && !untrusted,
-    api: {
-      prompter: {
-        use(prompter) {
-          scripted = prompter;
-          return { dispose: () => void (scripted === prompter && (scripted = undefined)) };
-        },
-      },
-      trust: {
-        simulateUntrusted() {
-          untrusted = true;
-          return { dispose: () => void (untrusted = false) };
-        },
-      },
-      mcp: {
-        async definitions() {
-          if (mcpProvider === undefined)
-            throw new Error('the extension registered no MCP server definition provider');
-          const never = { isCancellationRequested: false, onCancellationRequested: () => ({ dispose() {} }) };
-          return (
-            (await mcpProvider.provideMcpServerDefinitions(never as unknown as vscode.CancellationToken)) ??
-            []
-          );
-        },
-      },
-      attention: {
-        notified,
-        get badge() {
-          return badge;
-        },
-      },
-    },
   };
 }

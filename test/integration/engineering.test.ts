@@ -10,7 +10,7 @@ import * as vscode from 'vscode';
 import { ScriptedPrompter } from '../hooks/scriptedPrompter';
 import type { LoopLedgerApi } from '../../src/extension/extension';
 import { repoRoot, waitForDiagnostics, workspaceRoot } from './contractHelpers';
-import { testingApi, waitFor } from './sessionsHelpers';
+import { loopLedgerApi, testingApi, waitFor } from './sessionsHelpers';
 
 interface CliFinding {
   code: string;
@@ -46,9 +46,7 @@ describe('loop-engineering contracts (.loop.md) in the editor', () => {
   let dir: string;
 
   before(async () => {
-    const ext = vscode.extensions.getExtension<LoopLedgerApi>('loop-ledger.loop-ledger');
-    assert.ok(ext);
-    api = await ext.activate();
+    api = await loopLedgerApi();
     dir = join(workspaceRoot(), '.loop', 'contracts');
     mkdirSync(dir, { recursive: true });
     const fixtures = join(repoRoot, 'test', 'fixtures', 'engineering');

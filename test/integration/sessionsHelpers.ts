@@ -5,24 +5,35 @@ import { cpSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { LoopLedgerApi } from '../../src/extension/extension';
-import type { TestingApi } from '../hooks/testHooks';
+import { TEST_HOOKS_MODULE } from '../../src/extension/testing/loadTestHooks';
+import type { TestingApi, observedExtension } from '../hooks/testHooks';
 
 export const EXTENSION_ID = 'loop-ledger.loop-ledger';
 
-export async function loopLedgerApi(): Promise<LoopLedgerApi> {
-  const ext = vscode.extensions.getExtension<LoopLedgerApi>(EXTENSION_ID);
+/**
+ * The extension's parts, activating it first. `activate` returns nothing: they come from the
+ * test-hook module the extension loaded, read here as the same file at run time (this suite's
+ * bundle has its own copy, which the extension never saw).
+ */
+export async function loopLedgerApi(): Promise<LoopLedgerApi & { testing: TestingApi }> {
+  const ext = vscode.extensions.getExtension(EXTENSION_ID);
   assert.ok(ext, `extension ${EXTENSION_ID} is not loaded`);
-  return ext.activate();
+  await ext.activate();
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const hooks = require(join(ext.extensionPath, TEST_HOOKS_MODULE)) as {
+    observedExtension: typeof observedExtension;
+  };
+  const observed = hooks.observedExtension();
+  assert.ok(observed, 'the extension was not started in test mode (no extensionTestsPath)');
+  return { ...observed.internals, testing: observed.testing };
 }
 
 /**
  * The test-only seams (scripted answers, simulated distrust). The extension loads them only in
- * extension test mode, so they are absent from the public API in a user's window.
+ * extension test mode, so a user's window never carries them.
  */
 export async function testingApi(): Promise<TestingApi> {
-  const api = (await loopLedgerApi()) as LoopLedgerApi & { testing?: TestingApi };
-  assert.ok(api.testing, 'the extension was not started in test mode (no extensionTestsPath)');
-  return api.testing;
+  return (await loopLedgerApi()).testing;
 }
 
 export function extensionPath(): string {

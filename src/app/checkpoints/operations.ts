@@ -1,5 +1,5 @@
 // `checkpoint list|diff|prune`: read-only views of a session's checkpoints, and dropping old refs.
-import { DIFF_OPTIONS } from '../../extension/brief/git';
+import { DIFF_OPTIONS } from '../../drivers/git/git';
 import { gitOk } from '../../drivers/checkpoints/git';
 import { deleteRef, sessionRefs } from '../../drivers/checkpoints/refs';
 import { takeSnapshot } from '../../drivers/checkpoints/snapshot';

@@ -1,11 +1,11 @@
 // The one way checkpoint code runs git: `spawnSync('git', argv)` (never a shell), with the same
-// pinned config as the brief (src/extension/brief/git.ts) plus the settings that would otherwise
+// pinned config as every other git call (src/drivers/git/git.ts) plus the settings that would otherwise
 // let a checkpoint change the user's repository or run the user's programs: no automatic gc or
 // maintenance (either could repack the user's refs), no reflog for our refs, no fsmonitor hook,
 // no signing prompt. The environment is scrubbed of variables that point git elsewhere; the
 // repository and the private index are always passed explicitly.
 import { execFile, spawnSync } from 'node:child_process';
-import { PINNED_CONFIG } from '../../extension/brief/git';
+import { PINNED_CONFIG } from '../git/git';
 
 const MAX_OUTPUT_BYTES = 512 * 1024 * 1024;
 

@@ -226,11 +226,6 @@ async function fileBytes(path: string): Promise<Buffer | null> {
   }
 }
 
-/** The snapshot alone (no per-file diffs). */
-export async function worktreeSnapshot(repo: string): Promise<string> {
-  return (await treeState(repo, { diff: false })).snapshot;
-}
-
 /** The top level of the work tree containing `dir`, or null when `dir` is not in one. */
 export async function workTreeTop(dir: string): Promise<string | null> {
   try {

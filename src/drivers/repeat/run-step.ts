@@ -2,7 +2,6 @@
 // or a cancel ends everything it started (TERM → 2 s → KILL the group). Its stdout is the summary.
 import { runProcess } from '../process/run-process';
 
-export { KILL_GRACE_MS } from '../process/run-process';
 /** Kept of the step's stdout (the summary: head and tail) and stderr (its last line names a failure). */
 const STDOUT_KEEP = 1024 * 1024;
 

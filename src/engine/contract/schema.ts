@@ -233,11 +233,6 @@ export const contractSchema = described(
     '`cost_limit`, `token_limit` and `time_limit`; no other field is allowed.',
 );
 
-/** A contract as an author writes it (the schema's input side). */
-export type ContractInput = z.input<typeof contractSchema>;
-/** One rubric dimension as an author writes it. */
-export type RubricDimensionInput = z.input<typeof rubricDimensionSchema>;
-
 type AnyContractField = ReturnType<typeof contractSchema.keyof>['options'][number];
 export type ContractField = Exclude<AnyContractField, (typeof LIMIT_FIELDS)[number]>;
 /** The twelve required contract fields, in the order findings are reported. */

@@ -42,5 +42,3 @@ export const engineeringContractSchema = z
       .optional(),
   })
   .meta({ title: 'Loop Ledger loop-engineering contract' });
-
-export type EngineeringContractInput = z.input<typeof engineeringContractSchema>;

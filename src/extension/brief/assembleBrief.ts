@@ -15,8 +15,8 @@ import { BACK, runSteps, settle, type PrompterSlot, type Step } from '../input';
 import { workspaceRoots } from '../workspace/roots';
 import { BriefPanel } from './briefPanel';
 import type { BriefPanels } from './briefPanels';
-import { CHANGE_LABELS, rangeProblem, readChange, type ChangeChoice } from './changes';
-import { GitError } from './git';
+import { CHANGE_LABELS, rangeProblem, readChange, type ChangeChoice } from '../../drivers/git/changes';
+import { GitError } from '../../drivers/git/git';
 import { askVerification, readVerification, type VerificationChoice } from './verificationSource';
 import { writeWithoutBlocking } from '../workspace/ledgerWrites';
 

@@ -7,9 +7,9 @@
 import * as vscode from 'vscode';
 import type { ChangeRef } from '../../shared/protocol';
 import { workspaceRoots } from '../workspace/roots';
-import { runGit } from './git';
+import { runGit } from '../../drivers/git/git';
 import { revisionContent } from './revisionContent';
-import type { RevisionQuery } from './revisions';
+import type { RevisionQuery } from '../../drivers/git/revisions';
 
 export const GIT_REVISION_SCHEME = 'loop-ledger-git';
 

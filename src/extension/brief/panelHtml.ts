@@ -1,7 +1,7 @@
-// The panel's page: a strict Content-Security-Policy (nothing by default; scripts only with this
-// page's nonce; styles and fonts only from the extension's own files) and the built app.
-import { randomBytes } from 'node:crypto';
+// The panel's page, in the shared webview shell (nothing by default; the script only with this
+// page's nonce; styles, fonts and images only from the extension's own files) and the built app.
 import * as vscode from 'vscode';
+import { escapeHtml, pageNonce, webviewPage } from '../webviewPage';
 
 /** The folders the webview may load from: the built panel app and the media folder. */
 export function localResourceRoots(extensionUri: vscode.Uri): vscode.Uri[] {
@@ -9,32 +9,19 @@ export function localResourceRoots(extensionUri: vscode.Uri): vscode.Uri[] {
 }
 
 export function panelHtml(webview: vscode.Webview, extensionUri: vscode.Uri): string {
-  const nonce = randomBytes(18).toString('base64url');
+  const nonce = pageNonce();
   const asset = (name: string) =>
     webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'dist', 'webview', name)).toString();
-  const csp = [
-    "default-src 'none'",
-    `style-src ${webview.cspSource}`,
-    `font-src ${webview.cspSource}`,
-    `img-src ${webview.cspSource}`,
-    `script-src 'nonce-${nonce}'`,
-  ].join('; ');
-  const title = vscode.l10n.t('Critic brief');
-  const loading = vscode.l10n.t('Loading the critic brief…');
-  return `<!DOCTYPE html>
-<html lang="${escapeHtml(vscode.env.language)}">
-<head>
-<meta charset="UTF-8">
-<meta http-equiv="Content-Security-Policy" content="${csp}">
-<meta name="viewport" content="width=device-width, initial-scale=1.0">
-<link rel="stylesheet" href="${asset('brief.css')}">
-<title>${escapeHtml(title)}</title>
-</head>
-<body>
-<div id="app"><p>${escapeHtml(loading)}</p></div>
-<script type="module" nonce="${nonce}" src="${asset('brief.js')}"></script>
-</body>
-</html>`;
+  return webviewPage({
+    cspSource: webview.cspSource,
+    language: vscode.env.language,
+    title: vscode.l10n.t('Critic brief'),
+    allow: { fonts: true, images: true, script: true },
+    nonce,
+    head: `<link rel="stylesheet" href="${asset('brief.css')}">`,
+    body: `<div id="app"><p>${escapeHtml(vscode.l10n.t('Loading the critic brief…'))}</p></div>
+<script type="module" nonce="${nonce}" src="${asset('brief.js')}"></script>`,
+  });
 }
 
 /**
@@ -42,28 +29,19 @@ export function panelHtml(webview: vscode.Webview, extensionUri: vscode.Uri): st
  * reason and what to do. The reason is text, escaped, never markup.
  */
 export function unrestorableHtml(webview: vscode.Webview, extensionUri: vscode.Uri, reason: string): string {
-  const csp = ["default-src 'none'", `style-src ${webview.cspSource}`, `font-src ${webview.cspSource}`].join(
-    '; ',
-  );
   const css = webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'dist', 'webview', 'brief.css'));
   const title = vscode.l10n.t('This critic brief cannot be shown again');
   const next = vscode.l10n.t('Run "Loop Ledger: Assemble Critic Brief" to assemble the brief again.');
-  return `<!DOCTYPE html>
-<html lang="${escapeHtml(vscode.env.language)}">
-<head>
-<meta charset="UTF-8">
-<meta http-equiv="Content-Security-Policy" content="${csp}">
-<link rel="stylesheet" href="${css.toString()}">
-<title>${escapeHtml(title)}</title>
-</head>
-<body data-unrestorable="true">
-<h1>${escapeHtml(title)}</h1>
+  return webviewPage({
+    cspSource: webview.cspSource,
+    language: vscode.env.language,
+    title,
+    allow: { fonts: true },
+    viewport: false,
+    head: `<link rel="stylesheet" href="${css.toString()}">`,
+    bodyAttributes: 'data-unrestorable="true"',
+    body: `<h1>${escapeHtml(title)}</h1>
 <p id="unrestorable-reason">${escapeHtml(reason)}</p>
-<p>${escapeHtml(next)}</p>
-</body>
-</html>`;
-}
-
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+<p>${escapeHtml(next)}</p>`,
+  });
 }

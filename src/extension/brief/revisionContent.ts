@@ -3,7 +3,7 @@
 // untrusted workspace runs no git at all, whatever the URI says: repository config can run
 // programs, e.g. core.fsmonitor or a textconv), then the URI's root, revision and path, then git.
 import * as l10n from '@vscode/l10n';
-import { checkRevisionQuery, showFileArgs } from './revisions';
+import { checkRevisionQuery, showFileArgs } from '../../drivers/git/revisions';
 
 export interface RevisionContentDeps {
   /** VS Code's workspace trust, asked on every request (trust can be granted or revoked live). */

@@ -2,23 +2,14 @@ import * as l10n from '@vscode/l10n';
 import { closeOp, type ClosePayload } from '../../app/operations';
 import type { CloseInput } from '../../engine/close';
 import { OUTCOMES, type Outcome } from '../../engine/types';
-import type { Command } from '../commandManager';
 import { runSteps, settle, type Step } from '../input';
 import type { ReadableSession } from '../sessions/sessionEntry';
-import { brokenRefusal } from './broken';
 import { cliLine } from './cliHistory';
 import { askEscalateFields } from './escalateStep';
-import type { CommandDeps, CommandReport } from './deps';
-import {
-  CANCELLED,
-  nothingToDo,
-  reportForeignArgument,
-  reportDone,
-  reportRefusal,
-  reportUntrusted,
-} from './report';
-import { candidates, isForeign, pickSession, sessionFromArgument } from './target';
-import { writeWithoutBlocking } from '../workspace/ledgerWrites';
+import type { CommandReport } from './deps';
+import { CANCELLED, reportDone } from './report';
+import { SessionCommand, type PickInSteps, type StepsTarget } from './sessionCommand';
+import { pickSession } from './target';
 
 const TITLE = (): string => l10n.t('Close');
 const STEP_TITLE = (): string => l10n.t('Loop Ledger: Close Session');
@@ -33,21 +24,22 @@ interface CloseAnswers {
 }
 
 /** Ends an open loop with a terminal outcome (no iteration recorded), through closeOp. */
-export class CloseCommand implements Command {
+export class CloseCommand extends SessionCommand<CommandReport<ClosePayload>, PickInSteps> {
   readonly id = 'loopLedger.close';
+  protected readonly needsTrust = true;
+  protected readonly target: PickInSteps = {
+    ask: 'in-steps',
+    accept: (e) => e.ledger.status === 'open',
+    none: () => l10n.t('there is no open session to close.'),
+  };
 
-  constructor(private readonly deps: CommandDeps) {}
+  protected title(): string {
+    return TITLE();
+  }
 
-  async execute(argument?: unknown): Promise<CommandReport<ClosePayload>> {
+  protected async run({ given, candidates }: StepsTarget): Promise<CommandReport<ClosePayload>> {
     const { deps } = this;
-    if (!deps.trust.isTrusted) return reportUntrusted(deps, TITLE());
-    const node = await sessionFromArgument(deps.sessions, argument);
-    if (isForeign(node)) return reportForeignArgument(deps, TITLE(), node.refused);
-    await deps.sessions.ready();
-    if (node?.entry.kind === 'broken') return brokenRefusal(deps, TITLE(), node.entry);
-    const given = node?.entry.kind === 'ledger' ? node.entry : undefined;
-    const open = candidates(deps.sessions, (e) => e.ledger.status === 'open');
-    if (!given && open.length === 0) return nothingToDo(l10n.t('there is no open session to close.'));
+    const open = candidates();
     const ask = () => deps.prompter.current;
 
     const steps: Step<CloseAnswers>[] = [
@@ -118,14 +110,17 @@ export class CloseCommand implements Command {
       ['recommended-next', input.recommendedNext],
       ['note', input.note],
     ]);
-    const outcome = await writeWithoutBlocking((lock) => closeOp(target.root, target.session, input, lock));
-    await deps.sessions.refreshFile(target.path);
-    if (outcome.exitCode !== 0 || !outcome.payload) return reportRefusal(deps, TITLE(), outcome, cli);
-    deps.cliHistory.remember(target.root, target.session, 'close', cli);
+    const written = await this.write(
+      target,
+      cli,
+      (lock) => closeOp(target.root, target.session, input, lock),
+      () => 'close',
+    );
+    if ('refused' in written) return written.refused;
     return reportDone(
       deps,
-      l10n.t('{0}: closed ({1}).', target.session, outcome.payload.final_outcome),
-      outcome.payload,
+      l10n.t('{0}: closed ({1}).', target.session, written.payload.final_outcome),
+      written.payload,
       { cli },
     );
   }

@@ -1,35 +1,34 @@
 import * as vscode from 'vscode';
-import type { Command } from '../commandManager';
 import { BACK, type PickItem } from '../input';
 import type { SessionEntry } from '../sessions/sessionEntry';
 import { cliLine } from './cliHistory';
 import type { CommandDeps, CommandReport } from './deps';
-import { CANCELLED, nothingToDo, reportForeignArgument } from './report';
-import { chooseSession } from './target';
+import { CANCELLED } from './report';
+import { SessionCommand, type PickFirstAny } from './sessionCommand';
 
 /**
  * Copies a `loop-ledger` command line for a session to the clipboard: first the exact action
  * last taken on it from VS Code (so an agent in a terminal can repeat or script it), then the
  * read-only commands that always apply.
  */
-export class CopyCliCommandCommand implements Command {
+export class CopyCliCommandCommand extends SessionCommand<CommandReport<{ text: string }>, PickFirstAny> {
   readonly id = 'loopLedger.copyCliCommand';
+  protected readonly needsTrust = false;
+  protected readonly target: PickFirstAny = {
+    ask: 'first-any',
+    id: 'cli.session',
+    title: () => vscode.l10n.t('Loop Ledger: Copy CLI Command'),
+    accept: () => true,
+    none: () => vscode.l10n.t('there are no sessions in this workspace yet.'),
+  };
 
-  constructor(private readonly deps: CommandDeps) {}
+  protected title(): string {
+    return vscode.l10n.t('Copy CLI Command');
+  }
 
-  async execute(argument?: unknown): Promise<CommandReport<{ text: string }>> {
+  protected async run(chosen: SessionEntry): Promise<CommandReport<{ text: string }>> {
     const { deps } = this;
     const prompter = deps.prompter.current;
-    const chosen = await chooseSession(deps.sessions, prompter, argument, {
-      id: 'cli.session',
-      title: vscode.l10n.t('Loop Ledger: Copy CLI Command'),
-      accept: () => true,
-      none: vscode.l10n.t('there are no sessions in this workspace yet.'),
-    });
-    if (chosen === 'cancelled') return CANCELLED;
-    if ('refused' in chosen)
-      return reportForeignArgument(deps, vscode.l10n.t('Copy CLI Command'), chosen.refused);
-    if ('none' in chosen) return nothingToDo(chosen.none);
     const answer = await prompter.pickOne({
       id: 'cli.command',
       title: vscode.l10n.t('Loop Ledger: Copy CLI Command — {0}', chosen.session),

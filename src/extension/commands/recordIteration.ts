@@ -4,21 +4,11 @@ import type { EngineeringIterateInput } from '../../engine/engineering/iterate';
 import type { IterationRecord } from '../../engine/types';
 import { runSteps } from '../input';
 import { promotionText } from '../sessions/labels';
-import type { Command } from '../commandManager';
 import { cliLine } from './cliHistory';
-import type { CommandDeps, CommandReport } from './deps';
+import type { CommandReport } from './deps';
 import { recordSteps, type RecordAnswers } from './recordIterationSteps';
-import {
-  CANCELLED,
-  nothingToDo,
-  reportForeignArgument,
-  reportDone,
-  reportRefusal,
-  reportUntrusted,
-} from './report';
-import { candidates, isForeign, sessionFromArgument } from './target';
-import { brokenRefusal } from './broken';
-import { writeWithoutBlocking } from '../workspace/ledgerWrites';
+import { CANCELLED, reportDone } from './report';
+import { SessionCommand, type PickInSteps, type StepsTarget } from './sessionCommand';
 import { formatScore } from '../../shared/numbers';
 
 const TITLE = (): string => l10n.t('Record Iteration');
@@ -28,25 +18,23 @@ const TITLE = (): string => l10n.t('Record Iteration');
  * measurements (prefilled with the last reading) → details → escalate fields. The answers go to
  * iterateOp unchanged; a refusal writes nothing and is shown with the engine's findings.
  */
-export class RecordIterationCommand implements Command {
+export class RecordIterationCommand extends SessionCommand<CommandReport<IterationRecord>, PickInSteps> {
   readonly id = 'loopLedger.recordIteration';
+  protected readonly needsTrust = true;
+  protected readonly target: PickInSteps = {
+    ask: 'in-steps',
+    accept: (e) => e.ledger.status === 'open',
+    none: () => l10n.t('there is no open session to record an iteration in. Open a loop first.'),
+  };
 
-  constructor(private readonly deps: CommandDeps) {}
+  protected title(): string {
+    return TITLE();
+  }
 
-  async execute(argument?: unknown): Promise<CommandReport<IterationRecord>> {
+  protected async run({ given, candidates }: StepsTarget): Promise<CommandReport<IterationRecord>> {
     const { deps } = this;
-    if (!deps.trust.isTrusted) return reportUntrusted(deps, TITLE());
-    const node = await sessionFromArgument(deps.sessions, argument);
-    if (isForeign(node)) return reportForeignArgument(deps, TITLE(), node.refused);
-    await deps.sessions.ready();
-    if (node?.entry.kind === 'broken') return brokenRefusal(deps, TITLE(), node.entry);
-    const given = node?.entry.kind === 'ledger' ? node.entry : undefined;
-    const open = () => candidates(deps.sessions, (e) => e.ledger.status === 'open');
-    if (!given && open().length === 0)
-      return nothingToDo(l10n.t('there is no open session to record an iteration in. Open a loop first.'));
-
     const answers: RecordAnswers = { actions: [], measures: [], details: [], evidencePaths: [], spent: [] };
-    const steps = recordSteps(() => deps.prompter.current, open, given);
+    const steps = recordSteps(() => deps.prompter.current, candidates, given);
     if (!(await runSteps(answers, steps))) return CANCELLED;
 
     const target = answers.target!;
@@ -72,11 +60,14 @@ export class RecordIterationCommand implements Command {
       now: deps.now(),
     };
     const cli = iterateCli(target.root, target.session, input);
-    const outcome = await writeWithoutBlocking((lock) => iterateOp(target.root, target.session, input, lock));
-    await deps.sessions.refreshFile(target.path);
-    if (outcome.exitCode !== 0 || !outcome.payload) return reportRefusal(deps, TITLE(), outcome, cli);
-    deps.cliHistory.remember(target.root, target.session, `iterate #${outcome.payload.n}`, cli);
-    const record = outcome.payload;
+    const written = await this.write(
+      target,
+      cli,
+      (lock) => iterateOp(target.root, target.session, input, lock),
+      (record) => `iterate #${record.n}`,
+    );
+    if ('refused' in written) return written.refused;
+    const record = written.payload;
     if (record.stall && record.reported_outcome !== record.outcome) {
       return reportDone(
         deps,

@@ -2,13 +2,12 @@ import * as l10n from '@vscode/l10n';
 import { scoreOpAsync } from '../../app/read-operations-async';
 import { deriveBaseline } from '../../engine/baseline';
 import type { Evaluation } from '../../engine/types';
-import type { Command } from '../commandManager';
 import { askEach, BACK } from '../input';
-import { brokenRefusal } from './broken';
+import type { ReadableSession } from '../sessions/sessionEntry';
 import { cliLine } from './cliHistory';
-import type { CommandDeps, CommandReport } from './deps';
-import { CANCELLED, nothingToDo, reportForeignArgument, reportDone, reportRefusal } from './report';
-import { chooseSession } from './target';
+import type { CommandReport } from './deps';
+import { CANCELLED, reportDone } from './report';
+import { SessionCommand, type PickFirst } from './sessionCommand';
 import { formatScore } from '../../shared/numbers';
 
 const TITLE = (): string => l10n.t('Score');
@@ -17,24 +16,24 @@ const TITLE = (): string => l10n.t('Score');
  * Scores one measurement per rubric dimension against a session's contract through scoreOpAsync.
  * Writes nothing, so it works in an untrusted workspace and on closed sessions.
  */
-export class ScoreCommand implements Command {
+export class ScoreCommand extends SessionCommand<CommandReport<Evaluation>, PickFirst> {
   readonly id = 'loopLedger.score';
+  protected readonly needsTrust = false;
+  protected readonly target: PickFirst = {
+    ask: 'first',
+    id: 'score.session',
+    title: () => l10n.t('Loop Ledger: {0}', TITLE()),
+    accept: (e) => (e.ledger.contract.quality_rubric ?? []).length > 0,
+    none: () => l10n.t('no session has a quality rubric to score against.'),
+  };
 
-  constructor(private readonly deps: CommandDeps) {}
+  protected title(): string {
+    return TITLE();
+  }
 
-  async execute(argument?: unknown): Promise<CommandReport<Evaluation>> {
+  protected async run(chosen: ReadableSession): Promise<CommandReport<Evaluation>> {
     const { deps } = this;
     const prompter = deps.prompter.current;
-    const chosen = await chooseSession(deps.sessions, prompter, argument, {
-      id: 'score.session',
-      title: l10n.t('Loop Ledger: {0}', TITLE()),
-      accept: (e) => (e.ledger.contract.quality_rubric ?? []).length > 0,
-      none: l10n.t('no session has a quality rubric to score against.'),
-    });
-    if (chosen === 'cancelled') return CANCELLED;
-    if ('refused' in chosen) return reportForeignArgument(deps, TITLE(), chosen.refused);
-    if ('none' in chosen) return nothingToDo(chosen.none);
-    if (chosen.kind === 'broken') return brokenRefusal(deps, TITLE(), chosen);
     const rubric = chosen.ledger.contract.quality_rubric ?? [];
     const last = deriveBaseline(chosen.ledger);
     const values = await askEach(rubric, (dim, index) =>
@@ -64,9 +63,9 @@ export class ScoreCommand implements Command {
     ]);
     const outcome = await scoreOpAsync(chosen.root, chosen.session, measures);
     // Exit 6 carries the payload: scored, with a hard gate breached. Shown as a warning, not a refusal.
-    if (!outcome.payload) return reportRefusal(deps, TITLE(), outcome, cli);
-    deps.cliHistory.remember(chosen.root, chosen.session, 'score', cli);
-    const p = outcome.payload;
+    const scored = this.accepted(chosen, outcome, cli, () => 'score', false);
+    if ('refused' in scored) return scored.refused;
+    const p = scored.payload;
     const message = p.hard_gate_failures.length
       ? l10n.t(
           '{0}: rubric {1}, weighted total {2}; hard gates breached: {3}.',

@@ -1,51 +1,53 @@
 import * as l10n from '@vscode/l10n';
 import { statusOpAsync } from '../../app/read-operations-async';
 import type { StatusPayload } from '../../engine/status';
-import type { Command } from '../commandManager';
 import { progressText, stateText } from '../sessions/labels';
 import { currentEpochView } from '../sessions/epochs';
-import { brokenRefusal as broken } from './broken';
+import type { ReadableSession } from '../sessions/sessionEntry';
 import { cliLine } from './cliHistory';
-import type { CommandDeps, CommandReport } from './deps';
-import { CANCELLED, nothingToDo, reportForeignArgument, reportDone, reportRefusal } from './report';
-import { chooseSession } from './target';
+import type { CommandReport } from './deps';
+import { reportDone } from './report';
+import { SessionCommand, type PickFirst } from './sessionCommand';
 import { formatScore } from '../../shared/numbers';
 
 const TITLE = (): string => l10n.t('Show Status');
 
 /** What `loop-ledger status` says about a session, read through statusOpAsync (no
  * synchronous read on the extension host). Read-only. */
-export class ShowStatusCommand implements Command {
+export class ShowStatusCommand extends SessionCommand<CommandReport<StatusPayload>, PickFirst> {
   readonly id = 'loopLedger.showStatus';
+  protected readonly needsTrust = false;
+  protected readonly target: PickFirst = {
+    ask: 'first',
+    id: 'status.session',
+    title: () => l10n.t('Loop Ledger: {0}', TITLE()),
+    accept: () => true,
+    none: () => l10n.t('there are no sessions in this workspace yet.'),
+  };
 
-  constructor(private readonly deps: CommandDeps) {}
+  protected title(): string {
+    return TITLE();
+  }
 
-  async execute(argument?: unknown): Promise<CommandReport<StatusPayload>> {
+  /** From the palette with exactly one session row selected: that session, without asking. */
+  protected override targetArgument(argument: unknown): unknown {
+    const selected = (this.deps.selection?.() ?? []).filter((node) => node.kind !== 'folder');
+    return argument ?? (selected.length === 1 ? selected[0] : undefined);
+  }
+
+  protected async run(chosen: ReadableSession): Promise<CommandReport<StatusPayload>> {
     const { deps } = this;
-    // From the palette with exactly one session row selected: that session, without asking.
-    const selected = (deps.selection?.() ?? []).filter((node) => node.kind !== 'folder');
-    const target = argument ?? (selected.length === 1 ? selected[0] : undefined);
-    const chosen = await chooseSession(deps.sessions, deps.prompter.current, target, {
-      id: 'status.session',
-      title: l10n.t('Loop Ledger: {0}', TITLE()),
-      accept: () => true,
-      none: l10n.t('there are no sessions in this workspace yet.'),
-    });
-    if (chosen === 'cancelled') return CANCELLED;
-    if ('refused' in chosen) return reportForeignArgument(deps, TITLE(), chosen.refused);
-    if ('none' in chosen) return nothingToDo(chosen.none);
-    if (chosen.kind === 'broken') return broken(deps, TITLE(), chosen);
     const cli = cliLine('status', [
       ['root', chosen.root],
       ['session', chosen.session],
     ]);
     const outcome = await statusOpAsync(chosen.root, chosen.session);
-    const payload = outcome.payload;
     // Exit 4 (no iterations yet) still carries the payload: it is a status, not a failure here.
-    if (!payload) return reportRefusal(deps, TITLE(), outcome, cli);
-    deps.cliHistory.remember(chosen.root, chosen.session, 'status', cli);
+    const read = this.accepted(chosen, outcome, cli, () => 'status', false);
+    if ('refused' in read) return read.refused;
+    const payload = read.payload;
     deps.output.appendLine(JSON.stringify(payload, null, 2));
-    const epoch = chosen.kind === 'ledger' ? currentEpochView(chosen.ledger) : undefined;
+    const epoch = currentEpochView(chosen.ledger);
     const parts = [
       `${payload.session}: ${stateText(epoch?.state ?? 'open', payload.final_outcome)}`,
       l10n.t('epoch {0}', payload.epoch),

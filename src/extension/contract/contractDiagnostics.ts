@@ -3,7 +3,6 @@ import { CONTRACT_TOO_LARGE } from '../../app/contract-operations';
 import { isEngineeringJsonText } from '../../app/engineering-validate';
 import { DebouncedDiagnostics, DIAGNOSTIC_SOURCE } from '../diagnostics/debouncedDiagnostics';
 import { contractLabel, contractRoot, isContractDocument } from './contractDocuments';
-import { MAX_SHOWN_FINDINGS } from './contractCheckData';
 import { ContractCheckRunner } from './contractCheckRunner';
 
 /** One engine finding, where it sits in the document it was found in. */
@@ -54,8 +53,6 @@ export class ContractDiagnostics extends DebouncedDiagnostics<ContractCheck> {
   }
 }
 
-export { MAX_SHOWN_FINDINGS };
-
 async function checkContract(
   runner: ContractCheckRunner,
   document: vscode.TextDocument,
@@ -101,7 +98,7 @@ async function checkContract(
   return { version, parsed: true, dimensions: data.dimensions, findings };
 }
 
-/** The code of the diagnostic that counts the findings past MAX_SHOWN_FINDINGS. */
+/** The code of the diagnostic that counts the findings past MAX_SHOWN_FINDINGS (contractCheckData.ts). */
 export const MORE_FINDINGS = 'more-findings';
 
 function toDiagnostic(finding: PlacedFinding): vscode.Diagnostic {

@@ -4,15 +4,8 @@
 // run with (return codes, stop reasons) and the validator's `LOOP RECEIPT VALID` are the CLI's and
 // stay as it writes them.
 import * as l10n from '@vscode/l10n';
-import { randomBytes } from 'node:crypto';
+import { escapeHtml as esc, pageNonce, webviewPage } from '../webviewPage';
 import type { ReceiptModel } from './receiptModel';
-
-function esc(text: string): string {
-  return text.replace(
-    /[&<>"']/g,
-    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string,
-  );
-}
 
 const BADGE: Record<string, string> = { PASS: 'pass', NEEDS_CHANGES: 'needs', BLOCKED: 'blocked' };
 
@@ -22,12 +15,7 @@ function link(action: 'openFile' | 'openDiff', path: string, label: string): str
 
 /** `language` is VS Code's display language (screen readers pick their voice by it). */
 export function receiptHtml(model: ReceiptModel, cspSource: string, language = 'en'): string {
-  const nonce = randomBytes(18).toString('base64url');
-  const csp = [
-    "default-src 'none'",
-    `style-src ${cspSource} 'nonce-${nonce}'`,
-    `script-src 'nonce-${nonce}'`,
-  ].join('; ');
+  const nonce = pageNonce();
   const files = model.files.length
     ? model.files
         .map(
@@ -58,12 +46,13 @@ export function receiptHtml(model: ReceiptModel, cspSource: string, language = '
   const reviewer = model.reviewer.editedFiles
     ? l10n.t('Reviewer: {0} (edited files)', model.reviewer.verdict)
     : l10n.t('Reviewer: {0}', model.reviewer.verdict);
-  return `<!DOCTYPE html>
-<html lang="${esc(language)}"><head><meta charset="UTF-8">
-<meta http-equiv="Content-Security-Policy" content="${csp}">
-<meta name="viewport" content="width=device-width, initial-scale=1.0">
-<title>${esc(l10n.t('Receipt {0}', model.runId))}</title>
-<style nonce="${nonce}">
+  return webviewPage({
+    cspSource,
+    language,
+    title: l10n.t('Receipt {0}', model.runId),
+    allow: { inlineStyle: true, script: true },
+    nonce,
+    head: `<style nonce="${nonce}">
 body { font-family: var(--vscode-font-family); color: var(--vscode-foreground); background-color: var(--vscode-editor-background); padding: 0 1em 2em; }
 .badge { display: inline-block; padding: 2px 10px; border-radius: 10px; font-weight: bold; color: #fff; }
 .badge.pass { background: #2e7d32; } .badge.needs { background: #b26a00; } .badge.blocked { background: #c62828; }
@@ -73,8 +62,8 @@ li.out { color: var(--vscode-errorForeground, #c62828); font-weight: bold; }
 table { border-collapse: collapse; width: 100%; } td, th { border: 1px solid var(--vscode-panel-border, #8884); padding: 4px; vertical-align: top; text-align: left; }
 pre { white-space: pre-wrap; max-height: 8em; overflow: auto; margin: 0; }
 button.link { background: none; border: none; color: var(--vscode-textLink-foreground); cursor: pointer; padding: 0; text-decoration: underline; }
-</style></head>
-<body><main>
+</style>`,
+    body: `<main>
 <h1><span class="badge ${BADGE[model.verdict] ?? 'blocked'}" id="verdict">${esc(model.verdict)}</span> ${esc(model.stopReason)}</h1>
 <p id="reason">${esc(model.reasonWords)}</p>
 <p><b>${esc(l10n.t('Run'))}</b> ${esc(model.runId)} · ${esc(model.attempts)}</p>
@@ -91,6 +80,6 @@ document.addEventListener('click', (event) => {
   const button = event.target.closest('button[data-action]');
   if (button) vscode.postMessage({ type: button.dataset.action, path: button.dataset.path });
 });
-</script>
-</body></html>`;
+</script>`,
+  });
 }

@@ -1,14 +1,26 @@
 // The integration tests' seams (a scripted Prompter, a simulated untrusted workspace) live in a
 // test-only module, out/test/hooks/testHooks.js, which is neither bundled into dist/ nor shipped
 // in the .vsix. It is loaded only when VS Code runs the extension in test mode (an
-// extensionTestsPath is given), so a user's window never carries them and `activate`'s public
-// API has none of them.
+// extensionTestsPath is given), so a user's window never carries them. `activate` returns
+// nothing: the tests observe the extension's parts through this module, which the extension
+// hands them to (`observe`) and the tests read back from the same loaded module.
 import { existsSync } from 'node:fs';
 import * as vscode from 'vscode';
 import type { Prompter } from '../input';
 import type { AttentionObserver } from '../notifications/notifier';
+import type { RunsApi } from '../runs/register';
+import type { SessionsApi } from '../sessions/feature';
+import type { WorkOrdersTreeProvider } from '../workorders/treeProvider';
 
-/** What the test-only module gives the extension, and what the tests reach through `api.testing`. */
+/** The extension's parts the integration tests read (handed to the hooks, never returned from `activate`). */
+export interface ExtensionInternals extends SessionsApi, RunsApi {
+  /** Milliseconds `activate` itself took, measured by the extension. */
+  readonly activationMs: number;
+  /** The Work Orders view's provider (tests read its tasks). */
+  readonly workOrders: WorkOrdersTreeProvider;
+}
+
+/** What the test-only module gives the extension. */
 export interface TestHooks {
   /** Wraps the real Prompter in one the tests can point at scripted answers. */
   prompter(standard: Prompter): Prompter;
@@ -20,8 +32,8 @@ export interface TestHooks {
   readonly mcpProvider?: (
     provider: vscode.McpServerDefinitionProvider<vscode.McpStdioServerDefinition>,
   ) => void;
-  /** The seams themselves, exposed to the tests as `api.testing`. */
-  readonly api: unknown;
+  /** Given the extension's parts once `activate` has wired them. */
+  observe(internals: ExtensionInternals): void;
 }
 
 export const TEST_HOOKS_MODULE = 'out/test/hooks/testHooks.js';

@@ -7,7 +7,7 @@ import { INPUT_LIMIT, readTextFile } from '../../app/read-input';
 import { resumeContinuesRepeatOnDisk } from '../../app/repeat-resume';
 import type { BriefInput } from '../../engine/brief';
 import { OUTCOMES } from '../../engine/types';
-import { readChange, rangeProblem } from '../../extension/brief/changes';
+import { readChange, rangeProblem } from '../../drivers/git/changes';
 import { briefSummary } from '../brief-store';
 import { confinedPath } from '../confine';
 import { compact } from '../paging';

@@ -6,7 +6,7 @@ import { execFileSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { briefOp } from '../../../src/app/operations';
-import { readChange, type ChangeChoice } from '../../../src/extension/brief/changes';
+import { readChange, type ChangeChoice } from '../../../src/drivers/git/changes';
 import { loopWith } from '../cli/setup';
 import { tempRoot } from '../helpers/cli';
 

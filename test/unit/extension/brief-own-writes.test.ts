@@ -6,7 +6,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { briefOp } from '../../../src/app/operations';
-import { readChange, type ChangeChoice } from '../../../src/extension/brief/changes';
+import { readChange, type ChangeChoice } from '../../../src/drivers/git/changes';
 import { runCli, sampleContract, tempRoot, writeJson } from '../helpers/cli';
 
 const git = (cwd: string, ...args: string[]) =>

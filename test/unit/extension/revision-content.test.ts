@@ -7,7 +7,7 @@ import {
   UntrustedGitError,
   type RevisionContentDeps,
 } from '../../../src/extension/brief/revisionContent';
-import { showFileArgs } from '../../../src/extension/brief/revisions';
+import { showFileArgs } from '../../../src/drivers/git/revisions';
 
 const ROOT = '/work/repo';
 

@@ -1,14 +1,14 @@
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { rangeProblem } from '../../../src/extension/brief/changes';
-import { gitArgv, runGit } from '../../../src/extension/brief/git';
+import { rangeProblem } from '../../../src/drivers/git/changes';
+import { gitArgv, runGit } from '../../../src/drivers/git/git';
 import {
   checkRevisionQuery,
   repoPathProblem,
   revisionProblem,
   showFileArgs,
-} from '../../../src/extension/brief/revisions';
+} from '../../../src/drivers/git/revisions';
 import { tempRoot } from '../helpers/cli';
 
 describe('brief: revisions and paths from outside reach git only as revisions', () => {

@@ -9,15 +9,21 @@ import { join, resolve } from 'node:path';
 const repo = resolve(__dirname, '../../../..');
 
 describe('l10n/bundle.l10n.json', () => {
-  it('equals a fresh export of every l10n.t string in src/extension', function () {
+  // The git driver's change labels and range hint are shown in the brief panel, so they are
+  // translated with the extension's words.
+  it('equals a fresh export of every l10n.t string in src/extension and src/drivers/git', function () {
     this.timeout(120_000);
     const out = mkdtempSync(join(tmpdir(), 'l10n-export-'));
     try {
       const cli = join(repo, 'node_modules', '@vscode', 'l10n-dev', 'dist', 'cli.js');
-      const r = spawnSync(process.execPath, [cli, 'export', '--outDir', out, './src/extension'], {
-        cwd: repo,
-        encoding: 'utf8',
-      });
+      const r = spawnSync(
+        process.execPath,
+        [cli, 'export', '--outDir', out, './src/extension', './src/drivers/git'],
+        {
+          cwd: repo,
+          encoding: 'utf8',
+        },
+      );
       assert.equal(r.status, 0, r.stderr);
       const fresh = JSON.parse(readFileSync(join(out, 'bundle.l10n.json'), 'utf8')) as Record<
         string,

@@ -1,5 +1,6 @@
-// Runs git for the brief panel: always `execFile('git', args)`, never a shell, so nothing in a
-// ref, a path or a file name can be read as shell syntax. And never the user's idea of a diff:
+// Runs git for the brief (the panel and the MCP tool; checkpoints reuse its pins): always
+// `execFile('git', args)`, never a shell, so nothing in a ref, a path or a file name can be read
+// as shell syntax. And never the user's idea of a diff:
 // git config (global or the repository's own) can rename the a/ b/ prefixes, make paths relative,
 // colour the output, run an external diff or a textconv program, or print signatures, any of
 // which would change the text the engine checks. Every call pins those (VS Code's git extension
