@@ -29,7 +29,7 @@ import { hookFrom, runHook } from '../../drivers/workorders/hooks';
 import { workOrdersDir, type RunContext, type RunOptions } from './context';
 import { exitGates, type ExitReport } from './exit-gates';
 import { runRounds } from './parallel-rounds';
-import { WoLedger } from './ledger';
+import { WoLedger, woCheckpoints } from './ledger';
 import { build, buildRecordName, critique, review, settle, type Attempt, type PhaseEnd } from './phases';
 import { frontmatterOf, haltWo, runObject, transition } from './steps';
 
@@ -252,7 +252,7 @@ export async function runQueue(options: RunOptions): Promise<RunSummary> {
   const ctx: RunContext = {
     ...options,
     dir: workOrdersDir(options.task),
-    ledger: new WoLedger(options.root, options.log),
+    ledger: new WoLedger(options.root, options.log, woCheckpoints(options)),
     now: () => new Date().toISOString().replace(/\.[0-9]{3}Z$/, 'Z'),
   };
   let stop: string | undefined;
