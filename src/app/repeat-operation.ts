@@ -2,7 +2,8 @@
 // ask the engine (classifyRepeat via recordRepeatRun) → write the ledger. Pauses ask through the
 // shell's Asker, or, with nobody to ask, leave the ledger paused and the question in
 // `.loop/repeat/<session>.md` for `repeat --answer`. Never backwards: nothing here resets,
-// checks out or overwrites the workspace.
+// checks out or overwrites the workspace. Each recorded run carries a workspace checkpoint
+// (objects and a private ref only; see docs/checkpoints.md) unless the request says not to.
 import { rmSync } from 'node:fs';
 import { isAbsolute, join, relative } from 'node:path';
 import { close } from '../engine/close';
@@ -36,6 +37,7 @@ import {
 import { LEDGER_SIZE_LIMIT } from '../store/limits';
 import { readBoundedText } from '../store/bounded-read';
 import { OutsideRootError } from '../store/confine';
+import { recordIterationCheckpoint, takeIterationCheckpoint } from './checkpoints/iteration-checkpoint';
 import { loadLedger, updateLedger } from './ledger-access';
 import { Refused } from './outcome';
 import { buildReport, exitCodeFor, runFollowUp } from './repeat-report';
@@ -160,10 +162,11 @@ async function repeatBody(request: RepeatRequest): Promise<RepeatOutcome> {
     const summary = readSummary(root, state, step.stdout);
     const change = await describeChange(root, options, pre, post);
     const before = state;
+    const taken = request.checkpoint === false ? null : takeIterationCheckpoint(root, session, now());
     const recorded = transact(root, session, (l) => {
       const current = readRepeatState(l);
       if (isRefusal(current)) return current;
-      return recordRepeatRun(l, current ?? before, {
+      const result = recordRepeatRun(l, current ?? before, {
         pre: pre.key,
         post: post.key,
         summary,
@@ -174,6 +177,8 @@ async function repeatBody(request: RepeatRequest): Promise<RepeatOutcome> {
         command: state.inner,
         now: now(),
       });
+      if (isRefusal(result) || taken === null) return result;
+      return { ...result, ledger: recordIterationCheckpoint(l, result.ledger, taken, session) };
     });
     ({ ledger, state } = recorded);
     request.onProgress?.({

@@ -62,6 +62,8 @@ export interface RepeatRequest {
   change?: ScopeChange;
   asker?: Asker;
   timeoutMs: number;
+  /** false: no workspace checkpoint per recorded run (one is taken by default). */
+  checkpoint?: boolean;
   /** Cancels now: a running step is stopped (its group killed) and not recorded. */
   signal?: AbortSignal;
   /** Stops between iterations: the running step finishes and is recorded first. */

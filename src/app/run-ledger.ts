@@ -1,6 +1,7 @@
 // The harness's ledger side (README "loop-ledger run → On the ledger"): the session and epoch a
 // run records into, each finished attempt as one iteration with its critic brief, a cancel as a
 // `pause`, and a hash of the ledger after each of our writes so an agent's edit is caught.
+// Each iteration takes a workspace checkpoint unless the run was told not to (--no-checkpoint).
 import { createHash } from 'node:crypto';
 import { brief } from '../engine/brief';
 import { close } from '../engine/close';
@@ -16,6 +17,7 @@ import { isRefusal } from '../engine/refusal';
 import type { Ledger } from '../engine/types';
 import type { AttemptOutcome, BriefMaterial, HarnessRecorder, RunEnding } from '../drivers/harness/harness';
 import { locateLedger, readRegularFileBytes } from '../store';
+import { recordIterationCheckpoint, takeIterationCheckpoint } from './checkpoints/iteration-checkpoint';
 import { loadLedger, requireLedger, updateLedger } from './ledger-access';
 import { Refused } from './outcome';
 
@@ -76,6 +78,7 @@ export class LedgerRecorder implements HarnessRecorder {
     private readonly runId: string,
     private readonly runDirRel: string,
     private readonly now: () => Date,
+    private readonly checkpoints = true,
   ) {
     this.ledgerFile = locateLedger(root, session).writePath;
     this.lastHash = fileHash(this.ledgerFile);
@@ -95,7 +98,7 @@ export class LedgerRecorder implements HarnessRecorder {
   }
 
   async recordAttempt(outcome: AttemptOutcome): Promise<void> {
-    this.write((ledger) => this.attemptLedger(ledger, outcome));
+    this.write((ledger) => this.attemptLedger(ledger, outcome), true);
   }
 
   async recordEnding(ending: RunEnding, endingDigest: string): Promise<string[]> {
@@ -103,7 +106,7 @@ export class LedgerRecorder implements HarnessRecorder {
       withRunEnding(this.endingLedger(ledger, ending), { run_id: this.runId, sha256: endingDigest });
     if (ending.kind !== 'close') {
       try {
-        this.write(vouched);
+        this.write(vouched, true);
       } catch (error) {
         if (!(error instanceof Refused)) throw error;
         // No receipt is written for an ending the ledger did not take: a PASS on disk with no
@@ -204,10 +207,17 @@ export class LedgerRecorder implements HarnessRecorder {
     return second.ledger;
   }
 
-  private write(decide: (ledger: Ledger) => Ledger): void {
+  /** `iteration`: the write adds an iteration, which gets the workspace's checkpoint. */
+  private write(decide: (ledger: Ledger) => Ledger, iteration = false): void {
+    const taken =
+      iteration && this.checkpoints ? takeIterationCheckpoint(this.root, this.session, this.now()) : null;
     updateLedger(this.root, this.session, (read, location) => {
-      const next = decide(requireLedger(read, location, this.session));
-      return { write: next, result: undefined };
+      const ledger = requireLedger(read, location, this.session);
+      const next = decide(ledger);
+      return {
+        write: taken ? recordIterationCheckpoint(ledger, next, taken, this.session) : next,
+        result: undefined,
+      };
     });
     this.lastHash = fileHash(this.ledgerFile);
   }

@@ -46,6 +46,8 @@ export interface RunOpInput {
   checkTimeout: number;
   runRoot: string;
   requireClean: boolean;
+  /** false: no workspace checkpoint per attempt (taken by default; see run-ledger.ts). */
+  checkpoint?: boolean;
   session?: string;
   /** `{python}`: an interpreter path or name (default: python3 on PATH). */
   python?: string;
@@ -320,7 +322,7 @@ async function runChecked(input: RunOpInput, notes: string[]): Promise<RunOpResu
     },
     agents,
     start,
-    recorder: new LedgerRecorder(root, session, runId, run.relPath, input.now),
+    recorder: new LedgerRecorder(root, session, runId, run.relPath, input.now, input.checkpoint !== false),
   });
   if (result.kind === 'cancelled')
     return {

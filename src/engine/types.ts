@@ -58,6 +58,8 @@ export interface Contract {
   token_limit?: number;
   /** Optional: seconds from the epoch's opening. */
   time_limit?: number;
+  /** Optional: true makes every iterate take a workspace checkpoint unless told not to. */
+  checkpoint?: boolean;
   timeout_behaviour: unknown;
   escalation_path: unknown;
   quality_rubric: RubricDimension[];

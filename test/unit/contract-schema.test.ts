@@ -13,6 +13,7 @@ const CONTRACT_AND_LIMIT_FIELDS = [
   ...CONTRACT_FIELDS.slice(0, CONTRACT_FIELDS.indexOf('iteration_limit') + 1),
   ...LIMIT_FIELDS,
   ...CONTRACT_FIELDS.slice(CONTRACT_FIELDS.indexOf('iteration_limit') + 1),
+  'checkpoint',
 ];
 import {
   contractEditorSchema,

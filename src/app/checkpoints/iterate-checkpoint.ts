@@ -2,6 +2,8 @@
 // so a slow tree does not hold other writers), then under the ledger's lock the engine decides
 // the record, the ref `refs/loop-ledger/<session>/<epoch>-<n>` is created and the record is
 // written with its additive `checkpoint` key. A refused iteration creates no ref.
+// Without `--checkpoint`, an iterate on a loop whose contract says `checkpoint: true` takes one
+// too (see iterateByContractOp).
 import { openWorkspace } from '../../drivers/checkpoints/workspace';
 import { createRef } from '../../drivers/checkpoints/refs';
 import { takeSnapshot } from '../../drivers/checkpoints/snapshot';
@@ -13,6 +15,11 @@ import { appendToLedger } from '../ledger-access';
 import type { LockOptions } from '../lock-options';
 import { fromRefusal, ledgerFile, operation, Refused, type Outcome } from '../outcome';
 import { checkpointStep } from './errors';
+import {
+  recordIterationCheckpoint,
+  takeIterationCheckpoint,
+  type TakenCheckpoint,
+} from './iteration-checkpoint';
 
 export function iterateWithCheckpointOp(
   root: string,
@@ -58,4 +65,66 @@ export function iterateWithCheckpointOp(
       lock,
     );
   });
+}
+
+/**
+ * `iterate` without `--checkpoint`: a plain iterate, unless the ledger's contract says
+ * `checkpoint: true` (and `--no-checkpoint` was not given), when it takes one as `run` does by
+ * default. The contract is only known once the ledger is read under the lock, so that
+ * checkpoint is taken there; one that cannot be taken is recorded as `checkpoint_skipped` and
+ * the iteration still lands.
+ */
+export function iterateByContractOp(
+  root: string,
+  session: string,
+  input: EngineeringIterateInput,
+  options: { optOut: boolean },
+  lock: LockOptions = {},
+): Outcome<IterationRecord> {
+  return operation(ledgerFile(root, session), () =>
+    appendToLedger(
+      root,
+      session,
+      (ledger, records) => {
+        const result = iterateEngineering(ledger, input, records);
+        if (isRefusal(result)) return { result: fromRefusal<IterationRecord>(result) };
+        if (options.optOut || ledger.contract?.checkpoint !== true) {
+          return { write: result.ledger, result: { exitCode: 0, payload: result.record, findings: [] } };
+        }
+        const next = recordIterationCheckpoint(
+          ledger,
+          result.ledger,
+          takeIterationCheckpoint(root, session, input.now),
+          session,
+        );
+        const record = next.iterations[next.iterations.length - 1] as IterationRecord;
+        return { write: next, result: { exitCode: 0, payload: record, findings: [] } };
+      },
+      lock,
+    ),
+  );
+}
+
+/** A plain iterate whose record carries a checkpoint already taken (or why none was). */
+export function iterateTakenOp(
+  root: string,
+  session: string,
+  input: EngineeringIterateInput,
+  taken: TakenCheckpoint,
+  lock: LockOptions = {},
+): Outcome<IterationRecord> {
+  return operation(ledgerFile(root, session), () =>
+    appendToLedger(
+      root,
+      session,
+      (ledger, records) => {
+        const result = iterateEngineering(ledger, input, records);
+        if (isRefusal(result)) return { result: fromRefusal<IterationRecord>(result) };
+        const next = recordIterationCheckpoint(ledger, result.ledger, taken, session);
+        const record = next.iterations[next.iterations.length - 1] as IterationRecord;
+        return { write: next, result: { exitCode: 0, payload: record, findings: [] } };
+      },
+      lock,
+    ),
+  );
 }

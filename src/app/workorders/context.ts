@@ -23,6 +23,8 @@ export interface RunOptions {
   criticsExpected: number;
   cap: string;
   inPlace: boolean;
+  /** false (`--no-checkpoint`): phase iterations take no workspace checkpoint. */
+  checkpoint?: boolean;
   /** `--parallel --max N`: rounds of at most N work orders, each in its own worktree and branch. */
   parallelMax?: number;
   /** Per agent run. */

@@ -3,13 +3,45 @@
 // `wo-NN/aK/<phase>` (an action already complete is skipped on resume); the verdict closes:
 // CLEAN `complete`, RETRYABLE `revise`, TERMINAL `escalate`, kill `stop`. The sidecar, not the
 // ledger, is the cap's authority: a ledger problem is reported and never stops the queue.
-import { join } from 'node:path';
+// Each phase iteration carries a checkpoint of the root's workspace unless `--no-checkpoint`;
+// when the builds happen in another work tree than the root, the record says so instead.
+import { realpathSync } from 'node:fs';
+import { isAbsolute, join, relative, resolve } from 'node:path';
 import { EXIT } from '../../engine/refusal';
 import type { Outcome as LoopOutcome } from '../../engine/types';
 import { writeFileAtomicSync } from '../../store';
 import { openOp } from '../contract-operations';
 import { loadLedger } from '../ledger-access';
 import { closeOp, iterateOp } from '../operations';
+import { iterateTakenOp } from '../checkpoints/iterate-checkpoint';
+import { takeIterationCheckpoint } from '../checkpoints/iteration-checkpoint';
+
+/** Whether phase iterations take a checkpoint: no, yes, or not here (and why). */
+export type WoCheckpoints = 'off' | 'on' | { skipped: string };
+
+/**
+ * A checkpoint is of the workspace around the ledger's root (what `checkpoint diff|restore
+ * --root` later reads). It is the builds' work only when the root is in the code work tree.
+ */
+export function woCheckpoints(options: {
+  root: string;
+  worktree: string;
+  checkpoint?: boolean;
+}): WoCheckpoints {
+  if (options.checkpoint === false) return 'off';
+  const real = (p: string) => {
+    try {
+      return realpathSync(p);
+    } catch {
+      return resolve(p);
+    }
+  };
+  const rel = relative(real(options.worktree), real(options.root));
+  if (rel === '' || (!rel.startsWith('..') && !isAbsolute(rel))) return 'on';
+  return {
+    skipped: `the work orders build in ${options.worktree}, outside the ledger's root ${options.root}; checkpoints are taken of the root's workspace only`,
+  };
+}
 
 /** The contract every work-order session opens under: a record of the attempt, not a rubric. */
 function contractFor(): Record<string, unknown> {
@@ -47,6 +79,7 @@ export class WoLedger {
   constructor(
     private readonly root: string,
     private readonly report: (line: string) => void,
+    private readonly checkpoints: WoCheckpoints = 'off',
   ) {}
 
   private contract(): string {
@@ -105,13 +138,22 @@ export class WoLedger {
     now: Date,
     filesChanged: string[] = [],
   ): void {
+    const input = {
+      outcome: 'continue' as const,
+      actions: [`${session}/a${attempt}/${phase}`],
+      filesChanged,
+      now,
+    };
+    const cp = this.checkpoints;
     this.guard(`${session} ${phase}`, () =>
-      iterateOp(this.root, session, {
-        outcome: 'continue',
-        actions: [`${session}/a${attempt}/${phase}`],
-        filesChanged,
-        now,
-      }),
+      cp === 'off'
+        ? iterateOp(this.root, session, input)
+        : iterateTakenOp(
+            this.root,
+            session,
+            input,
+            cp === 'on' ? takeIterationCheckpoint(this.root, session, now) : cp,
+          ),
     );
   }
 

@@ -18,7 +18,7 @@ import { builderRecordPath, stopOrphanBuild } from '../../drivers/workorders/orp
 import { workOrdersDir, type RunContext, type RunOptions } from './context';
 import { exitGates, type ExitReport } from './exit-gates';
 import { runRounds } from './parallel-rounds';
-import { WoLedger } from './ledger';
+import { WoLedger, woCheckpoints } from './ledger';
 import { build, settle, type Attempt, type PhaseEnd } from './phases';
 import { entries, from, prepareAttempt, stopReason } from './queue-steps';
 import { haltWo, runObject, transition } from './steps';
@@ -141,7 +141,7 @@ export async function runQueue(options: RunOptions): Promise<RunSummary> {
   const ctx: RunContext = {
     ...options,
     dir: workOrdersDir(options.task),
-    ledger: new WoLedger(options.root, options.log),
+    ledger: new WoLedger(options.root, options.log, woCheckpoints(options)),
     now: () => isoUtcSeconds(Date.now()),
   };
   let stop: string | undefined;

@@ -1,5 +1,5 @@
-import { iterateWithCheckpointOp } from '../../app/checkpoints/iterate-checkpoint';
-import { iterateOp } from '../../app/operations';
+import { iterateByContractOp, iterateWithCheckpointOp } from '../../app/checkpoints/iterate-checkpoint';
+import { UsageError } from '../usage-error';
 import { SESSION_FLAG, type CommandSpec, type ParsedFlags } from '../args';
 import { withHuman, type CommandOutcome } from '../outcome';
 import { list, str, type CommandContext } from './context';
@@ -44,13 +44,24 @@ export const spec: CommandSpec = {
       type: 'boolean',
       help: 'take a workspace checkpoint (git) and record it with the iteration',
     },
+    'no-checkpoint': {
+      type: 'boolean',
+      help: 'take no checkpoint, even when the contract says checkpoint: true',
+    },
   },
 };
 
 export function run(flags: ParsedFlags, ctx: CommandContext): CommandOutcome {
   const session = str(flags.session) as string;
   const spend = spendFrom(flags);
-  const op = flags.checkpoint === true ? iterateWithCheckpointOp : iterateOp;
+  if (flags.checkpoint === true && flags.noCheckpoint === true) {
+    throw new UsageError('--checkpoint and --no-checkpoint contradict each other: give one');
+  }
+  const op =
+    flags.checkpoint === true
+      ? iterateWithCheckpointOp
+      : (root: string, s: string, input: Parameters<typeof iterateWithCheckpointOp>[2]) =>
+          iterateByContractOp(root, s, input, { optOut: flags.noCheckpoint === true });
   const outcome = op(ctx.root, session, {
     ...endingFrom(flags),
     actions: list(flags.action),

@@ -39,6 +39,8 @@ must be open (loop-ledger open). One iterate per run; pauses wait for an answer.
   --timeout SECONDS        per run of the step or follow-up (default 3600; 0 = none)
   --answer WORD            answer the pending question (retry, skip, abandon, change-scope, stay,
                            forward-escape; after a Stay, the follow-up's run or decline)
+  --no-checkpoint          take no workspace checkpoint per run (one is taken by default;
+                           see docs/checkpoints.md)
   --non-interactive        never prompt (also when stdin is not a terminal or CI is set)
   --json                   print the report as JSON
 
@@ -59,6 +61,7 @@ const OPTIONS = {
   'summary-file': { type: 'string' },
   timeout: { type: 'string' },
   answer: { type: 'string' },
+  'no-checkpoint': { type: 'boolean' },
   'non-interactive': { type: 'boolean' },
   json: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
@@ -151,6 +154,7 @@ export function parseRepeatArgv(argv: string[], env: NodeJS.ProcessEnv, tty: boo
       ...(values.answer !== undefined ? { answer: values.answer } : {}),
       ...(change ? { change } : {}),
       timeoutMs: timeout * 1000,
+      ...(values['no-checkpoint'] ? { checkpoint: false } : {}),
     },
     json: values.json ?? false,
     interactive,

@@ -22,6 +22,7 @@ const FLAGS: Record<string, FlagSpec> = {
   '--run-root': { key: 'runRoot', kind: 'value', metavar: 'DIR' },
   '--require-clean': { key: 'requireClean', kind: 'true' },
   '--no-require-clean': { key: 'requireClean', kind: 'false' },
+  '--no-checkpoint': { key: 'noCheckpoint', kind: 'true' },
   '--print-json': { key: 'printJson', kind: 'true' },
   '--root': { key: 'root', kind: 'value', metavar: 'DIR' },
   '--session': { key: 'session', kind: 'value', metavar: 'S' },
@@ -40,6 +41,8 @@ export interface RunArgs {
   checkTimeout: number;
   runRoot: string;
   requireClean: boolean;
+  /** --no-checkpoint: no workspace checkpoint per attempt. */
+  noCheckpoint: boolean;
   printJson: boolean;
   root?: string;
   session?: string;
@@ -51,13 +54,14 @@ export interface RunArgs {
 export const RUN_USAGE = `usage: loop-ledger run (--objective TEXT | --objective-file PATH) --agent-config PATH
                       --allow GLOB [--allow GLOB ...] [--check CMD ...]
                       [--max-attempts N] [--check-timeout SECONDS] [--run-root DIR]
-                      [--require-clean | --no-require-clean] [--print-json]
+                      [--require-clean | --no-require-clean] [--no-checkpoint] [--print-json]
                       [--root DIR] [--session S]
        loop-ledger run --node FILE [--root DIR] [--print-json]
 
 Run one bounded harness: explorer once, then coder -> checks -> code-reviewer -> repair until
 PASS, BLOCKED or --max-attempts (default 3). --check-timeout defaults to 300 s per check;
---run-root to .loop/runs. Exit 0 only on PASS, 1 for any other receipt, 2 when refused before
+--run-root to .loop/runs. Each attempt's iteration records a workspace checkpoint (see
+docs/checkpoints.md) unless --no-checkpoint. Exit 0 only on PASS, 1 for any other receipt, 2 when refused before
 anything is written, 130 when cancelled (SIGINT/SIGTERM; the same --session resumes).`;
 
 /** Python's int() over a command-line string. */
@@ -122,6 +126,7 @@ export function parseRunArgs(argv: string[]): RunArgs {
     node: raw.node as string | undefined,
     repo: raw.repo as string | undefined,
     printJson: raw.printJson === true,
+    noCheckpoint: raw.noCheckpoint === true,
   };
   if (typeof raw.requireClean === 'boolean') args.requireClean = raw.requireClean;
   if (typeof raw.maxAttempts === 'string') args.maxAttempts = pyInt('--max-attempts', raw.maxAttempts);
@@ -145,6 +150,7 @@ function defaults(): RunArgs {
     checkTimeout: 300,
     runRoot: '.loop/runs',
     requireClean: true,
+    noCheckpoint: false,
     printJson: false,
     help: false,
   };

@@ -116,6 +116,7 @@ export async function main(argv: string[]): Promise<number> {
       checkTimeout: args.checkTimeout,
       runRoot: args.runRoot,
       requireClean: args.requireClean,
+      checkpoint: !args.noCheckpoint,
       session: args.session,
       python: process.env.LOOP_LEDGER_PYTHON,
       env: process.env,

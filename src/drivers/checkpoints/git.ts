@@ -144,9 +144,3 @@ export function gitOkAsync(
     );
   });
 }
-
-/** Whether a git program can be started at all. */
-export function gitAvailable(): boolean {
-  const r = spawnSync('git', ['--version'], { env: gitEnv({}), windowsHide: true });
-  return !r.error && r.status === 0;
-}

@@ -8,7 +8,6 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { isObjectId, type RestoreFacts, type TreeChange } from '../../engine/checkpoints/rules';
 import { git, gitOk } from './git';
-import { headCommit } from './snapshot';
 import { CheckpointRefused, type CheckpointWorkspace } from './workspace';
 
 const IN_PROGRESS: [string, string][] = [
@@ -22,7 +21,7 @@ const IN_PROGRESS: [string, string][] = [
 export function restoreFacts(ws: CheckpointWorkspace, headThen: string | null, force: boolean): RestoreFacts {
   if (ws.shadow) return { inProgress: null, headNow: null, headThen, staged: false, shadow: true, force };
   const found = IN_PROGRESS.find(([name]) => existsSync(join(ws.gitDir, name)));
-  const headNow = headCommit(ws);
+  const headNow = ws.head; // read when the workspace was opened, just before
   const staged = headNow
     ? git(ws.place, ['diff-index', '--cached', '--quiet', '--no-ext-diff', '--end-of-options', headNow, '--'])
         .code !== 0

@@ -55,7 +55,7 @@ export function takeSnapshot(
       );
     }
     const tree = gitText(ws.place, ['write-tree'], { index });
-    const head = ws.shadow ? null : headCommit(ws);
+    const head = ws.head;
     const seconds = Math.floor(options.now.getTime() / 1000);
     const date = `@${seconds} +0000`;
     const commit = gitText(
@@ -91,28 +91,40 @@ function copyIndex(from: string, to: string): void {
   utimesSync(to, stat.atime, Math.floor(stat.mtimeMs / 1000));
 }
 
-/** HEAD's commit, or null before the first commit. */
-export function headCommit(ws: CheckpointWorkspace): string | null {
-  const r = git(ws.place, ['rev-parse', '--quiet', '--verify', '--end-of-options', 'HEAD^{commit}']);
-  return r.code === 0 ? r.stdout.toString('utf8').trim() : null;
-}
-
 /**
  * Untracked, modified and deleted paths (the only ones a checkpoint must read again; the rest
  * are as the index copy has them) outside `.loop/`, and every submodule entry; each candidate
- * with what it is on disk.
+ * with what it is on disk. One `ls-files` reads the index and walks the tree once for all of
+ * it: `-t` tags each entry (`?` untracked, `C` modified or deleted, `H`/`S`/`M`… an index
+ * entry), so a file whose name looks like an index line is never read as one.
  */
 function candidates(ws: CheckpointWorkspace, index: string): { candidates: Candidate[]; changed: string[] } {
-  const list = (args: string[]) =>
-    gitOk(ws.place, ['ls-files', '-z', ...args], { index })
-      .toString('utf8')
-      .split('\0')
-      .filter((p) => p !== '');
+  const listing = gitOk(
+    ws.place,
+    ['ls-files', '-z', '-t', '--stage', '--others', '--modified', '--exclude-standard'],
+    { index },
+  );
   const out: Candidate[] = [];
   const changed: string[] = [];
   const seen = new Set<string>();
+  const submodules = new Set<string>();
   const loop = ws.loopPrefix;
-  for (const path of list(['--others', '--modified', '--exclude-standard'])) {
+  for (const entry of interestingEntries(listing)) {
+    const tag = entry[0];
+    let path: string;
+    if (tag === '?') {
+      path = entry.slice(2);
+    } else {
+      const tab = entry.indexOf('\t');
+      if (tab < 0) continue;
+      path = entry.slice(tab + 1);
+      if (entry.startsWith('160000 ', 2)) {
+        if (!submodules.has(path)) out.push({ path, kind: 'submodule', bytes: 0 });
+        submodules.add(path);
+        continue;
+      }
+      if (tag !== 'C') continue;
+    }
     if (seen.has(path) || path.startsWith(loop)) continue;
     seen.add(path);
     // git lists a nested repository as its folder, with a trailing slash, and does not enter it.
@@ -125,12 +137,31 @@ function candidates(ws: CheckpointWorkspace, index: string): { candidates: Candi
     if (stat === null) continue; // deleted: `add -A` records the deletion
     out.push({ path, kind: stat.isFile() ? 'file' : 'other', bytes: stat.isFile() ? stat.size : 0 });
   }
-  for (const line of list(['--stage'])) {
-    if (!line.startsWith('160000 ')) continue;
-    const tab = line.indexOf('\t');
-    if (tab > 0) out.push({ path: line.slice(tab + 1), kind: 'submodule', bytes: 0 });
-  }
   return { candidates: out, changed };
+}
+
+const SPACE = 0x20;
+const GITLINK = Buffer.from('160000 ');
+
+/**
+ * The entries of `ls-files -z -t --stage` worth reading as text: every one but an unchanged,
+ * non-submodule index entry. A repository's index lists every tracked file; only these few are
+ * decoded, so a 10,000-file index costs a byte scan, not 10,000 strings.
+ */
+function* interestingEntries(listing: Buffer): Generator<string> {
+  let start = 0;
+  while (start < listing.length) {
+    let end = listing.indexOf(0, start);
+    if (end < 0) end = listing.length;
+    if (end - start >= 3 && listing[start + 1] === SPACE) {
+      const tag = listing[start];
+      const gitlink =
+        end - start >= 2 + GITLINK.length &&
+        listing.compare(GITLINK, 0, GITLINK.length, start + 2, start + 2 + GITLINK.length) === 0;
+      if (tag !== 0x48 /* H */ || gitlink) yield listing.toString('utf8', start, end);
+    }
+    start = end + 1;
+  }
 }
 
 function lstatOrNull(path: string) {

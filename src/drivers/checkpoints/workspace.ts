@@ -3,7 +3,8 @@
 // refs and objects (its work tree is the root; `.loop/` itself is excluded).
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
-import { git, gitAvailable, gitOk, type GitPlace } from './git';
+import { isObjectId } from '../../engine/checkpoints/rules';
+import { git, GitFailed, gitOk, type GitPlace, type GitResult } from './git';
 
 export interface CheckpointWorkspace {
   place: GitPlace;
@@ -12,26 +13,38 @@ export interface CheckpointWorkspace {
   /** The index a private copy starts from: the user's, or the shadow repository's stat cache. */
   indexPath: string;
   shadow: boolean;
+  /** HEAD's commit when the workspace was opened (null before the first commit, or in a shadow repository). */
+  head: string | null;
   /** The store's `.loop/` folder relative to the work tree top, with a trailing slash. */
   loopPrefix: string;
 }
 
 export class CheckpointRefused extends Error {}
 
+/**
+ * One git process finds everything: whether git runs at all, the work tree, its git dir and
+ * HEAD's commit (`--revs-only` prints nothing for HEAD before the first commit).
+ */
 export function openWorkspace(root: string): CheckpointWorkspace {
-  if (!gitAvailable()) {
+  let probe: GitResult;
+  try {
+    probe = git({ top: root }, [
+      'rev-parse',
+      '--is-bare-repository',
+      '--show-toplevel',
+      '--absolute-git-dir',
+      '--revs-only',
+      '--end-of-options',
+      'HEAD^{commit}',
+    ]);
+  } catch (error) {
+    if (!(error instanceof GitFailed)) throw error;
     throw new CheckpointRefused(
       'checkpoints need git, and no git program could be run (install git or leave out --checkpoint)',
     );
   }
-  const probe = git({ top: root }, [
-    'rev-parse',
-    '--is-bare-repository',
-    '--show-toplevel',
-    '--absolute-git-dir',
-  ]);
   if (probe.code === 0) {
-    const [bare, top, gitDir] = probe.stdout.toString('utf8').trim().split('\n');
+    const [bare, top, gitDir, head] = probe.stdout.toString('utf8').trim().split('\n');
     if (bare === 'true' || !top || !gitDir) {
       throw new CheckpointRefused(`${root} is inside a git directory, not a work tree`);
     }
@@ -40,6 +53,7 @@ export function openWorkspace(root: string): CheckpointWorkspace {
       gitDir,
       indexPath: join(gitDir, 'index'),
       shadow: false,
+      head: isObjectId(head) ? head : null,
       loopPrefix: prefixOf(top, root),
     };
   }
@@ -65,6 +79,7 @@ function shadowWorkspace(root: string): CheckpointWorkspace {
     gitDir,
     indexPath: join(gitDir, 'index'),
     shadow: true,
+    head: null,
     loopPrefix: '.loop/',
   };
 }

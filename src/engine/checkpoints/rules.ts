@@ -227,3 +227,19 @@ export function withCheckpoint<L extends { iterations: R[] }, R extends { n: num
   );
   return { ledger: { ...ledger, iterations }, record: withKey };
 }
+
+/**
+ * `ledger` with `record` (its newest iteration) carrying `checkpoint_skipped`: why a checkpoint
+ * that was due (by default, or by the contract) could not be taken. The iteration still lands.
+ */
+export function withSkippedCheckpoint<L extends { iterations: R[] }, R extends { n: number; epoch: number }>(
+  ledger: L,
+  record: R,
+  why: string,
+): { ledger: L; record: R } {
+  const withKey = sortKeysDeep({ ...record, checkpoint_skipped: why }) as R;
+  const iterations = ledger.iterations.map((r) =>
+    r === record || (r.n === record.n && r.epoch === record.epoch) ? withKey : r,
+  );
+  return { ledger: { ...ledger, iterations }, record: withKey };
+}

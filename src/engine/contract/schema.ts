@@ -226,19 +226,31 @@ export const contractSchema = described(
         'The measurable dimensions that score each iteration; at least one.',
         'The measurable dimensions that score each iteration; at least one. Each names the command that produces its number.',
       ),
+      checkpoint: described(
+        z.boolean().optional(),
+        'Optional. true: every iterate takes a workspace checkpoint unless --no-checkpoint.',
+        'Optional. `true`: every `iterate` on this loop takes a workspace checkpoint (a git commit under ' +
+          '`refs/loop-ledger/`) as if `--checkpoint` were given; `--no-checkpoint` opts one iterate out.',
+      ),
     })
     .strict(),
-  'A Loop Ledger contract: exactly these twelve fields, all required, plus the optional cost_limit, token_limit and time_limit.',
+  'A Loop Ledger contract: exactly these twelve fields, all required, plus the optional cost_limit, token_limit, time_limit and checkpoint.',
   'A Loop Ledger (work-loop) contract: exactly these twelve fields, all required, plus the optional caps ' +
-    '`cost_limit`, `token_limit` and `time_limit`; no other field is allowed.',
+    '`cost_limit`, `token_limit` and `time_limit` and the optional `checkpoint` switch; no other field is allowed.',
 );
 
 type AnyContractField = ReturnType<typeof contractSchema.keyof>['options'][number];
-export type ContractField = Exclude<AnyContractField, (typeof LIMIT_FIELDS)[number]>;
+export type ContractField = Exclude<AnyContractField, (typeof LIMIT_FIELDS)[number] | 'checkpoint'>;
+/** The optional switches beside the caps (each a boolean). */
+export const SWITCH_FIELDS = ['checkpoint'] as const;
 /** The twelve required contract fields, in the order findings are reported. */
 export const CONTRACT_FIELDS = contractSchema
   .keyof()
-  .options.filter((key): key is ContractField => !(LIMIT_FIELDS as readonly string[]).includes(key));
+  .options.filter(
+    (key): key is ContractField =>
+      !(LIMIT_FIELDS as readonly string[]).includes(key) &&
+      !(SWITCH_FIELDS as readonly string[]).includes(key),
+  );
 
 /** Every key a dimension may carry, in the order missing keys are reported. */
 export const DIMENSION_KEYS = rubricDimensionSchema.keyof().options;

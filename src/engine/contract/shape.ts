@@ -21,9 +21,14 @@ export const CONTRACT_FIELD_NAMES: readonly string[] = Object.keys(contract.prop
   (contract.required ?? []).includes(key),
 );
 
+/** The optional boolean switches (`checkpoint`): optional, but not caps. */
+export const CONTRACT_SWITCH_NAMES: readonly string[] = Object.keys(contract.properties).filter(
+  (key) => (contract.properties[key] as { type?: string }).type === 'boolean',
+);
+
 /** The optional caps beside `iteration_limit` (cost_limit, token_limit, time_limit). */
 export const CONTRACT_LIMIT_NAMES: readonly string[] = Object.keys(contract.properties).filter(
-  (key) => !(contract.required ?? []).includes(key),
+  (key) => !(contract.required ?? []).includes(key) && !CONTRACT_SWITCH_NAMES.includes(key),
 );
 
 /** Every rubric-dimension key (the eight required ones and `must_not_regress`). */

@@ -12,6 +12,7 @@ import { isPyBlank, pyStrip } from '../python-text';
 import {
   CONTRACT_FIELD_NAMES as CONTRACT_FIELDS,
   CONTRACT_LIMIT_NAMES as LIMIT_FIELDS,
+  CONTRACT_SWITCH_NAMES as SWITCH_FIELDS,
   DIMENSION_KEY_NAMES as DIMENSION_KEYS,
   DIRECTION_WORDS,
   REQUIRED_DIMENSION_KEY_NAMES as REQUIRED_DIMENSION_KEYS,
@@ -54,7 +55,7 @@ export function validateContract(raw: unknown, resolveProgram: ProgramResolver):
       );
     }
   }
-  const known: readonly string[] = [...CONTRACT_FIELDS, ...LIMIT_FIELDS];
+  const known: readonly string[] = [...CONTRACT_FIELDS, ...LIMIT_FIELDS, ...SWITCH_FIELDS];
   for (const key of Object.keys(raw)
     .filter((k) => !known.includes(k))
     .sort()) {
@@ -108,6 +109,13 @@ export function validateContract(raw: unknown, resolveProgram: ProgramResolver):
     ) {
       const what = whole ? 'a whole number of at least 1' : 'a number greater than 0';
       report('bad-limit', [field], `must be ${what} (or left out), got ${show(value)}`);
+    }
+  }
+
+  for (const field of SWITCH_FIELDS) {
+    if (!Object.hasOwn(raw, field)) continue;
+    if (typeof raw[field] !== 'boolean') {
+      report('bad-switch', [field], `must be true or false (or left out), got ${show(raw[field])}`);
     }
   }
 
@@ -275,7 +283,8 @@ function pickContract(raw: PlainObject): Contract {
     contract[field] = field === RUBRIC ? (raw[field] as PlainObject[]).map(pickDimension) : raw[field];
   }
   const limits: Record<string, unknown> = {};
-  for (const field of LIMIT_FIELDS) if (Object.hasOwn(raw, field)) limits[field] = raw[field];
+  for (const field of [...LIMIT_FIELDS, ...SWITCH_FIELDS])
+    if (Object.hasOwn(raw, field)) limits[field] = raw[field];
   return { ...contract, ...limits } as Contract;
 }
 

@@ -97,6 +97,21 @@ describe('contract: validateContract', () => {
     assert.match(f[2]!.message, /^alpha: not one of the twelve/);
   });
 
+  it('takes the optional checkpoint switch as a boolean, keeps it, and refuses any other value', () => {
+    const on = validateContract(contract({ checkpoint: true }), resolve);
+    assert.ok(on.ok);
+    assert.equal(on.contract.checkpoint, true);
+    const without = validateContract(contract(), resolve);
+    assert.ok(without.ok);
+    assert.equal(Object.hasOwn(without.contract, 'checkpoint'), false);
+    const f = findings(contract({ checkpoint: 'yes' }));
+    assert.deepEqual(
+      f.map((x) => [x.code, x.path]),
+      [['bad-switch', ['checkpoint']]],
+    );
+    assert.match(f[0]!.message, /^checkpoint: must be true or false/);
+  });
+
   it('reports all twelve missing fields of an empty object', () => {
     assert.deepEqual(codes({}), Array(12).fill('missing-field'));
   });
@@ -434,7 +449,9 @@ describe('contract: zod schema', () => {
     >;
     assert.equal(schema.$schema, 'http://json-schema.org/draft-07/schema#');
     assert.deepEqual(
-      Object.keys(schema.properties as object).filter((k) => !LIMIT_FIELDS.includes(k as never)),
+      Object.keys(schema.properties as object).filter(
+        (k) => !LIMIT_FIELDS.includes(k as never) && k !== 'checkpoint',
+      ),
       [...CONTRACT_FIELDS],
     );
     assert.deepEqual(

@@ -1,6 +1,6 @@
 // `loop-ledger wo run <task> [--builder-config agents.toml | --builder CMD --reviewer CMD]
 // [--reviewer CMD] [--critic CMD] [--critics N] [--cap N] [--in-place] [--worktree DIR]
-// [--root DIR] [--timeout SECONDS] [--parallel [--max N]]` — the sequential pass, or rounds. By default each attempt is built by a
+// [--root DIR] [--timeout SECONDS] [--parallel [--max N]] [--no-checkpoint]` — the sequential pass, or rounds. By default each attempt is built by a
 // `loop-ledger run` harness (allowed globs = "Files to touch", checks = runnable acceptance).
 // Exit 0 every work order done and the merge gate allows the branch, 1 escalation, gates
 // refused (task review, ship or merge gate) or stopped (kill switch, budget), 2 usage,
@@ -33,14 +33,14 @@ function usage(message: string): number {
 }
 
 export async function main(argv: string[]): Promise<number> {
-  const known = new Set([...VALUE_FLAGS, '--in-place', '--parallel']);
+  const known = new Set([...VALUE_FLAGS, '--in-place', '--parallel', '--no-checkpoint']);
   for (let i = 0; i < argv.length; i += 1) {
     const arg = argv[i] ?? '';
     if (arg.startsWith('--') && !known.has(arg.split('=')[0] ?? ''))
       return usage(`unknown flag ${JSON.stringify(arg.slice(0, 80))}`);
     if (VALUE_FLAGS.includes(arg)) i += 1;
   }
-  const flags = parseFlags(argv, VALUE_FLAGS, ['--in-place', '--parallel']);
+  const flags = parseFlags(argv, VALUE_FLAGS, ['--in-place', '--parallel', '--no-checkpoint']);
   const task = flags.positionals[0];
   if (!task) return usage('<task-folder> is required');
   if (!isDirectory(workOrdersDir(task))) return usage(`${workOrdersDir(task)}: no work-orders folder`);
@@ -98,6 +98,7 @@ export async function main(argv: string[]): Promise<number> {
       criticsExpected: Number(critics),
       cap,
       inPlace: flags.switches.has('--in-place'),
+      checkpoint: !flags.switches.has('--no-checkpoint'),
       parallelMax,
       timeoutMs: Number(timeout) * 1000,
       signal: controller.signal,
