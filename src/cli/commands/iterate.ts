@@ -1,5 +1,7 @@
 import { iterateWithCheckpointOp } from '../../app/checkpoints/iterate-checkpoint';
-import { iterateOp } from '../../app/operations';
+import { iterateOp, type Outcome } from '../../app/operations';
+import type { IterationRecord } from '../../engine/types';
+import { UsageError } from '../usage-error';
 import { SESSION_FLAG, type CommandSpec, type ParsedFlags } from '../args';
 import { withHuman, type CommandOutcome } from '../outcome';
 import { list, str, type CommandContext } from './context';
@@ -45,13 +47,15 @@ export const spec: CommandSpec = {
       help: 'take a workspace checkpoint (git) and record it with the iteration',
     },
   },
+  stores: true,
 };
 
-export function run(flags: ParsedFlags, ctx: CommandContext): CommandOutcome {
+export function run(flags: ParsedFlags, ctx: CommandContext): CommandOutcome | Promise<CommandOutcome> {
   const session = str(flags.session) as string;
   const spend = spendFrom(flags);
-  const op = flags.checkpoint === true ? iterateWithCheckpointOp : iterateOp;
-  const outcome = op(ctx.root, session, {
+  if (ctx.store && flags.checkpoint === true)
+    throw new UsageError('--checkpoint is not available on a PostgreSQL store yet');
+  const input = {
     ...endingFrom(flags),
     actions: list(flags.action),
     error: str(flags.error),
@@ -68,7 +72,13 @@ export function run(flags: ParsedFlags, ctx: CommandContext): CommandOutcome {
     ...engineeringFrom(flags),
     ...spend,
     now: ctx.now,
-  });
+  };
+  if (ctx.store) return ctx.store.iterate(session, input).then((o) => human(session, o));
+  const op = flags.checkpoint === true ? iterateWithCheckpointOp : iterateOp;
+  return human(session, op(ctx.root, session, input));
+}
+
+function human(session: string, outcome: Outcome<IterationRecord>): CommandOutcome {
   return withHuman(outcome, (r) => {
     const promoted = r.stall ? ` (reported ${r.reported_outcome}, stall ${r.stall})` : '';
     const scored = r.evaluation ? `; rubric ${r.evaluation.verdict} ${r.evaluation.weighted_total}` : '';
