@@ -135,6 +135,16 @@ const builds = [
     outfile: 'dist/mcp.js',
     minify: true,
   },
+  // A PostgreSQL store (`--store`, LOOP_LEDGER_STORE) requires this on demand (src/cli/store-select.ts):
+  // the store's operations and the `pg` driver, never loaded for the files under the root.
+  // `pg-native` is the driver's optional libpq binding, which it only requires when asked to.
+  {
+    ...common,
+    entryPoints: ['src/app/pg-store.ts'],
+    outfile: 'dist/pg.js',
+    external: ['pg-native'],
+    minify: true,
+  },
   // `loop-ledger wo` (work orders) requires these on demand (src/cli/commands/wo.ts): the small
   // dispatcher, and one self-contained CommonJS bundle per kernel group (src/cli/commands/wo/*),
   // so a kernel loads only its own code (reconcile never parses the YAML library). CommonJS, not

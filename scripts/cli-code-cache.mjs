@@ -69,6 +69,8 @@ export function writeCliCodeCache(cli) {
       [['resume', ...at, '--json'], 0],
       [['list', '--root', work, '--json'], 0],
       [['checkpoint', 'list', ...at, '--json'], 0],
+      // Its own bundle too; it needs a PostgreSQL server to do anything more.
+      [['store', '--help'], 0],
       // What the full bundle (dist/cli-main.js) still answers: help, version, the drop-in commands.
       [['--help'], 0],
       [['--version'], 0],
@@ -76,6 +78,8 @@ export function writeCliCodeCache(cli) {
     ];
     const env = { ...process.env, LOOP_LEDGER_WRITE_CODE_CACHE: '1' };
     delete env.NODE_OPTIONS;
+    // Training runs on the files under `work`, whatever store the builder's shell selects.
+    delete env.LOOP_LEDGER_STORE;
     for (const [args, expected] of steps) {
       const r = spawnSync(process.execPath, [cli, ...args], { env, encoding: 'utf8' });
       if (r.status !== expected) {

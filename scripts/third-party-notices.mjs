@@ -38,10 +38,15 @@ export function noticesText(root, packages) {
     const files = readdirSync(join(root, dir))
       .filter((file) => LEGAL_FILE.test(file))
       .sort();
-    if (files.length === 0)
+    // A few packages (pg-types, pgpass) carry their license text only as their README's section.
+    const readmeLicense = files.length === 0 ? licenseSectionOfReadme(join(root, dir)) : null;
+    if (files.length === 0 && readmeLicense === null)
       throw new Error(`${dir}: no LICENSE, COPYING or NOTICE file to ship in ${NOTICES_FILE}`);
     const license = typeof manifest.license === 'string' ? manifest.license : 'see below';
-    const texts = files.map((file) => readFileSync(join(root, dir, file), 'utf8').trimEnd());
+    const texts =
+      readmeLicense !== null
+        ? [readmeLicense]
+        : files.map((file) => readFileSync(join(root, dir, file), 'utf8').trimEnd());
     return [`${name} ${manifest.version} (${license})`, '-'.repeat(60), ...texts].join('\n\n');
   });
   return [
@@ -50,6 +55,19 @@ export function noticesText(root, packages) {
     '',
     ...sections.map((section) => `${'='.repeat(72)}\n${section}\n`),
   ].join('\n');
+}
+
+/** The text under a README's "License" heading (to the next heading), or null. */
+function licenseSectionOfReadme(dir) {
+  const readme = readdirSync(dir).find((file) => /^readme(\.md)?$/i.test(file));
+  if (readme === undefined) return null;
+  const lines = readFileSync(join(dir, readme), 'utf8').split('\n');
+  const start = lines.findIndex((line) => /^#+\s*licen[cs]e\s*$/i.test(line));
+  if (start < 0) return null;
+  const rest = lines.slice(start + 1);
+  const end = rest.findIndex((line) => /^#+\s/.test(line));
+  const text = (end < 0 ? rest : rest.slice(0, end)).join('\n').trim();
+  return /permission|licen[cs]e/i.test(text) ? text : null;
 }
 
 /** Writes dist/ThirdPartyNotices.txt for the bundles whose metafiles are given. */

@@ -12,6 +12,7 @@ import { caseTwin, keepCorruptCopy } from '../store';
 import { parseContractText, readContractFile } from './contract-file';
 import { readEngineeringContract } from './engineering-open';
 import { requireLedger, updateLedger } from './ledger-access';
+import type { StepResult } from './ledger-steps';
 import type { LockOptions } from './lock-options';
 import { fromRefusal, ledgerFile, operation, Refused, type Outcome } from './outcome';
 import { CONTRACT_LIMIT, INPUT_LIMIT, readTextFile } from './read-input';
@@ -45,8 +46,8 @@ export function openOp(
 ): Outcome<OpenPayload> {
   const force = input.force === true;
   // Settings are refused before the ledger is even locked, as a usage error would be.
-  const settings = openSettingsRefusal({ stallThreshold: input.stallThreshold ?? DEFAULT_STALL_THRESHOLD });
-  if (settings) return fromRefusal<OpenPayload>(settings);
+  const settings = openSettingsProblem(input);
+  if (settings) return settings;
   return operation(ledgerFile(root, session), () =>
     updateLedger(
       root,
@@ -56,23 +57,8 @@ export function openOp(
         let existing: Ledger | null = null;
         const discardCorrupt = read.kind === 'corrupt' && force;
         if (read.kind !== 'absent' && !discardCorrupt) existing = requireLedger(read, location, session);
-        // The open-ledger check comes before the contract is read at all.
-        const pre = openPrecheck(existing, force);
-        if (pre) return { result: fromRefusal<OpenPayload>(pre) };
-        const engineering = input.engineeringPath ? readEngineeringContract(input.engineeringPath) : null;
-        const result = open({
-          session,
-          existing,
-          contract: input.contractPath ? readContractFile(input.contractPath) : null,
-          admittedContract: !input.contractPath && engineering ? derivedContract(engineering) : undefined,
-          stallThreshold:
-            input.stallThreshold ?? (engineering ? ENGINEERING_STALL_THRESHOLD : DEFAULT_STALL_THRESHOLD),
-          force,
-          baselineEvidence: readEvidence(input.baselineEvidence ?? []),
-          now: input.now,
-          resolveProgram: programResolver(root),
-        });
-        if (isRefusal(result)) return { result: fromRefusal<OpenPayload>(result) };
+        const step = openStep(root, session, input)(existing);
+        if (step.write === undefined) return step;
         // Only now, with the new ledger decided, is the unreadable one moved aside: never lost.
         // The original engine's file is never replaced (the write goes to .loop), so it needs no copy.
         const kept =
@@ -80,12 +66,50 @@ export function openOp(
         const notes: Finding[] = kept
           ? [{ message: `${location.readPath}: corrupt ledger kept as ${kept}` }]
           : [];
-        const ledger = engineering ? attachEngineering(result.ledger, engineering) : result.ledger;
-        return { write: ledger, result: { exitCode: 0, payload: result.payload, findings: notes } };
+        return { write: step.write, result: { ...step.result, findings: notes } };
       },
       lock,
     ),
   );
+}
+
+/**
+ * `open`'s engine step over the session's current ledger (null: none yet), whichever store
+ * holds it; the contract files are read here, after the open-ledger check.
+ */
+export function openStep(
+  root: string,
+  session: string,
+  input: OpenOpInput,
+): (existing: Ledger | null) => StepResult<OpenPayload> {
+  return (existing) => {
+    const force = input.force === true;
+    // The open-ledger check comes before the contract is read at all.
+    const pre = openPrecheck(existing, force);
+    if (pre) return { result: fromRefusal<OpenPayload>(pre) };
+    const engineering = input.engineeringPath ? readEngineeringContract(input.engineeringPath) : null;
+    const result = open({
+      session,
+      existing,
+      contract: input.contractPath ? readContractFile(input.contractPath) : null,
+      admittedContract: !input.contractPath && engineering ? derivedContract(engineering) : undefined,
+      stallThreshold:
+        input.stallThreshold ?? (engineering ? ENGINEERING_STALL_THRESHOLD : DEFAULT_STALL_THRESHOLD),
+      force,
+      baselineEvidence: readEvidence(input.baselineEvidence ?? []),
+      now: input.now,
+      resolveProgram: programResolver(root),
+    });
+    if (isRefusal(result)) return { result: fromRefusal<OpenPayload>(result) };
+    const ledger = engineering ? attachEngineering(result.ledger, engineering) : result.ledger;
+    return { write: ledger, result: { exitCode: 0, payload: result.payload, findings: [] } };
+  };
+}
+
+/** The refusal of an open that sets a bad stall threshold, before any ledger is touched. */
+export function openSettingsProblem(input: OpenOpInput): Outcome<OpenPayload> | null {
+  const settings = openSettingsRefusal({ stallThreshold: input.stallThreshold ?? DEFAULT_STALL_THRESHOLD });
+  return settings ? fromRefusal<OpenPayload>(settings) : null;
 }
 
 /**

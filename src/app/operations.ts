@@ -3,15 +3,14 @@
 // answers and webview messages onto the same calls, so no rule is implemented twice.
 import { brief, type BriefInput, type BriefPacket, type DiffInput, type DiffText } from '../engine/brief';
 import type { CloseInput } from '../engine/close';
-import { closeEngineering } from '../engine/engineering/close';
 import { withReviewedDiff } from '../engine/engineering/budget';
-import { iterateEngineering, type EngineeringIterateInput } from '../engine/engineering/iterate';
+import type { EngineeringIterateInput } from '../engine/engineering/iterate';
 import { isRefusal } from '../engine/refusal';
 import type { RecordsSummary } from '../engine/records-summary';
-import { resume, type ResumePayload } from '../engine/resume';
+import type { ResumePayload } from '../engine/resume';
 import { score } from '../engine/score-command';
 import { status, type StatusPayload } from '../engine/status';
-import type { Evaluation, IterationRecord, Ledger, Outcome as LoopOutcome } from '../engine/types';
+import type { Evaluation, IterationRecord, Ledger } from '../engine/types';
 import { listSessions, type SessionSummary } from '../store';
 import {
   appendToLedger,
@@ -21,9 +20,11 @@ import {
   updateLedger,
 } from './ledger-access';
 import type { LockOptions } from './lock-options';
+import { closeStep, iterateStep, resumeStep, type ClosePayload } from './ledger-steps';
 import { fromRefusal, ledgerFile, operation, type Outcome } from './outcome';
 
 export type { Outcome } from './outcome';
+export type { ClosePayload } from './ledger-steps';
 
 export function iterateOp(
   root: string,
@@ -31,19 +32,7 @@ export function iterateOp(
   input: EngineeringIterateInput,
   lock: LockOptions = {},
 ): Outcome<IterationRecord> {
-  return operation(ledgerFile(root, session), () =>
-    appendToLedger(
-      root,
-      session,
-      (ledger, records) => {
-        // The core rules, plus budgets, NO_OP and termination on a loop-engineering ledger.
-        const result = iterateEngineering(ledger, input, records);
-        if (isRefusal(result)) return { result: fromRefusal<IterationRecord>(result) };
-        return { write: result.ledger, result: { exitCode: 0, payload: result.record, findings: [] } };
-      },
-      lock,
-    ),
-  );
+  return operation(ledgerFile(root, session), () => appendToLedger(root, session, iterateStep(input), lock));
 }
 
 export interface BriefOpInput<Diff extends DiffInput = BriefInput> {
@@ -122,26 +111,8 @@ export function statusOutcome(ledger: Ledger, records?: RecordsSummary): Outcome
 
 export function resumeOp(root: string, session: string, lock: LockOptions = {}): Outcome<ResumePayload> {
   return operation(ledgerFile(root, session), () =>
-    updateLedger(
-      root,
-      session,
-      (read, location) => {
-        const result = resume(requireLedger(read, location, session));
-        if (isRefusal(result)) return { result: fromRefusal<ResumePayload>(result) };
-        return {
-          write: result.changed ? result.ledger : undefined,
-          result: { exitCode: 0, payload: result.payload, findings: [] },
-        };
-      },
-      lock,
-    ),
+    updateLedger(root, session, (read, location) => resumeStep(requireLedger(read, location, session)), lock),
   );
-}
-
-export interface ClosePayload {
-  session: string;
-  status: 'closed';
-  final_outcome: LoopOutcome;
 }
 
 export function closeOp(
@@ -154,11 +125,7 @@ export function closeOp(
     updateLedger(
       root,
       session,
-      (read, location) => {
-        const result = closeEngineering(requireLedger(read, location, session), input);
-        if (isRefusal(result)) return { result: fromRefusal<ClosePayload>(result) };
-        return { write: result.ledger, result: { exitCode: 0, payload: result.payload, findings: [] } };
-      },
+      (read, location) => closeStep(input)(requireLedger(read, location, session)),
       lock,
     ),
   );

@@ -22,12 +22,29 @@ export interface CommandSpec {
   flags: Record<string, FlagSpec>;
   /** Name of the one positional argument, when the command takes one. */
   positional?: string;
+  /** The command works on a PostgreSQL store too (`--store`); others refuse one. */
+  stores?: boolean;
 }
 
 /** Flags every subcommand shares. `--session` is added per command because `validate` and `list` have none. */
 export const COMMON_FLAGS: Record<string, FlagSpec> = {
   root: { type: 'string', help: 'workspace root (default: the current directory)', placeholder: 'DIR' },
   json: { type: 'boolean', help: 'print the payload as JSON (sorted keys, indent 2)' },
+  store: {
+    type: 'string',
+    help: 'a PostgreSQL ledger store, postgres://… (default: $LOOP_LEDGER_STORE, else the files under the root)',
+    placeholder: 'URL',
+  },
+  project: {
+    type: 'string',
+    help: "the store's namespace for this workspace's sessions (default: $LOOP_LEDGER_PROJECT, else the root folder's name)",
+    placeholder: 'NAME',
+  },
+  'request-id': {
+    type: 'string',
+    help: 'with a store: the id of this write, so a retry of one that committed is reported, not done twice',
+    placeholder: 'ID',
+  },
 };
 
 export const SESSION_FLAG: FlagSpec = {

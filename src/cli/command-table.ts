@@ -22,4 +22,5 @@ export const COMMANDS: Record<string, Load<CommandModule>> = {
   validate: () => import('./commands/validate'),
   list: () => import('./commands/list'),
   checkpoint: () => import('./commands/checkpoint'),
+  store: () => import('./commands/store'),
 };

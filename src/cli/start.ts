@@ -78,7 +78,18 @@ async function main(cli: CommandLine, argv: string[]): Promise<number> {
       return 0;
     }
     const ctx = contextFrom(parsed.flags);
-    const outcome = await command.run(parsed.flags, ctx, parsed.positional);
+    if (ctx.store !== undefined && command.spec.stores !== true) {
+      await ctx.store.end();
+      throw new UsageError(
+        'not available on a PostgreSQL store yet (unset LOOP_LEDGER_STORE or drop --store)',
+      );
+    }
+    let outcome: CommandOutcome;
+    try {
+      outcome = await command.run(parsed.flags, ctx, parsed.positional);
+    } finally {
+      await ctx.store?.end();
+    }
     emit(outcome, ctx.json);
     return outcome.exitCode;
   } catch (error) {
@@ -101,6 +112,11 @@ function printTopLevel(name: string, text: string, code: number): number {
 }
 
 async function runRaw(name: string, load: Load<RawCommandModule>, argv: string[]): Promise<number> {
+  // These read and write the files under the root: never silently, when a store is selected.
+  if ((process.env.LOOP_LEDGER_STORE ?? '') !== '') {
+    printFindings([`loop-ledger ${name}: not available on a PostgreSQL store yet (unset LOOP_LEDGER_STORE)`]);
+    return 2;
+  }
   try {
     return await (await load()).main(argv);
   } catch (error) {

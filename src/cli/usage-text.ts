@@ -12,6 +12,7 @@ Bounded, auditable, resumable work loops. Commands:
   validate  check a contract file without opening a loop
   list      list every session under the root
   checkpoint  workspace checkpoints of a session: list, diff, restore, prune
+  store     a PostgreSQL ledger store (--store URL): migrate its schema, import, export
   repeat    repeat an inner step until the workspace settles (exit 10 partial, 11 paused)
   run       run the bounded agent harness (explorer, coder, checks, reviewer) and write a receipt
   wo        the work-order queue: kernels (run-state, compile, gates, obs, …) and \`wo run\`

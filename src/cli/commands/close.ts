@@ -1,4 +1,4 @@
-import { closeOp } from '../../app/operations';
+import { closeOp, type ClosePayload, type Outcome } from '../../app/operations';
 import { SESSION_FLAG, type CommandSpec, type ParsedFlags } from '../args';
 import { withHuman, type CommandOutcome } from '../outcome';
 import { str, type CommandContext } from './context';
@@ -12,10 +12,13 @@ export const spec: CommandSpec = {
     outcome: outcomeFlag('how the loop ended'),
     ...ESCALATE_FLAGS,
   },
+  stores: true,
 };
 
-export function run(flags: ParsedFlags, ctx: CommandContext): CommandOutcome {
+export function run(flags: ParsedFlags, ctx: CommandContext): CommandOutcome | Promise<CommandOutcome> {
   const session = str(flags.session) as string;
-  const outcome = closeOp(ctx.root, session, endingFrom(flags));
-  return withHuman(outcome, (p) => `${session}: closed (${p.final_outcome})`);
+  const human = (outcome: Outcome<ClosePayload>) =>
+    withHuman(outcome, (p) => `${session}: closed (${p.final_outcome})`);
+  if (ctx.store) return ctx.store.close(session, endingFrom(flags)).then(human);
+  return human(closeOp(ctx.root, session, endingFrom(flags)));
 }

@@ -1,4 +1,6 @@
 import { iterateByContractOp, iterateWithCheckpointOp } from '../../app/checkpoints/iterate-checkpoint';
+import type { Outcome } from '../../app/operations';
+import type { IterationRecord } from '../../engine/types';
 import { UsageError } from '../usage-error';
 import { SESSION_FLAG, type CommandSpec, type ParsedFlags } from '../args';
 import { withHuman, type CommandOutcome } from '../outcome';
@@ -49,20 +51,18 @@ export const spec: CommandSpec = {
       help: 'take no checkpoint, even when the contract says checkpoint: true',
     },
   },
+  stores: true,
 };
 
-export function run(flags: ParsedFlags, ctx: CommandContext): CommandOutcome {
+export function run(flags: ParsedFlags, ctx: CommandContext): CommandOutcome | Promise<CommandOutcome> {
   const session = str(flags.session) as string;
   const spend = spendFrom(flags);
   if (flags.checkpoint === true && flags.noCheckpoint === true) {
     throw new UsageError('--checkpoint and --no-checkpoint contradict each other: give one');
   }
-  const op =
-    flags.checkpoint === true
-      ? iterateWithCheckpointOp
-      : (root: string, s: string, input: Parameters<typeof iterateWithCheckpointOp>[2]) =>
-          iterateByContractOp(root, s, input, { optOut: flags.noCheckpoint === true });
-  const outcome = op(ctx.root, session, {
+  if (ctx.store && flags.checkpoint === true)
+    throw new UsageError('--checkpoint is not available on a PostgreSQL store yet');
+  const input = {
     ...endingFrom(flags),
     actions: list(flags.action),
     error: str(flags.error),
@@ -79,7 +79,16 @@ export function run(flags: ParsedFlags, ctx: CommandContext): CommandOutcome {
     ...engineeringFrom(flags),
     ...spend,
     now: ctx.now,
-  });
+  };
+  if (ctx.store) return ctx.store.iterate(session, input).then((o) => human(session, o));
+  const outcome =
+    flags.checkpoint === true
+      ? iterateWithCheckpointOp(ctx.root, session, input)
+      : iterateByContractOp(ctx.root, session, input, { optOut: flags.noCheckpoint === true });
+  return human(session, outcome);
+}
+
+function human(session: string, outcome: Outcome<IterationRecord>): CommandOutcome {
   return withHuman(outcome, (r) => {
     const promoted = r.stall ? ` (reported ${r.reported_outcome}, stall ${r.stall})` : '';
     const scored = r.evaluation ? `; rubric ${r.evaluation.verdict} ${r.evaluation.weighted_total}` : '';

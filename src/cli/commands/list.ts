@@ -1,4 +1,5 @@
-import { listOp } from '../../app/operations';
+import { listOp, type Outcome } from '../../app/operations';
+import type { SessionSummary } from '../../store';
 import type { CommandSpec, ParsedFlags } from '../args';
 import { withHuman, type CommandOutcome } from '../outcome';
 import { visible } from '../output';
@@ -10,10 +11,16 @@ export const spec: CommandSpec = {
   summary:
     'Every session under the root (.loop/ledgers and the original .claude/.runtime/work-loop): status, epoch, iterations, last outcome.',
   flags: {},
+  stores: true,
 };
 
-export function run(_flags: ParsedFlags, ctx: CommandContext): CommandOutcome {
-  return withHuman(listOp(ctx.root), ({ root, sessions }) => {
+export function run(_flags: ParsedFlags, ctx: CommandContext): CommandOutcome | Promise<CommandOutcome> {
+  if (ctx.store) return ctx.store.list().then(human);
+  return human(listOp(ctx.root));
+}
+
+function human(outcome: Outcome<{ root: string; sessions: SessionSummary[] }>): CommandOutcome {
+  return withHuman(outcome, ({ root, sessions }) => {
     if (sessions.length === 0) return `no ledgers under ${visible(root)}`;
     return sessions
       .map((s) =>

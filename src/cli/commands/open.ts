@@ -1,4 +1,6 @@
 import { openOp } from '../../app/contract-operations';
+import type { Outcome } from '../../app/outcome';
+import type { OpenPayload } from '../../engine/open';
 import { STALL_THRESHOLD_FIELD } from '../../engine/open-settings';
 import type { Finding } from '../../engine/types';
 import { SESSION_FLAG, type CommandSpec, type ParsedFlags } from '../args';
@@ -38,23 +40,29 @@ export const spec: CommandSpec = {
       placeholder: 'DIM=PATH',
     },
   },
+  stores: true,
 };
 
-export function run(flags: ParsedFlags, ctx: CommandContext): CommandOutcome {
+export function run(flags: ParsedFlags, ctx: CommandContext): CommandOutcome | Promise<CommandOutcome> {
   const session = str(flags.session) as string;
   if (str(flags.contract) === null && str(flags.engineering) === null) {
     throw new UsageError(
       'the flag --contract is required (or --engineering with a loop-engineering contract)',
     );
   }
-  const outcome = openOp(ctx.root, session, {
+  const input = {
     contractPath: str(flags.contract),
     engineeringPath: str(flags.engineering),
     stallThreshold: typeof flags.stallThreshold === 'number' ? flags.stallThreshold : undefined,
     force: flags.force === true,
     baselineEvidence: list(flags.baselineEvidence),
     now: ctx.now,
-  });
+  };
+  if (ctx.store) return ctx.store.open(session, input).then((o) => human(session, o));
+  return human(session, openOp(ctx.root, session, input));
+}
+
+function human(session: string, outcome: Outcome<OpenPayload>): CommandOutcome {
   return withHuman(
     { ...outcome, findings: outcome.findings.map(inFlagWords) },
     (p) => `${session}: open, epoch ${p.epoch}, next iteration ${p.next_iteration}`,

@@ -1,4 +1,5 @@
-import { resumeOp } from '../../app/operations';
+import { resumeOp, type Outcome } from '../../app/operations';
+import type { ResumePayload } from '../../engine/resume';
 import { resumeContinuesRepeatOnDisk } from '../../app/repeat-resume';
 import { SESSION_FLAG, type CommandSpec, type ParsedFlags } from '../args';
 import { withHuman, type CommandOutcome } from '../outcome';
@@ -41,6 +42,7 @@ export const spec: CommandSpec = {
     },
     'non-interactive': { type: 'boolean', help: `never prompt at a repeat's pause (${REPEAT_ONLY})` },
   },
+  stores: true,
 };
 
 /** As `repeat --timeout`: whole seconds ≥ 0, 0 = none, default an hour. */
@@ -53,6 +55,11 @@ function timeoutMs(value: ParsedFlags[string]): number {
 
 export async function run(flags: ParsedFlags, ctx: CommandContext): Promise<CommandOutcome> {
   const session = str(flags.session) as string;
+  // A repeat's state lives in files under the root: on a store, only the loop itself resumes.
+  if (ctx.store) {
+    refuseRepeatFlags(flags, session);
+    return human(session, await ctx.store.resume(session));
+  }
   if (resumeContinuesRepeatOnDisk(ctx.root, session)) {
     const answer = str(flags.answer);
     if (answer !== null && answer.trim() === '') throw new UsageError('--answer is empty');
@@ -80,6 +87,11 @@ export async function run(flags: ParsedFlags, ctx: CommandContext): Promise<Comm
       findings: outcome.findings,
     };
   }
+  refuseRepeatFlags(flags, session);
+  return human(session, resumeOp(ctx.root, session));
+}
+
+function refuseRepeatFlags(flags: ParsedFlags, session: string): void {
   for (const flag of ['answer', 'timeout', 'nonInteractive'] as const) {
     if (flags[flag] !== undefined)
       throw new UsageError(
@@ -88,8 +100,11 @@ export async function run(flags: ParsedFlags, ctx: CommandContext): Promise<Comm
   }
   if (list(flags.scope).length > 0 || list(flags.exclude).length > 0)
     throw new UsageError(`--scope/--exclude are ${REPEAT_ONLY}; ${session} has none`);
+}
+
+function human(session: string, outcome: Outcome<ResumePayload>): CommandOutcome {
   return withHuman(
-    resumeOp(ctx.root, session),
+    outcome,
     (p) =>
       `${session}: ${p.status}, resumed ${p.resumed} time(s), next iteration ${p.next_iteration}, ${p.completed_actions.length} completed action(s)`,
   );

@@ -1,4 +1,5 @@
-import { statusOp } from '../../app/operations';
+import { statusOp, type Outcome } from '../../app/operations';
+import type { StatusPayload } from '../../engine/status';
 import { SESSION_FLAG, type CommandSpec, type ParsedFlags } from '../args';
 import { withHuman, type CommandOutcome } from '../outcome';
 import { str, type CommandContext } from './context';
@@ -10,11 +11,17 @@ export const spec: CommandSpec = {
   summary:
     'Report a loop: counts, stalls, and the quality of its newest judged iteration. Exit 4 when it has no iterations.',
   flags: { session: SESSION_FLAG },
+  stores: true,
 };
 
-export function run(flags: ParsedFlags, ctx: CommandContext): CommandOutcome {
+export function run(flags: ParsedFlags, ctx: CommandContext): CommandOutcome | Promise<CommandOutcome> {
   const session = str(flags.session) as string;
-  return withHuman(statusOp(ctx.root, session), (p) => {
+  if (ctx.store) return ctx.store.status(session).then((o) => human(session, o));
+  return human(session, statusOp(ctx.root, session));
+}
+
+function human(session: string, outcome: Outcome<StatusPayload>): CommandOutcome {
+  return withHuman(outcome, (p) => {
     const quality =
       p.quality_from === null
         ? 'not judged yet'

@@ -12,6 +12,8 @@ export const spec: CommandSpec = {
     'Check a contract (work-loop JSON, or loop-engineering *.loop.md / JSON with kind "loop-engineering") or a harness receipt without opening a loop: every finding open would report. Exit 0 valid, 1 invalid, 2 unreadable.',
   flags: { strict: STRICT_FLAG },
   positional: 'FILE',
+  // Reads no ledger: a selected store is no reason to refuse.
+  stores: true,
 };
 
 export function run(flags: ParsedFlags, ctx: CommandContext, file?: string): CommandOutcome {

@@ -1,0 +1,244 @@
+// The PostgreSQL store through the real CLI against a real throwaway cluster: selection and
+// refusals, schema migrations, the same printed JSON as the file store for the same history,
+// import/export byte for byte, and hostile text stored as given.
+import { strict as assert } from 'node:assert';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Client } from 'pg';
+import { startCluster, type PgCluster } from '../helpers/pg-cluster';
+import { cli, CONTRACT, tempRoot, withoutClock } from '../helpers/pg-cli';
+
+describe('PostgreSQL ledger store', function () {
+  this.timeout(120_000);
+  let cluster: PgCluster;
+  let url: string;
+
+  before(async () => {
+    cluster = await startCluster();
+    url = cluster.url;
+  });
+  after(() => cluster?.destroy());
+
+  const sql = async (text: string, params: unknown[] = []) => {
+    const client = new Client(url);
+    await client.connect();
+    try {
+      return await client.query(text, params);
+    } finally {
+      await client.end();
+    }
+  };
+
+  it('refuses a database without the schema, migrates it once, and refuses one newer than the tool', async () => {
+    const root = tempRoot('w');
+    const before = cli(['status', '--session', 's1', '--root', root, '--store', url]);
+    assert.equal(before.code, 2, before.stderr);
+    assert.match(before.stderr, /no Loop Ledger schema.*store migrate/);
+    const first = cli(['store', 'migrate', '--root', root, '--store', url, '--json']);
+    assert.equal(first.code, 0, first.stderr);
+    assert.deepEqual([first.json.from_version, first.json.to_version], [0, 1]);
+    const again = cli(['store', 'migrate', '--root', root, '--store', url, '--json']);
+    assert.deepEqual([again.json.from_version, again.json.to_version], [1, 1]);
+    await sql('UPDATE loop_ledger_schema SET version = 99');
+    try {
+      for (const args of [
+        ['status', '--session', 's1'],
+        ['store', 'migrate'],
+      ]) {
+        const r = cli([...args, '--root', root, '--store', url]);
+        assert.equal(r.code, 2, r.stderr);
+        assert.match(r.stderr, /version 99, newer than this loop-ledger understands.*upgrade loop-ledger/);
+      }
+    } finally {
+      await sql('UPDATE loop_ledger_schema SET version = 1');
+    }
+  });
+
+  it('an unreachable store: one line naming the host, never the password, exit 74, nothing written', () => {
+    const root = tempRoot('w');
+    const secret = 'pa55-w0rd';
+    const dead = `postgres://ledger:${secret}@127.0.0.1:1/ledgers`;
+    for (const args of [
+      ['open', '--session', 's1', '--contract', CONTRACT],
+      ['iterate', '--session', 's1', '--outcome', 'continue'],
+      ['status', '--session', 's1', '--json'],
+      ['list', '--json'],
+    ]) {
+      const viaFlag = cli([...args, '--root', root, '--store', dead]);
+      const viaEnv = cli([...args, '--root', root], { LOOP_LEDGER_STORE: dead });
+      for (const r of [viaFlag, viaEnv]) {
+        assert.equal(r.code, 74, r.stderr);
+        assert.equal(r.stdout, '');
+        assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr);
+        assert.match(r.stderr, /cannot reach the PostgreSQL ledger store at 127\.0\.0\.1:1\/ledgers/);
+        assert.ok(!r.stderr.includes(secret), r.stderr);
+      }
+    }
+    assert.ok(!existsSync(root), 'nothing is written under the root');
+    // A value that is no connection string is refused without echoing it.
+    const bad = cli(['status', '--session', 's1', '--root', root, '--store', `mysql://x:${secret}@h/d`]);
+    assert.equal(bad.code, 2);
+    assert.ok(!bad.stderr.includes(secret), bad.stderr);
+    // A command that works only on files refuses a selected store rather than ignoring it.
+    const run = cli(['run', '--help'], { LOOP_LEDGER_STORE: dead });
+    assert.equal(run.code, 2);
+    assert.match(run.stderr, /not available on a PostgreSQL store/);
+  });
+
+  it('the same scenario prints the same JSON on both stores, and the exported ledger is the file store’s', () => {
+    const fileRoot = tempRoot('conformance');
+    const pgRoot = tempRoot('conformance');
+    const store = ['--store', url];
+    const steps: string[][] = [
+      ['open', '--session', 'alpha', '--contract', CONTRACT],
+      ['iterate', '--session', 'alpha', '--outcome', 'continue', '--action', 'a1', '--error', 'E1 boom'],
+      ['iterate', '--session', 'alpha', '--outcome', 'continue', '--action', 'a1'],
+      ['iterate', '--session', 'alpha', '--outcome', 'revise', '--action', 'a2', '--state', 's-2'],
+      [
+        'iterate',
+        '--session',
+        'alpha',
+        '--outcome',
+        'continue',
+        '--measure',
+        'todo-count=2',
+        '--measure',
+        'module-lines=40',
+      ],
+      ['status', '--session', 'alpha'],
+      ['score', '--session', 'alpha', '--measure', 'todo-count=1', '--measure', 'module-lines=30'],
+      ['open', '--session', 'alpha', '--contract', CONTRACT],
+      ['close', '--session', 'alpha', '--outcome', 'pause'],
+      ['resume', '--session', 'alpha'],
+      ['close', '--session', 'alpha', '--outcome', 'complete'],
+      ['iterate', '--session', 'alpha', '--outcome', 'continue'],
+      ['open', '--session', 'alpha', '--contract', CONTRACT],
+      ['iterate', '--session', 'alpha', '--outcome', 'continue', '--action', 'a3'],
+      ['open', '--session', 'beta', '--contract', CONTRACT],
+      ['open', '--session', 'beta', '--contract', CONTRACT, '--force'],
+      ['iterate', '--session', 'beta', '--outcome', 'complete'],
+      ['status', '--session', 'nobody'],
+      ['list'],
+    ];
+    for (const step of steps) {
+      const onFiles = cli([...step, '--root', fileRoot, '--json']);
+      const onPg = cli([...step, '--root', pgRoot, '--json', ...store]);
+      assert.equal(onPg.code, onFiles.code, `${step.join(' ')}: ${onPg.stderr}`);
+      if (step[0] === 'list') {
+        // The same listing; each session's `path` names its store (a file, or the database).
+        const strip = (r: typeof onFiles) => ({
+          ...r.json,
+          root: '',
+          sessions: r.json.sessions.map((s: Record<string, unknown>) => ({ ...s, path: '' })),
+        });
+        assert.deepEqual(strip(onPg), strip(onFiles));
+        assert.match(
+          onPg.json.sessions[0].path,
+          /^postgres:\/\/127\.0\.0\.1:\d+\/postgres#conformance\/alpha$/,
+        );
+        assert.equal(onPg.json.sessions.length, 2);
+      } else {
+        assert.equal(withoutClock(onPg.stdout), withoutClock(onFiles.stdout), step.join(' '));
+      }
+    }
+    const out = tempRoot('exported');
+    const exported = cli(['store', 'export', '--root', out, '--project', 'conformance', ...store, '--json']);
+    assert.equal(exported.code, 0, exported.stderr);
+    assert.deepEqual(exported.json.sessions, ['alpha', 'beta']);
+    for (const session of ['alpha', 'beta']) {
+      const file = readFileSync(join(fileRoot, '.loop', 'ledgers', `${session}.json`), 'utf8');
+      const fromPg = readFileSync(join(out, '.loop', 'ledgers', `${session}.json`), 'utf8');
+      assert.equal(withoutClock(fromPg), withoutClock(file), session);
+    }
+  });
+
+  it('import then export gives back byte-identical ledger files', async () => {
+    const root = tempRoot('roundtrip');
+    cli(['open', '--session', 'r1', '--contract', CONTRACT, '--root', root]);
+    for (let i = 0; i < 12; i += 1)
+      cli([
+        'iterate',
+        '--session',
+        'r1',
+        '--outcome',
+        'continue',
+        '--action',
+        `act-${i}`,
+        '--error',
+        `e ${i % 3}`,
+        '--root',
+        root,
+      ]);
+    cli(['open', '--session', 'r2', '--contract', CONTRACT, '--root', root]);
+    cli(['close', '--session', 'r2', '--outcome', 'stop', '--root', root]);
+    // A note with a NUL, quotes and a backslash (no argv can carry a NUL: written into the file).
+    const r2 = join(root, '.loop', 'ledgers', 'r2.json');
+    const note = 'nul\u0000 "quoted" back\\slash \'); DROP TABLE loop_ledger_sessions; --';
+    const text = readFileSync(r2, 'utf8');
+    assert.ok(text.includes('"close_note": null'));
+    writeFileSync(r2, text.replace('"close_note": null', `"close_note": ${JSON.stringify(note)}`));
+    const originals = ['r1', 'r2'].map((s) => readFileSync(join(root, '.loop', 'ledgers', `${s}.json`)));
+    const imported = cli(['store', 'import', '--root', root, '--store', url, '--json']);
+    assert.equal(imported.code, 0, imported.stderr);
+    assert.deepEqual(imported.json.sessions, ['r1', 'r2']);
+    const twice = cli(['store', 'import', '--root', root, '--store', url, '--json']);
+    assert.deepEqual(twice.json.sessions, []);
+    assert.equal(twice.json.skipped.length, 2);
+    const out = tempRoot('roundtrip');
+    const exported = cli(['store', 'export', '--root', out, '--store', url, '--json']);
+    assert.equal(exported.code, 0, exported.stderr);
+    ['r1', 'r2'].forEach((s, i) =>
+      assert.ok(readFileSync(join(out, '.loop', 'ledgers', `${s}.json`)).equals(originals[i] as Buffer), s),
+    );
+    const rows = await sql(
+      `SELECT count(*)::int AS c FROM loop_ledger_iterations WHERE project = 'roundtrip' AND session = 'r1'`,
+    );
+    assert.equal(rows.rows[0].c, JSON.parse((originals[0] as Buffer).toString('utf8')).iterations.length);
+    assert.ok(rows.rows[0].c >= 3);
+  });
+
+  it('hostile notes and ids are stored and printed as given, or refused by the grammar, never executed', async () => {
+    const root = tempRoot('hostile');
+    const store = ['--root', root, '--store', url];
+    const evil = `it's "quoted" \\ back\\slash '); DROP TABLE loop_ledger_iterations; -- $1 %s`;
+    assert.equal(cli(['open', '--session', 'h1', '--contract', CONTRACT, ...store]).code, 0);
+    const r = cli([
+      'iterate',
+      '--session',
+      'h1',
+      '--outcome',
+      'continue',
+      '--error',
+      evil,
+      '--state',
+      evil,
+      '--action',
+      evil,
+      ...store,
+      '--json',
+    ]);
+    assert.equal(r.code, 0, r.stderr);
+    const status = cli(['status', '--session', 'h1', ...store, '--json']);
+    assert.deepEqual(status.json.completed_actions, [evil]);
+    const again = cli(['iterate', '--session', 'h1', '--outcome', 'continue', '--action', evil, ...store]);
+    assert.equal(again.code, 5, 'the same action id is refused as already complete');
+    const exported = cli([
+      'store',
+      'export',
+      '--project',
+      'hostile',
+      '--root',
+      tempRoot('hostile-out'),
+      '--store',
+      url,
+      '--json',
+    ]);
+    assert.equal(exported.code, 0);
+    for (const id of [`x'); DROP TABLE loop_ledger_sessions; --`, 'a"b', 'a\\b', '../etc', '']) {
+      const bad = cli(['open', '--session', id, '--contract', CONTRACT, ...store]);
+      assert.equal(bad.code, 2, `session id ${JSON.stringify(id)}: ${bad.stderr}`);
+    }
+    const tables = await sql(`SELECT count(*)::int AS c FROM pg_tables WHERE tablename LIKE 'loop_ledger_%'`);
+    assert.equal(tables.rows[0].c, 6);
+  });
+});
