@@ -119,7 +119,7 @@ function saveAfterRead(
 ): void {
   const previous =
     read.kind === 'ok'
-      ? { text: read.text, iterations: read.ledger.iterations, records: read.records }
+      ? { text: read.text, iterations: read.ledger.iterations, records: read.records, bytes: read.bytes }
       : undefined;
   saveLedgerFile(
     location.writePath,

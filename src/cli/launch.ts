@@ -80,7 +80,10 @@ function startFromCache(): void {
     `(function (exports, require, module, __filename, __dirname) { ${bundle.source}\n});`,
     {
       filename: bundle.path,
-      cachedData: cachedDataFor(cacheFile, buildId),
+      // The benchmark's plain variant (bench/pieces.mjs): compile the bundle as Node would.
+      cachedData: process.env.LOOP_LEDGER_BENCH_PLAIN?.includes('code-cache')
+        ? undefined
+        : cachedDataFor(cacheFile, buildId),
     },
   );
   if (process.env[WRITE_ENV] === '1' && buildId !== undefined) {

@@ -8,6 +8,7 @@ import type { CommandOutcome } from './outcome';
 import { OutputError, printFindings, printJson, printLine } from './output';
 import { internalErrorMessage, isSystemError, systemFailureMessage, systemReason } from '../app/system-error';
 import { UsageError } from './usage-error';
+import { usePlainPieces } from '../engine/plain-pieces';
 import { EXIT } from '../engine/refusal';
 
 /** A command whose flags the shared parser reads; `run` may be asynchronous (drivers spawn processes). */
@@ -54,6 +55,9 @@ function emit(outcome: CommandOutcome, json: boolean): void {
 
 async function main(cli: CommandLine, argv: string[]): Promise<number> {
   const [name, ...rest] = argv;
+  // Set by the benchmark only (bench/pieces.mjs): a hand-written fast path replaced by its plain call.
+  const plain = process.env.LOOP_LEDGER_BENCH_PLAIN;
+  if (plain) usePlainPieces(plain);
   if (name === undefined) return printTopLevel('loop-ledger', cli.usage, 2);
   if (name === '--help' || name === '-h' || name === 'help') return printTopLevel(name, cli.usage, 0);
   if (name === '--version') {

@@ -5,6 +5,7 @@
 // node:crypto, loaded then, which is far faster per byte.
 import type { Hash } from 'node:crypto';
 import { sha256HexInWasm } from './sha256-mid';
+import { isPlain } from './plain-pieces';
 import { sha256HexOf } from './sha256-small';
 
 type Crypto = typeof import('node:crypto');
@@ -51,6 +52,12 @@ class AdaptiveSha256 implements Sha256 {
     }
     this.pending.push(Buffer.from(bytes));
     return this.grew(bytes.length);
+  }
+
+  /** From now on node:crypto hashes everything (the bench's plain variant). */
+  toNative(): Sha256 {
+    this.native ??= nativeSha256();
+    return this;
   }
 
   private grew(by: number): Sha256 {
@@ -101,7 +108,8 @@ export function nativeSha256(): Hash {
 
 /** A fresh incremental SHA-256. */
 export function sha256(): Sha256 {
-  return new AdaptiveSha256();
+  const hash = new AdaptiveSha256();
+  return isPlain('sha-tiers') ? hash.toNative() : hash;
 }
 
 /** The first 16 hex digits of SHA-256 over the UTF-8 bytes of `text`. */

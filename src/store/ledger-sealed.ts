@@ -13,6 +13,7 @@
 // reader and every write that is not a plain append take the full path.
 import { isUtf8 } from 'node:buffer';
 import type { Hash } from 'node:crypto';
+import { isPlain } from '../engine/plain-pieces';
 import { addRecord, type RecordsSummary } from '../engine/records-summary';
 import type { IterationRecord, Ledger } from '../engine/types';
 import {
@@ -71,7 +72,7 @@ export function readLedgerPreferSealed(
 ): { sealed: SealedLedger; read?: undefined } | { sealed?: undefined; read: LedgerRead } {
   const bytes = loadLedgerBytes(path);
   if (!Buffer.isBuffer(bytes)) return { read: bytes };
-  const sealed = sealedFromBytes(bytes, session);
+  const sealed = isPlain('seal') ? null : sealedFromBytes(bytes, session);
   return sealed !== null ? { sealed } : { read: decodeLedgerBytes(bytes, path) };
 }
 

@@ -8,6 +8,7 @@
 // hold them to the string rules (test/unit/engine/diff-scan.test.ts, brief-bytes.test.ts).
 import { isAscii } from 'node:buffer';
 import { ASCII_CHUNK_LIMIT, CHUNKED_TEXT, type ChunkedText, type JsonChunk } from '../chunked-text';
+import { isPlain } from '../plain-pieces';
 import { pyUniversalNewlines } from '../python-text';
 import { diffScanner, type DiffScanner } from './diff-scan';
 
@@ -126,7 +127,7 @@ export class Utf8Diff implements ChunkedText {
     this.chunkBytes = chunkBytes;
     this.buffer = bufferOf(bytes);
     this.overflowBudget = overflowBudget ?? Math.max(1 << 20, this.buffer.length >> 2);
-    this.kernels = this.buffer.length >= kernelsFrom && diffScanner() !== null;
+    this.kernels = this.buffer.length >= kernelsFrom && !isPlain('diff-kernels') && diffScanner() !== null;
     this.allAscii = this.kernels && (options.ascii ?? isAscii(this.buffer));
   }
 

@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict';
+import { isUtf8 } from 'node:buffer';
+import fc from 'fast-check';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
@@ -58,6 +60,35 @@ describe('store: ledger file', () => {
     assert.equal(read.kind, 'ok');
     assert.equal(read.kind === 'ok' && read.format, 'original');
     assert.equal(read.kind === 'ok' && read.ledger.session, 's1');
+  });
+
+  it('text without U+FFFD came from valid UTF-8 (the reader checks the bytes only when one appears)', () => {
+    // Random bytes, biased to the lead and continuation bytes where encodings go wrong.
+    const byte = fc.oneof(fc.integer({ min: 0, max: 0xff }), fc.integer({ min: 0x80, max: 0xf7 }));
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 24 }), fc.array(byte, { maxLength: 24 }), (a, b) => {
+        const bytes = Buffer.concat([Buffer.from(a), Buffer.from(b)]);
+        if (!isUtf8(bytes)) assert.ok(bytes.toString('utf8').includes('\uFFFD'));
+      }),
+      { numRuns: 5000 },
+    );
+    // Surrogates, overlong forms and code points past U+10FFFF, each alone in a ledger's string.
+    for (const bad of [
+      [0xed, 0xa0, 0x80],
+      [0xc0, 0xaf],
+      [0xe0, 0x80, 0xaf],
+      [0xf4, 0x90, 0x80, 0x80],
+      [0x80],
+    ]) {
+      const bytes = Buffer.concat([Buffer.from('{"session": "'), Buffer.from(bad), Buffer.from('"}')]);
+      assert.match(corruptReason(bytes), /not valid UTF-8/);
+    }
+    // A real U+FFFD in the text is data, not a decoding error.
+    const ledger = sampleLedger('s1', 1);
+    (ledger.iterations[0] as { note: string | null }).note = 'replacement \uFFFD char';
+    writeFileSync(file(), serializeLedger(ledger));
+    const read = readLedgerFile(file());
+    assert.equal(read.kind === 'ok' && read.ledger.iterations[0]?.note, 'replacement \uFFFD char');
   });
 
   it('refuses a newer schema as too new, before checking anything else', () => {

@@ -1,0 +1,43 @@
+// The benchmark's switch (LOOP_LEDGER_BENCH_PLAIN) replaces a fast path by the plain call it
+// stands in for: the answers must not change, only the time (bench/pieces.mjs times both).
+import assert from 'node:assert/strict';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { clearPlainPieces, usePlainPieces } from '../../../src/engine/plain-pieces';
+import { sha256 } from '../../../src/engine/sha';
+import { serializeLedger } from '../../../src/store/ledger-file';
+import { readSealedLedger } from '../../../src/store/ledger-sealed';
+import { DIGEST_MIN_BYTES } from '../../../src/store/records-digest';
+import { runCli, tempRoot } from '../helpers/cli';
+import { sampleLedger } from '../store/fixtures/sample-ledger';
+
+describe('cli: the benchmark’s plain variants answer the same', function () {
+  this.timeout(120_000);
+  afterEach(clearPlainPieces);
+
+  it('status through the seal and the code cache, or in full and compiled: the same output', () => {
+    const root = tempRoot('loop-ledger-plain-');
+    mkdirSync(join(root, '.loop', 'ledgers'), { recursive: true });
+    const path = join(root, '.loop', 'ledgers', 's1.json');
+    const ledger = sampleLedger('s1', Math.ceil(DIGEST_MIN_BYTES / 500));
+    writeFileSync(path, serializeLedger(ledger));
+    assert.ok(readSealedLedger(path, 's1'), 'sealed');
+    for (const args of [['--json'], []]) {
+      const built = runCli(['status', '--root', root, '--session', 's1', ...args]);
+      const plain = runCli(['status', '--root', root, '--session', 's1', ...args], {
+        env: { LOOP_LEDGER_BENCH_PLAIN: 'seal,code-cache' },
+      });
+      assert.equal(built.code, 0, built.stderr);
+      assert.deepEqual(plain, built);
+    }
+  });
+
+  it('SHA-256 by node:crypto alone gives the tiers’ digests at every size', () => {
+    const sizes = [0, 1, 55, 64, 2047, 2048, 2049, 100_000, 256 * 1024, 256 * 1024 + 1, 300_000];
+    const texts = sizes.map((size) => 'ab\u00e9'.repeat(size).slice(0, size));
+    const digest = (text: string) => sha256().update(text, 'latin1').digest('hex');
+    const tiers = texts.map(digest);
+    usePlainPieces('sha-tiers');
+    assert.deepEqual(texts.map(digest), tiers);
+  });
+});

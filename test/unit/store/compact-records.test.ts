@@ -1,0 +1,196 @@
+// The records of another writer's ledger, copied from its bytes one per line: each line must
+// parse to exactly the record JSON.parse read from the file, whatever the file's formatting,
+// escapes or nesting; anything the copy does not recognise is null (the caller serialises).
+import assert from 'node:assert/strict';
+import fc from 'fast-check';
+import { compactRecords } from '../../../src/store/compact-records';
+import { parseLedgerText, readLedgerFile, serializeLedger } from '../../../src/store/ledger-file';
+import { COPY_FROM_BYTES, RECORD_SEPARATOR } from '../../../src/store/ledger-layout';
+import { readSealedLedger } from '../../../src/store/ledger-sealed';
+import { summarizeRecords } from '../../../src/engine/records-summary';
+import { runCli, tempRoot } from '../helpers/cli';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { sampleLedger } from './fixtures/sample-ledger';
+
+/** Python's json.dumps(value, indent=2, sort_keys=True), ensure_ascii on. */
+function pythonDumps(value: unknown, indent = ''): string {
+  if (value === null || typeof value !== 'object') {
+    const text = JSON.stringify(value);
+    return typeof value === 'string'
+      ? text.replace(/[^\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
+      : text;
+  }
+  const inner = `${indent}  `;
+  if (Array.isArray(value)) {
+    if (value.length === 0) return '[]';
+    return `[\n${value.map((item) => inner + pythonDumps(item, inner)).join(',\n')}\n${indent}]`;
+  }
+  const keys = Object.keys(value).sort();
+  if (keys.length === 0) return '{}';
+  const members = keys.map(
+    (key) => `${inner}${JSON.stringify(key)}: ${pythonDumps((value as Record<string, unknown>)[key], inner)}`,
+  );
+  return `{\n${members.join(',\n')}\n${indent}}`;
+}
+
+/** The lines compactRecords wrote, each parsed. */
+function lines(bytes: Buffer): unknown[] {
+  return bytes
+    .toString('utf8')
+    .split(RECORD_SEPARATOR)
+    .map((line) => {
+      assert.ok(!line.includes('\n'), 'one record per line');
+      return JSON.parse(line) as unknown;
+    });
+}
+
+const json = fc.jsonValue({ maxDepth: 3 });
+// Strings that look like the structure: quotes, backslashes, brackets, colons, blanks, the key.
+const tricky = fc.constantFrom(
+  '"',
+  '\\',
+  '\\"',
+  '": ',
+  '{',
+  '}',
+  '[',
+  ']',
+  ',',
+  ' ',
+  'iterations',
+  '"iterations": [',
+  '\u00e9\u2028\ud83d\ude00',
+  '\t',
+  '\n',
+);
+const text = fc.array(fc.oneof(fc.string(), tricky), { maxLength: 4 }).map((parts) => parts.join(''));
+const record = fc.dictionary(fc.oneof(text, fc.string()), fc.oneof(json, text), { maxKeys: 6 });
+const ledgerOf = (records: Record<string, unknown>[], extra: Record<string, unknown>) => ({
+  ...extra,
+  session: 's',
+  iterations: records,
+});
+const formats: ((value: unknown) => string)[] = [
+  (value) => `${pythonDumps(value)}\n`,
+  (value) => JSON.stringify(value, null, 2),
+  (value) => JSON.stringify(value),
+  (value) => JSON.stringify(value, null, '\t').replace(/\n/g, '\r\n'),
+];
+
+describe('store: compactRecords', () => {
+  it('each line is exactly one record as parsed, in any formatting', () => {
+    fc.assert(
+      fc.property(
+        fc.array(record, { minLength: 1, maxLength: 6 }),
+        fc.dictionary(fc.oneof(text, fc.string()), fc.oneof(json, text), { maxKeys: 4 }),
+        fc.constantFrom(...formats.keys()),
+        (records, extra, format) => {
+          delete extra.iterations;
+          const file = Buffer.from(
+            (formats[format] as (v: unknown) => string)(ledgerOf(records, extra)),
+            'utf8',
+          );
+          const parsed = JSON.parse(file.toString('utf8')) as { iterations: unknown[] };
+          const copied = compactRecords(file, parsed.iterations.length);
+          assert.ok(copied !== null);
+          assert.deepEqual(lines(copied), parsed.iterations);
+        },
+      ),
+      { numRuns: 400 },
+    );
+  });
+
+  it('writes what JSON.stringify writes when the file wrote characters as JSON.stringify does', () => {
+    const ledger = sampleLedger('s', 50);
+    const file = Buffer.from(`${JSON.stringify(ledger, null, 2)}\n`, 'utf8');
+    const copied = compactRecords(file, ledger.iterations.length);
+    assert.equal(
+      copied?.toString('utf8'),
+      ledger.iterations.map((r) => JSON.stringify(r)).join(RECORD_SEPARATOR),
+    );
+  });
+
+  it('finds the top-level list, not a nested key or a string of that name', () => {
+    const value = {
+      a: { iterations: [{ n: 99 }] },
+      b: '"iterations": [{"n": 98}]',
+      iterations: [{ n: 1 }, { n: 2 }],
+    };
+    const copied = compactRecords(Buffer.from(pythonDumps(value)), 2);
+    assert.deepEqual(lines(copied as Buffer), value.iterations);
+  });
+
+  it('is null for a count that does not match, a record that is not an object, or an escaped key', () => {
+    const file = (value: unknown) => Buffer.from(pythonDumps(value));
+    assert.equal(compactRecords(file({ iterations: [{ n: 1 }, { n: 2 }] }), 3), null);
+    assert.equal(compactRecords(file({ iterations: [{ n: 1 }, { n: 2 }] }), 1), null);
+    assert.equal(compactRecords(file({ iterations: [{ n: 1 }, 2] }), 2), null);
+    assert.equal(compactRecords(file({ iterations: [] }), 0), null);
+    assert.equal(compactRecords(file({ iterations: {} }), 1), null);
+    assert.equal(compactRecords(Buffer.from('{"iteration\\u0073": [{"n": 1}]}'), 1), null);
+    assert.equal(compactRecords(file({ other: [{ n: 1 }] }), 1), null);
+  });
+
+  it('a first write of the original engine’s long ledger copies its records and reads back the same', () => {
+    const ledger = sampleLedger('s1', Math.ceil(COPY_FROM_BYTES / 600));
+    const { schema_version: _, ...plain } = ledger as typeof ledger & { schema_version?: number };
+    const root = tempRoot('loop-ledger-compact-');
+    const dir = join(root, '.loop', 'ledgers');
+    mkdirSync(dir, { recursive: true });
+    const path = join(dir, 's1.json');
+    writeFileSync(path, `${pythonDumps(plain)}\n`);
+    const read = readLedgerFile(path);
+    assert.ok(read.kind === 'ok' && read.format === 'original' && read.bytes !== undefined);
+    assert.ok(read.bytes.length >= COPY_FROM_BYTES);
+    const next = { ...read.ledger, iterations: [...read.ledger.iterations] };
+    const text = serializeLedger(next, {
+      text: read.text,
+      iterations: read.ledger.iterations,
+      records: read.records,
+      bytes: read.bytes,
+    });
+    // The records keep the original's escapes (`\u00fc`), one per line, and read back the same.
+    assert.match(text, /\\u00fc/);
+    assert.notEqual(text, serializeLedger(next));
+    const again = parseLedgerText(text, 's1');
+    assert.ok(again.kind === 'ok' && again.records !== null, 'one record per line');
+    // The same ledger; only the seal's digest differs (it is over the bytes, which keep the escapes).
+    const expected = JSON.parse(serializeLedger(next)) as Record<string, unknown>;
+    const got = { ...again.ledger } as Record<string, unknown>;
+    assert.match(String(got.records_sha256), /^[0-9a-f]{64}$/);
+    delete expected.records_sha256;
+    delete got.records_sha256;
+    assert.deepEqual(got, expected);
+  });
+
+  it('the CLI’s first iterate on such a ledger leaves it sealed, with every record as it was', () => {
+    const ledger = sampleLedger('s1', Math.ceil(COPY_FROM_BYTES / 600));
+    ledger.contract.iteration_limit = 100_000;
+    const { schema_version: _, ...plain } = ledger as typeof ledger & { schema_version?: number };
+    const root = tempRoot('loop-ledger-compact-cli-');
+    const dir = join(root, '.loop', 'ledgers');
+    mkdirSync(dir, { recursive: true });
+    const path = join(dir, 's1.json');
+    writeFileSync(path, `${pythonDumps(plain)}\n`);
+    const r = runCli([
+      'iterate',
+      '--root',
+      root,
+      '--session',
+      's1',
+      '--outcome',
+      'continue',
+      '--action',
+      'a1',
+    ]);
+    assert.equal(r.code, 0, r.stderr);
+    const sealed = readSealedLedger(path, 's1');
+    assert.ok(sealed, 'sealed by the first write');
+    const full = readLedgerFile(path);
+    assert.ok(full.kind === 'ok' && full.records !== null);
+    assert.deepEqual(full.ledger.iterations.slice(0, -1), ledger.iterations);
+    assert.equal(full.ledger.iterations.length, ledger.iterations.length + 1);
+    assert.equal(JSON.stringify(sealed.summary), JSON.stringify(summarizeRecords(full.ledger.iterations)));
+  });
+});
