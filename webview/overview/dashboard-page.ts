@@ -160,10 +160,16 @@ function draw(root: HTMLElement, actions: DashboardActions): void {
         stateFilter = v;
         draw(root, actions);
       }),
-      select('filter-kind', 'Kind', kindFilter, ['work', 'repeat', 'run', 'engineering', 'unknown'], (v) => {
-        kindFilter = v;
-        draw(root, actions);
-      }),
+      select(
+        'filter-kind',
+        'Kind',
+        kindFilter,
+        ['work', 'repeat', 'run', 'engineering', 'work-order', 'unknown'],
+        (v) => {
+          kindFilter = v;
+          draw(root, actions);
+        },
+      ),
     ),
     shown.length === 0
       ? h(

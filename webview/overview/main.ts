@@ -19,6 +19,9 @@ const page = document.body.dataset.page === 'dashboard' ? 'dashboard' : 'overvie
 let counter = 0;
 const nextRequestId = () => `r${Date.now().toString(36)}-${++counter}`;
 let answered = false;
+/** The model shown, drawn again at the new width when the window is resized. */
+let shown: Extract<ToOverview, { type: 'overview' }>['model'] | null = null;
+let resizing: ReturnType<typeof setTimeout> | undefined;
 
 const overviewActions = {
   showIteration: (n: number) => vscode.postMessage({ type: 'showIteration', requestId: nextRequestId(), n }),
@@ -38,11 +41,13 @@ function onMessage(message: ToOverview): void {
   switch (message.type) {
     case 'overview':
       keep(message.keep);
+      shown = message.model;
       renderOverview(root, message.model, overviewActions);
       document.body.dataset.ready = 'true';
       document.body.dataset.iterations = String(message.model.iterations);
       break;
     case 'problem':
+      shown = null;
       keep(message.keep);
       renderProblem(root, message.session, message.reason);
       document.body.dataset.ready = 'true';
@@ -64,6 +69,12 @@ function onMessage(message: ToOverview): void {
 }
 
 window.addEventListener('message', (event: MessageEvent<ToOverview>) => onMessage(event.data));
+window.addEventListener('resize', () => {
+  clearTimeout(resizing);
+  resizing = setTimeout(() => {
+    if (shown) renderOverview(root, shown, overviewActions);
+  }, 150);
+});
 
 /** About one bucket per pixel of a chart's drawn width. */
 function buckets(): number {

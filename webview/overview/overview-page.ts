@@ -15,6 +15,8 @@ export interface OverviewActions {
 }
 
 const openTables = new Set<string>();
+/** The pixels the charts are drawn at this render (see chartWidths). */
+let widths = { wide: 360, narrow: 360 };
 let detail: { n: number; lines: RecordLine[] } | null = null;
 
 const SPEND_LABELS: Record<string, string> = {
@@ -39,6 +41,7 @@ function header(model: OverviewModel): HTMLElement {
     ...fact('Owner', model.owner || '—'),
     ...fact('Status', model.finalOutcome ? `${model.status} (${model.finalOutcome})` : model.status),
     ...fact('Epoch', String(model.epoch)),
+    ...(model.attempts !== null ? fact('Attempts', String(model.attempts)) : []),
     ...fact(
       'Iterations',
       `${model.epochIterations} / ${limit} this epoch${model.iterations !== model.epochIterations ? ` · ${model.iterations} in all` : ''}`,
@@ -180,6 +183,7 @@ function dimensionFigure(
         ? undefined
         : { side: higher ? 'below' : 'above', threshold: dim.failureThreshold },
     onPick: actions.showIteration,
+    width: widths.narrow,
   });
   return h(
     'figure',
@@ -240,6 +244,7 @@ function seriesFigure(
     lastN: Math.max(1, model.iterations),
     references: [],
     onPick: actions.showIteration,
+    width: widths.narrow,
   });
   return h(
     'figure',
@@ -263,6 +268,7 @@ function timelineSection(model: OverviewModel, actions: OverviewActions): HTMLEl
     lastN: Math.max(1, model.iterations),
     onPick: actions.showIteration,
     onVerdict: actions.openBrief,
+    width: widths.wide,
   });
   const verdicts = model.verdicts.slice(-20).map((v) => {
     const open = h('button', { class: 'link', type: 'button', disabled: v.brief === null }, 'open brief');
@@ -314,7 +320,12 @@ function timelineSection(model: OverviewModel, actions: OverviewActions): HTMLEl
 
 function kindSection(model: OverviewModel, actions: OverviewActions): HTMLElement | null {
   if (model.kindColumns.length === 0 || model.kindRows.length === 0) return null;
-  const heading = model.kind === 'repeat' ? 'Repeat: change per iteration' : 'Run: attempts';
+  const heading =
+    model.kind === 'repeat'
+      ? 'Repeat: change per iteration'
+      : model.kind === 'work-order'
+        ? 'Work order: attempts'
+        : 'Run: attempts';
   return h(
     'section',
     { class: 'block', id: 'kind-section', 'aria-labelledby': 'kind-h' },
@@ -384,8 +395,23 @@ export function showDetail(n: number, lines: RecordLine[]): void {
   if (aside) fillDetail(aside);
 }
 
+/**
+ * How wide the timeline (`wide`) and each small chart (`narrow`) are drawn, in CSS pixels, from the
+ * window's width and the page's grid (overview.css: 20px padding, a 320px record pane beside the
+ * charts above 760px, small charts in columns of at least 300px with 16px gaps). A chart is drawn
+ * at its real width, so its labels stay at their font size whatever the width or iteration count.
+ */
+function chartWidths(): { wide: number; narrow: number } {
+  const page = Math.max(240, document.documentElement.clientWidth - 40);
+  const column = window.innerWidth > 760 ? page - 340 : page;
+  const columns = Math.max(1, Math.floor((column + 16) / 316));
+  const narrow = Math.floor((column - 16 * (columns - 1)) / columns);
+  return { wide: Math.max(240, Math.min(1100, column)), narrow: Math.max(240, Math.min(560, narrow)) };
+}
+
 export function renderOverview(root: HTMLElement, model: OverviewModel, actions: OverviewActions): void {
   if (detail && detail.n > model.iterations) detail = null;
+  widths = chartWidths();
   const dims = model.dimensions.map((d, i) => dimensionFigure(d, i, model, actions));
   const charts = h(
     'div',
