@@ -6,6 +6,7 @@
 import type { TimelineMark } from '../../src/engine/overview/series';
 import type { Series } from '../../src/engine/overview/series';
 import { s, short } from './svg';
+import { w } from './words';
 
 /** The drawn width when the page gives none; a page passes the pixels a chart is drawn at, so
  * that one unit of the viewBox is one CSS pixel and the labels keep their size at any width. */
@@ -195,7 +196,7 @@ export function timeline(spec: TimelineSpec): SVGSVGElement {
         width: Math.max(1, x1 - x0),
         height: TL_HEIGHT - 14,
       }),
-      s('text', { class: 'tick', x: x0 + 3, y: 11 }, `epoch ${band.n}`),
+      s('text', { class: 'tick', x: x0 + 3, y: 11 }, w('epoch {0}', band.n)),
     );
   });
   for (const mark of spec.marks) {

@@ -5,6 +5,7 @@ import './overview.css';
 import type { FromOverview, SavedOverview, ToOverview } from '../../src/shared/overview-protocol';
 import { renderDashboard } from './dashboard-page';
 import { renderOverview, renderProblem, showDetail } from './overview-page';
+import { useWords } from './words';
 
 interface VsCodeApi {
   postMessage(message: FromOverview): void;
@@ -39,6 +40,9 @@ function keep(state: SavedOverview): void {
 function onMessage(message: ToOverview): void {
   answered = true;
   switch (message.type) {
+    case 'words':
+      useWords(message.words);
+      break;
     case 'overview':
       keep(message.keep);
       shown = message.model;

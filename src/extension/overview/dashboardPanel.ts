@@ -6,6 +6,7 @@ import type { DashboardRow } from '../../engine/overview/dashboard';
 import type { ToOverview } from '../../shared/overview-protocol';
 import type { SessionsTreeProvider } from '../sessions/treeProvider';
 import { currentRows } from './dashboardRows';
+import { overviewWordTable } from './overviewWords';
 import { overviewHtml, overviewResourceRoots } from './overviewHtml';
 import { OverviewGate } from './overviewGate';
 import type { OverviewReceipt } from './overviewPanel';
@@ -77,6 +78,7 @@ export class DashboardPanel implements vscode.Disposable {
     switch (message.type) {
       case 'ready':
         this.ready = true;
+        this.post({ type: 'words', words: overviewWordTable() });
         await this.services.sessions.ready();
         this.show();
         break;

@@ -10,6 +10,7 @@ import type { SessionsTreeProvider } from '../sessions/treeProvider';
 import { overviewHtml, overviewResourceRoots } from './overviewHtml';
 import { OverviewGate } from './overviewGate';
 import type { OverviewRunner } from './overviewRunner';
+import { overviewWordTable } from './overviewWords';
 
 export const OVERVIEW_VIEW_TYPE = 'loopLedger.sessionOverview';
 /** About the chart width in pixels, until the page says how wide it is. */
@@ -106,6 +107,7 @@ export class OverviewPanel implements vscode.Disposable {
       case 'ready':
         if (message.buckets !== undefined) this.buckets = message.buckets;
         this.ready = true;
+        this.post({ type: 'words', words: overviewWordTable() });
         // The tree's read is what keeps the overview live; the first model does not wait for it.
         void this.services.sessions.ready();
         this.entry = this.services.sessions.findSession(this.key.root, this.key.session)?.entry;
