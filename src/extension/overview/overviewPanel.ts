@@ -109,7 +109,9 @@ export class OverviewPanel implements vscode.Disposable {
         this.ready = true;
         this.post({ type: 'words', words: overviewWordTable() });
         // The tree's read is what keeps the overview live; the first model does not wait for it.
-        void this.services.sessions.ready();
+        this.services.sessions
+          .ready()
+          .catch((error: unknown) => this.log(`the Sessions view could not read: ${String(error)}`));
         this.entry = this.services.sessions.findSession(this.key.root, this.key.session)?.entry;
         await this.show();
         break;
