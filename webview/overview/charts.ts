@@ -72,7 +72,9 @@ export function lineChart(spec: LineChartSpec): SVGSVGElement {
   lo -= pad;
   hi += pad;
   const WIDTH = spec.width ?? DEFAULT_WIDTH;
-  const x = xScale(spec.firstN, spec.lastN, WIDTH);
+  // One iteration: its point in the middle, not on the axis.
+  const single = spec.lastN === spec.firstN;
+  const x = single ? xScale(spec.firstN - 1, spec.firstN + 1, WIDTH) : xScale(spec.firstN, spec.lastN, WIDTH);
   const y = (v: number) => PAD.top + ((hi - v) / (hi - lo)) * (HEIGHT - PAD.top - PAD.bottom);
   const titleId = `${spec.id}-title`;
   const descId = `${spec.id}-desc`;
@@ -100,9 +102,18 @@ export function lineChart(spec: LineChartSpec): SVGSVGElement {
     s('line', { class: 'axis', x1: PAD.left, x2: PAD.left, y1: PAD.top, y2: plotBottom }),
     s('text', { class: 'tick', x: PAD.left - 4, y: y(hi - pad) + 4, 'text-anchor': 'end' }, short(hi - pad)),
     s('text', { class: 'tick', x: PAD.left - 4, y: y(lo + pad) + 4, 'text-anchor': 'end' }, short(lo + pad)),
-    s('text', { class: 'tick', x: PAD.left, y: HEIGHT - 5, 'text-anchor': 'start' }, `#${spec.firstN}`),
+    s(
+      'text',
+      {
+        class: 'tick',
+        x: single ? x(spec.firstN) : PAD.left,
+        y: HEIGHT - 5,
+        'text-anchor': single ? 'middle' : 'start',
+      },
+      `#${spec.firstN}`,
+    ),
   );
-  if (spec.lastN !== spec.firstN)
+  if (!single)
     svg.append(
       s(
         'text',

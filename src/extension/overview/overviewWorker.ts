@@ -6,7 +6,7 @@
 import { stat } from 'node:fs/promises';
 import { parentPort } from 'node:worker_threads';
 import { readSessionAsync, type SessionEntry } from '../sessions/sessionEntry';
-import { iterationOf, prepareOverview } from './overviewPrepare';
+import { iterationOf, prepareOverview, type PreparedOverview } from './overviewPrepare';
 
 export type OverviewWorkerRequest =
   | { id: number; type: 'overview'; root: string; session: string; buckets: number }
@@ -14,7 +14,14 @@ export type OverviewWorkerRequest =
 
 /** How many ledgers stay parsed in the worker (one per open overview, usually one or two). */
 const KEPT = 2;
-const kept = new Map<string, { entry: SessionEntry | undefined; mtimeMs: number; size: number }>();
+interface Kept {
+  entry: SessionEntry | undefined;
+  mtimeMs: number;
+  size: number;
+  /** The last model prepared from this read, and for how many buckets: a redraw reuses it. */
+  prepared?: { buckets: number; value: PreparedOverview };
+}
+const kept = new Map<string, Kept>();
 
 async function sizeAndTime(path: string): Promise<{ mtimeMs: number; size: number } | null> {
   try {
@@ -25,8 +32,8 @@ async function sizeAndTime(path: string): Promise<{ mtimeMs: number; size: numbe
   }
 }
 
-/** The session's entry: the kept one while its file is unchanged, else read again. */
-async function entryOf(root: string, session: string): Promise<SessionEntry | undefined> {
+/** The session's kept read while its file is unchanged, else read again. */
+async function keptOf(root: string, session: string): Promise<Kept> {
   const key = `${root}\0${session}`;
   const known = kept.get(key);
   if (known?.entry && known.mtimeMs !== 0) {
@@ -34,25 +41,33 @@ async function entryOf(root: string, session: string): Promise<SessionEntry | un
     if (now && now.mtimeMs === known.mtimeMs && now.size === known.size) {
       kept.delete(key); // re-inserted below: the newest use is last
       kept.set(key, known);
-      return known.entry;
+      return known;
     }
   }
   kept.delete(key);
   const timed = await readSessionAsync(root, session);
   const size = timed ? ((await sizeAndTime(timed.entry.path))?.size ?? -1) : -1;
-  kept.set(key, { entry: timed?.entry, mtimeMs: timed?.mtimeMs ?? 0, size });
+  const fresh: Kept = { entry: timed?.entry, mtimeMs: timed?.mtimeMs ?? 0, size };
+  kept.set(key, fresh);
   while (kept.size > KEPT) kept.delete(kept.keys().next().value as string);
-  return timed?.entry;
+  return fresh;
 }
 
 async function answer(request: OverviewWorkerRequest): Promise<void> {
-  const entry = await entryOf(request.root, request.session);
+  const read = await keptOf(request.root, request.session);
   if (request.type === 'overview') {
-    const prepared = prepareOverview(entry, request.buckets);
-    const transfer = prepared.kind === 'model' ? [prepared.numbers.buffer as ArrayBuffer] : [];
-    parentPort?.postMessage({ id: request.id, prepared }, transfer);
+    if (read.prepared?.buckets !== request.buckets)
+      read.prepared = { buckets: request.buckets, value: prepareOverview(read.entry, request.buckets) };
+    const prepared = read.prepared.value;
+    // The numbers travel as a copy: the kept model keeps its own for the next redraw.
+    const numbers = prepared.kind === 'model' ? prepared.numbers.slice() : undefined;
+    const reply = numbers && prepared.kind === 'model' ? { ...prepared, numbers } : prepared;
+    parentPort?.postMessage(
+      { id: request.id, prepared: reply },
+      numbers ? [numbers.buffer as ArrayBuffer] : [],
+    );
   } else {
-    parentPort?.postMessage({ id: request.id, iteration: iterationOf(entry, request.n) ?? null });
+    parentPort?.postMessage({ id: request.id, iteration: iterationOf(read.entry, request.n) ?? null });
   }
 }
 

@@ -78,6 +78,24 @@ describe('overview runner: large ledgers are prepared off the host thread', func
     }
   });
 
+  it('a redraw of an unchanged file answers the same model again; after a write, the new one', async () => {
+    const runner = new OverviewRunner(WORKER);
+    const file = join(root, '.loop', 'ledgers', 'redrawn.json');
+    try {
+      writeFileSync(file, serializeLedger(syntheticLedger(INLINE_RECORDS + 10, 'redrawn')));
+      const first = await runner.overview(root, 'redrawn', 200);
+      const again = await runner.overview(root, 'redrawn', 200);
+      assert.deepEqual(again, first);
+      assert.equal(again.kind === 'model' && again.numbers.length, INLINE_RECORDS + 10);
+      writeFileSync(file, serializeLedger(syntheticLedger(INLINE_RECORDS + 11, 'redrawn')));
+      const after = await runner.overview(root, 'redrawn', 200);
+      assert.equal(after.kind === 'model' && after.model.iterations, INLINE_RECORDS + 11);
+    } finally {
+      runner.dispose();
+      rmSync(file, { force: true });
+    }
+  });
+
   it('an unreadable ledger comes back with the reason the Sessions tree gives', async () => {
     const runner = new OverviewRunner(WORKER);
     try {
