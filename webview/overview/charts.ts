@@ -65,8 +65,10 @@ export function lineChart(spec: LineChartSpec): SVGSVGElement {
     hi = 1;
   }
   if (lo === hi) {
-    lo -= 1;
-    hi += 1;
+    // One value: a range around it of its own scale (a single $0.03 is not drawn on −0.97…1.03).
+    const around = Math.abs(lo) * 0.1 || 1;
+    lo -= around;
+    hi += around;
   }
   const pad = (hi - lo) * 0.08;
   lo -= pad;
@@ -211,8 +213,11 @@ export function timeline(spec: TimelineSpec): SVGSVGElement {
     );
   });
   for (const mark of spec.marks) {
-    const x0 = x(mark.first - 0.5);
-    const w = Math.max(1.5, x(mark.last + 0.5) - x0 - 1);
+    // A mark is at most 48 pixels wide per iteration, centred in its slot: a few iterations on a
+    // wide page read as marks, not as one bar across the chart.
+    const slot = x(mark.last + 0.5) - x(mark.first - 0.5);
+    const w = Math.max(1.5, Math.min(48 * (mark.last - mark.first + 1), slot - 1));
+    const x0 = x(mark.first - 0.5) + (slot - 1 - w) / 2;
     const rect = s('rect', { class: `mark o-${mark.outcome}`, x: x0 + 0.5, y: 22, width: w, height: 20 });
     rect.addEventListener('click', (e) => {
       e.stopPropagation();
