@@ -1,53 +1,177 @@
-// `node bench/overview.mjs`: the session overview's host work — building the model (every series
-// downsampled per pixel bucket) from an already parsed ledger of 100, 10,000 and 100,000
-// iterations, and the size of the message it posts. Parsing the ledger is the Sessions tree's
-// (bench/tree.mjs). A benchmark, not a test: prints what it measured and exits 0.
+// `node bench/overview.mjs`: the session overview's and the dashboard's host work.
+// 1. Building the model (every series downsampled per pixel bucket) from an already parsed ledger
+//    of 100, 10,000 and 100,000 iterations, and the size of the message it posts.
+// 2. Opening an overview as the extension does (overviewRunner.ts): the worker thread reads the
+//    ledger file and prepares the model; measured from the request to the answer (a fresh runner,
+//    so the worker's start and a cold read count), the redraw of an unchanged file, and the host's
+//    event-loop delay (p99 and max) meanwhile; beside it, the same open done on the host thread.
+// 3. The dashboard over 500 sessions: the tree's read of every ledger plus the rows
+//    (dashboardRows.ts), its event-loop delay, and the rows alone (what each redraw costs).
+// Needs `node scripts/build.mjs` first (dist/overviewWorker.js). A benchmark, not a test: prints
+// what it measured and exits 0. COUNTS=100,10000 limits part 2 to those sizes.
 import { build } from 'esbuild';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { performance } from 'node:perf_hooks';
+import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 
 const repo = new URL('..', import.meta.url).pathname;
 const work = mkdtempSync(join(tmpdir(), 'loop-ledger-bench-overview-'));
 process.on('exit', () => rmSync(work, { recursive: true, force: true }));
-const bundle = join(work, 'overview-entry.mjs');
+const bundle = join(work, 'overview-entry.cjs');
 await build({
   stdin: {
     contents: `
       export { buildOverview } from './src/engine/overview/model';
-      export { syntheticLedger } from './test/unit/overview/synthetic-ledger';`,
+      export { syntheticLedger } from './test/unit/overview/synthetic-ledger';
+      export { serializeLedger } from './src/store/ledger-file';
+      export { readSessionAsync, readSessionsAsync } from './src/extension/sessions/sessionEntry';
+      export { prepareOverview } from './src/extension/overview/overviewPrepare';
+      export { OverviewRunner } from './src/extension/overview/overviewRunner';
+      export { currentRows } from './src/extension/overview/dashboardRows';`,
     resolveDir: repo,
     loader: 'ts',
   },
   bundle: true,
   platform: 'node',
-  format: 'esm',
+  format: 'cjs',
   outfile: bundle,
   logLevel: 'error',
 });
-const { buildOverview, syntheticLedger } = await import(pathToFileURL(bundle).href);
+const m = (await import(pathToFileURL(bundle).href)).default;
+const WORKER = join(repo, 'dist', 'overviewWorker.js');
+const BUCKETS = 400;
+const ms = (v) => v.toFixed(1);
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
+/** `work`'s wall time and the event-loop delay (p99, max, in ms) while it ran. */
+async function withLoopDelay(work) {
+  const histogram = monitorEventLoopDelay({ resolution: 1 });
+  histogram.enable();
+  const t0 = performance.now();
+  const result = await work();
+  const elapsed = performance.now() - t0;
+  histogram.disable();
+  return { result, elapsed, p99: histogram.percentile(99) / 1e6, max: histogram.max / 1e6 };
+}
+
+// 1. The model from a parsed ledger.
 const ROUNDS = Number(process.env.ROUNDS ?? 7);
-const rows = [];
-for (const count of [100, 10_000, 100_000]) {
-  const ledger = syntheticLedger(count);
-  buildOverview(ledger, null, 400); // warm-up
+const COUNTS = (process.env.COUNTS ?? '100,10000,100000').split(',').map(Number);
+const modelRows = [];
+for (const count of COUNTS) {
+  const ledger = m.syntheticLedger(count);
+  m.buildOverview(ledger, null, BUCKETS); // warm-up
   const times = [];
   let bytes = 0;
   for (let i = 0; i < ROUNDS; i++) {
     const t0 = performance.now();
-    const model = buildOverview(ledger, null, 400);
+    const model = m.buildOverview(ledger, null, BUCKETS);
     times.push(performance.now() - t0);
     bytes = JSON.stringify(model).length;
   }
-  times.sort((a, b) => a - b);
-  rows.push({
+  modelRows.push({
     iterations: count,
-    'median ms': times[Math.floor(times.length / 2)].toFixed(2),
-    'max ms': times[times.length - 1].toFixed(2),
+    'median ms': ms(median(times)),
+    'max ms': ms(Math.max(...times)),
     'message KB': (bytes / 1024).toFixed(1),
   });
 }
-console.table(rows);
+console.log('model from a parsed ledger (buildOverview):');
+console.table(modelRows);
+
+// 2. Opening an overview from the ledger file, through the worker and on the host.
+if (!existsSync(WORKER)) {
+  console.log('(no dist/overviewWorker.js: run `node scripts/build.mjs` to measure opening an overview)');
+} else {
+  const root = join(work, 'ws');
+  mkdirSync(join(root, '.loop', 'ledgers'), { recursive: true });
+  const openRows = [];
+  for (const count of COUNTS) {
+    const session = `s${count}`;
+    const file = join(root, '.loop', 'ledgers', `${session}.json`);
+    writeFileSync(file, m.serializeLedger(m.syntheticLedger(count, session)));
+    const rounds = count >= 100_000 ? 3 : 5;
+    const opens = [];
+    const redraws = [];
+    let p99 = 0;
+    let max = 0;
+    for (let i = 0; i < rounds; i++) {
+      const runner = new m.OverviewRunner(WORKER);
+      const open = await withLoopDelay(() => runner.overview(root, session, BUCKETS));
+      if (open.result.kind !== 'model')
+        throw new Error(`bench: ${session} did not open: ${open.result.kind}`);
+      opens.push(open.elapsed);
+      p99 = Math.max(p99, open.p99);
+      max = Math.max(max, open.max);
+      const t0 = performance.now();
+      await runner.overview(root, session, BUCKETS);
+      redraws.push(performance.now() - t0);
+      runner.dispose();
+    }
+    // The way it was: the host thread reads and prepares (one round: it is the slow one).
+    const host = await withLoopDelay(async () =>
+      m.prepareOverview((await m.readSessionAsync(root, session))?.entry, BUCKETS),
+    );
+    openRows.push({
+      iterations: count,
+      'file MB': (statSync(file).size / 1e6).toFixed(1),
+      'open ms (median)': ms(median(opens)),
+      'open ms (max)': ms(Math.max(...opens)),
+      'redraw ms': ms(median(redraws)),
+      'host loop p99 ms': ms(p99),
+      'host loop max ms': ms(max),
+      'on host: open ms': ms(host.elapsed),
+      'on host: loop max ms': ms(host.max),
+    });
+    rmSync(file, { force: true });
+  }
+  console.log('opening an overview from its ledger file (worker thread; "on host" = the same work inline):');
+  console.table(openRows);
+}
+
+// 3. The dashboard over 500 sessions of 20 iterations each.
+const SESSIONS = 500;
+const droot = join(work, 'dash');
+const ddir = join(droot, '.loop', 'ledgers');
+mkdirSync(ddir, { recursive: true });
+for (let i = 0; i < SESSIONS; i++) {
+  const session = `loop-${String(i).padStart(3, '0')}`;
+  writeFileSync(join(ddir, `${session}.json`), m.serializeLedger(m.syntheticLedger(20, session)));
+}
+const folder = { name: 'dash', path: droot };
+const dashOpens = [];
+const rowTimes = [];
+let dashP99 = 0;
+let dashMax = 0;
+let dashBytes = 0;
+for (let i = 0; i < 5; i++) {
+  const open = await withLoopDelay(async () => {
+    const timed = await m.readSessionsAsync(droot);
+    return m.currentRows(timed.map(({ entry }) => ({ root: folder, entry })));
+  });
+  if (open.result.length !== SESSIONS)
+    throw new Error(`bench: the dashboard lists ${open.result.length} rows`);
+  dashOpens.push(open.elapsed);
+  dashP99 = Math.max(dashP99, open.p99);
+  dashMax = Math.max(dashMax, open.max);
+  dashBytes = JSON.stringify({ type: 'dashboard', rows: open.result }).length;
+}
+const entries = (await m.readSessionsAsync(droot)).map(({ entry }) => ({ root: folder, entry }));
+for (let i = 0; i < 15; i++) {
+  const t0 = performance.now();
+  m.currentRows(entries);
+  rowTimes.push(performance.now() - t0);
+}
+console.log(`dashboard over ${SESSIONS} sessions × 20 iterations:`);
+console.table([
+  {
+    'open ms (median)': ms(median(dashOpens)),
+    'open ms (max)': ms(Math.max(...dashOpens)),
+    'host loop p99 ms': ms(dashP99),
+    'host loop max ms': ms(dashMax),
+    'rows only ms': ms(median(rowTimes)),
+    'message KB': (dashBytes / 1024).toFixed(1),
+  },
+]);

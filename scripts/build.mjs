@@ -178,6 +178,13 @@ if (existsSync(join(root, 'src/extension/extension.ts'))) {
     outfile: 'dist/contractCheckWorker.js',
     minify: true,
   });
+  // The worker thread that reads large ledgers for the session overview (overviewRunner.ts).
+  builds.push({
+    ...common,
+    entryPoints: ['src/extension/overview/overviewWorker.ts'],
+    outfile: 'dist/overviewWorker.js',
+    minify: true,
+  });
 }
 
 // The critic-brief panel app: a browser ES module with its stylesheet beside it (brief.css).

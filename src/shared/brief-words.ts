@@ -101,7 +101,7 @@ export const MAX_BRIEF_WORD_CHARS = 600;
  */
 export function formatWord(
   table: Readonly<Record<string, unknown>>,
-  key: BriefWord,
+  key: string,
   ...args: Array<string | number>
 ): string {
   const entry = Object.hasOwn(table, key) ? table[key] : undefined;

@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import type { DashboardRow } from '../engine/overview/dashboard';
 import type { OverviewModel } from '../engine/overview/model';
+import type { OverviewWordTable } from './overview-words';
 
 /** Larger than any honest message from the overview; a bigger one is dropped before parsing. */
 export const MAX_OVERVIEW_MESSAGE_CHARS = 4 * 1024;
@@ -41,6 +42,7 @@ export interface RecordLine {
 }
 
 export type ToOverview =
+  | { type: 'words'; words: OverviewWordTable }
   | { type: 'overview'; model: OverviewModel; keep: SavedOverview }
   | { type: 'problem'; session: string; reason: string; keep: SavedOverview }
   | { type: 'iteration'; requestId: string; n: number; lines: RecordLine[] }

@@ -3,7 +3,7 @@
 // waiting for a verdict and an unreadable ledger. A click on the session in the tree opens its
 // overview; a click on the timeline shows that iteration's record; a CLI write appears live; the
 // dashboard lists the loops needing a person first and opens an overview from a row; both pages
-// pass axe-core in a light and a dark theme, with screenshots in test/e2e/shots/.
+// pass axe-core in a light, a dark and a high-contrast theme, with screenshots in test/e2e/shots/.
 import * as assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -233,6 +233,27 @@ describe('session overview and dashboard', function () {
     await overview.locator('#timeline rect.mark').nth(4).click();
     await overview.locator('#detail h2', { hasText: 'Iteration #5' }).waitFor({ timeout: UI_TIMEOUT });
     await workbench.screenshot('overview-03-dark');
+    assertClean(await axe(overview));
+  });
+
+  it('follows a high-contrast theme on both pages, axe-core clean', async function () {
+    writeFileSync(
+      join(workbench.workspace, '.vscode', 'settings.json'),
+      JSON.stringify({ 'workbench.colorTheme': 'Default High Contrast' }),
+    );
+    await workbench.page.locator('.monaco-workbench.hc-black').waitFor({ timeout: UI_TIMEOUT });
+    await workbench.runCommand('Loop Ledger: Dashboard');
+    const dashboard = await pageFrame(workbench.page, 'dashboard');
+    await dashboard.locator('body.vscode-high-contrast').waitFor({ timeout: UI_TIMEOUT });
+    await workbench.screenshot('dashboard-03-high-contrast');
+    assertClean(await axe(dashboard));
+    await dashboard.locator(`#dashboard tbody tr[data-session="${SESSION}"] .session-link`).click();
+    const overview = await pageFrame(workbench.page, 'overview');
+    await overview.locator('#ov-session', { hasText: SESSION }).waitFor({ timeout: UI_TIMEOUT });
+    await overview.locator('body.vscode-high-contrast').waitFor({ timeout: UI_TIMEOUT });
+    await overview.locator('#timeline rect.mark').nth(4).click();
+    await overview.locator('#detail h2', { hasText: 'Iteration #5' }).waitFor({ timeout: UI_TIMEOUT });
+    await workbench.screenshot('overview-04-high-contrast');
     assertClean(await axe(overview));
   });
 });

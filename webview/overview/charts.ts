@@ -6,8 +6,11 @@
 import type { TimelineMark } from '../../src/engine/overview/series';
 import type { Series } from '../../src/engine/overview/series';
 import { s, short } from './svg';
+import { w } from './words';
 
-export const WIDTH = 360;
+/** The drawn width when the page gives none; a page passes the pixels a chart is drawn at, so
+ * that one unit of the viewBox is one CSS pixel and the labels keep their size at any width. */
+export const DEFAULT_WIDTH = 360;
 const HEIGHT = 130;
 const PAD = { left: 40, right: 10, top: 10, bottom: 20 };
 
@@ -31,11 +34,26 @@ export interface LineChartSpec {
   readonly failing?: { readonly side: 'below' | 'above'; readonly threshold: number };
   readonly markLabel?: string;
   readonly onPick: (n: number) => void;
+  /** The width in CSS pixels the chart is drawn at (WIDTH when not given). */
+  readonly width?: number;
 }
 
-function xScale(first: number, last: number): (n: number) => number {
+function xScale(first: number, last: number, width: number): (n: number) => number {
   const span = Math.max(1, last - first);
-  return (n) => PAD.left + ((n - first) / span) * (WIDTH - PAD.left - PAD.right);
+  return (n) => PAD.left + ((n - first) / span) * (width - PAD.left - PAD.right);
+}
+
+/** The svg element of a chart drawn `width` pixels wide: never scaled up past that. */
+function chartSvg(id: string, width: number, height: number, className: string): SVGSVGElement {
+  const svg = s('svg', {
+    viewBox: `0 0 ${width} ${height}`,
+    role: 'img',
+    'aria-labelledby': `${id}-title ${id}-desc`,
+    class: className,
+    id,
+  });
+  svg.style.maxWidth = `${width}px`;
+  return svg;
 }
 
 export function lineChart(spec: LineChartSpec): SVGSVGElement {
@@ -47,23 +65,22 @@ export function lineChart(spec: LineChartSpec): SVGSVGElement {
     hi = 1;
   }
   if (lo === hi) {
-    lo -= 1;
-    hi += 1;
+    // One value: a range around it of its own scale (a single $0.03 is not drawn on −0.97…1.03).
+    const around = Math.abs(lo) * 0.1 || 1;
+    lo -= around;
+    hi += around;
   }
   const pad = (hi - lo) * 0.08;
   lo -= pad;
   hi += pad;
-  const x = xScale(spec.firstN, spec.lastN);
+  const WIDTH = spec.width ?? DEFAULT_WIDTH;
+  // One iteration: its point in the middle, not on the axis.
+  const single = spec.lastN === spec.firstN;
+  const x = single ? xScale(spec.firstN - 1, spec.firstN + 1, WIDTH) : xScale(spec.firstN, spec.lastN, WIDTH);
   const y = (v: number) => PAD.top + ((hi - v) / (hi - lo)) * (HEIGHT - PAD.top - PAD.bottom);
   const titleId = `${spec.id}-title`;
   const descId = `${spec.id}-desc`;
-  const svg = s('svg', {
-    viewBox: `0 0 ${WIDTH} ${HEIGHT}`,
-    role: 'img',
-    'aria-labelledby': `${titleId} ${descId}`,
-    class: 'chart',
-    id: spec.id,
-  });
+  const svg = chartSvg(spec.id, WIDTH, HEIGHT, 'chart');
   svg.append(s('title', { id: titleId }, spec.title), s('desc', { id: descId }, spec.description));
   const plotBottom = HEIGHT - PAD.bottom;
   if (spec.failing) {
@@ -87,9 +104,25 @@ export function lineChart(spec: LineChartSpec): SVGSVGElement {
     s('line', { class: 'axis', x1: PAD.left, x2: PAD.left, y1: PAD.top, y2: plotBottom }),
     s('text', { class: 'tick', x: PAD.left - 4, y: y(hi - pad) + 4, 'text-anchor': 'end' }, short(hi - pad)),
     s('text', { class: 'tick', x: PAD.left - 4, y: y(lo + pad) + 4, 'text-anchor': 'end' }, short(lo + pad)),
-    s('text', { class: 'tick', x: PAD.left, y: HEIGHT - 5, 'text-anchor': 'start' }, `#${spec.firstN}`),
-    s('text', { class: 'tick', x: WIDTH - PAD.right, y: HEIGHT - 5, 'text-anchor': 'end' }, `#${spec.lastN}`),
+    s(
+      'text',
+      {
+        class: 'tick',
+        x: single ? x(spec.firstN) : PAD.left,
+        y: HEIGHT - 5,
+        'text-anchor': single ? 'middle' : 'start',
+      },
+      `#${spec.firstN}`,
+    ),
   );
+  if (!single)
+    svg.append(
+      s(
+        'text',
+        { class: 'tick', x: WIDTH - PAD.right, y: HEIGHT - 5, 'text-anchor': 'end' },
+        `#${spec.lastN}`,
+      ),
+    );
   for (const ref of spec.references) {
     svg.append(
       s('line', {
@@ -120,17 +153,23 @@ export function lineChart(spec: LineChartSpec): SVGSVGElement {
       }),
     );
   }
-  pickable(svg, spec.firstN, spec.lastN, spec.onPick);
+  pickable(svg, spec.firstN, spec.lastN, spec.onPick, WIDTH);
   return svg;
 }
 
 /** A click on the chart picks the nearest iteration. */
-function pickable(svg: SVGSVGElement, first: number, last: number, onPick: (n: number) => void): void {
+function pickable(
+  svg: SVGSVGElement,
+  first: number,
+  last: number,
+  onPick: (n: number) => void,
+  width: number,
+): void {
   svg.addEventListener('click', (event) => {
     const box = svg.getBoundingClientRect();
     if (box.width === 0) return;
-    const px = ((event.clientX - box.left) / box.width) * WIDTH;
-    const ratio = (px - PAD.left) / (WIDTH - PAD.left - PAD.right);
+    const px = ((event.clientX - box.left) / box.width) * width;
+    const ratio = (px - PAD.left) / (width - PAD.left - PAD.right);
     const n = Math.round(first + Math.min(1, Math.max(0, ratio)) * (last - first));
     onPick(Math.max(first, Math.min(last, n)));
   });
@@ -146,21 +185,18 @@ export interface TimelineSpec {
   readonly lastN: number;
   readonly onPick: (n: number) => void;
   readonly onVerdict: (n: number) => void;
+  /** The width in CSS pixels the timeline is drawn at (WIDTH when not given). */
+  readonly width?: number;
 }
 
 const TL_HEIGHT = 74;
 
 export function timeline(spec: TimelineSpec): SVGSVGElement {
-  const x = xScale(spec.firstN - 0.5, spec.lastN + 0.5);
+  const WIDTH = spec.width ?? DEFAULT_WIDTH;
+  const x = xScale(spec.firstN - 0.5, spec.lastN + 0.5, WIDTH);
   const titleId = `${spec.id}-title`;
   const descId = `${spec.id}-desc`;
-  const svg = s('svg', {
-    viewBox: `0 0 ${WIDTH} ${TL_HEIGHT}`,
-    role: 'img',
-    'aria-labelledby': `${titleId} ${descId}`,
-    class: 'chart timeline',
-    id: spec.id,
-  });
+  const svg = chartSvg(spec.id, WIDTH, TL_HEIGHT, 'chart timeline');
   svg.append(s('title', { id: titleId }, spec.title), s('desc', { id: descId }, spec.description));
   spec.epochs.forEach((band, i) => {
     const x0 = x(band.first - 0.5);
@@ -173,12 +209,15 @@ export function timeline(spec: TimelineSpec): SVGSVGElement {
         width: Math.max(1, x1 - x0),
         height: TL_HEIGHT - 14,
       }),
-      s('text', { class: 'tick', x: x0 + 3, y: 11 }, `epoch ${band.n}`),
+      s('text', { class: 'tick', x: x0 + 3, y: 11 }, w('epoch {0}', band.n)),
     );
   });
   for (const mark of spec.marks) {
-    const x0 = x(mark.first - 0.5);
-    const w = Math.max(1.5, x(mark.last + 0.5) - x0 - 1);
+    // A mark is at most 48 pixels wide per iteration, centred in its slot: a few iterations on a
+    // wide page read as marks, not as one bar across the chart.
+    const slot = x(mark.last + 0.5) - x(mark.first - 0.5);
+    const w = Math.max(1.5, Math.min(48 * (mark.last - mark.first + 1), slot - 1));
+    const x0 = x(mark.first - 0.5) + (slot - 1 - w) / 2;
     const rect = s('rect', { class: `mark o-${mark.outcome}`, x: x0 + 0.5, y: 22, width: w, height: 20 });
     rect.addEventListener('click', (e) => {
       e.stopPropagation();
@@ -197,14 +236,15 @@ export function timeline(spec: TimelineSpec): SVGSVGElement {
       svg.append(dot);
     }
   }
-  svg.append(
-    s('text', { class: 'tick', x: PAD.left, y: TL_HEIGHT - 2 }, `#${spec.firstN}`),
-    s(
-      'text',
-      { class: 'tick', x: WIDTH - PAD.right, y: TL_HEIGHT - 2, 'text-anchor': 'end' },
-      `#${spec.lastN}`,
-    ),
-  );
+  svg.append(s('text', { class: 'tick', x: PAD.left, y: TL_HEIGHT - 2 }, `#${spec.firstN}`));
+  if (spec.lastN !== spec.firstN)
+    svg.append(
+      s(
+        'text',
+        { class: 'tick', x: WIDTH - PAD.right, y: TL_HEIGHT - 2, 'text-anchor': 'end' },
+        `#${spec.lastN}`,
+      ),
+    );
   return svg;
 }
 

@@ -11,6 +11,7 @@ import {
 import { h } from '../dom';
 import { sparkline } from './charts';
 import { short } from './svg';
+import { w } from './words';
 
 export interface DashboardActions {
   openOverview(root: string, session: string): void;
@@ -21,25 +22,28 @@ let sort: { column: SortColumn; descending: boolean } = { column: 'lastActivity'
 let stateFilter = '';
 let kindFilter = '';
 
-const COLUMNS: { column: SortColumn | null; label: string }[] = [
-  { column: 'session', label: 'Session' },
-  { column: 'state', label: 'Status' },
-  { column: 'lastActivity', label: 'Last activity' },
-  { column: 'n', label: 'n / limit' },
-  { column: 'lastOutcome', label: 'Last outcome' },
-  { column: 'verdict', label: 'Verdict' },
-  { column: 'usd', label: 'Spend' },
-  { column: null, label: 'Weighted total' },
-];
+/** The table's columns, labelled in the display language. */
+function columns(): { column: SortColumn | null; label: string }[] {
+  return [
+    { column: 'session', label: w('Session') },
+    { column: 'state', label: w('Status') },
+    { column: 'lastActivity', label: w('Last activity') },
+    { column: 'n', label: w('n / limit') },
+    { column: 'lastOutcome', label: w('Last outcome') },
+    { column: 'verdict', label: w('Verdict') },
+    { column: 'usd', label: w('Spend') },
+    { column: null, label: w('Weighted total') },
+  ];
+}
 
 function flags(row: DashboardRow): HTMLElement[] {
   const out: HTMLElement[] = [];
   const flag = (text: string, cls: string) => out.push(h('span', { class: `badge ${cls}` }, text));
-  if (row.state === 'broken') flag('unreadable', 'warn');
-  if (row.stalled) flag('stalled', 'warn');
-  if (row.escalated) flag('escalated', 'warn');
-  if (row.overBudget) flag('over budget', 'warn');
-  if (row.waitingForVerdict) flag('waiting for verdict', 'info');
+  if (row.state === 'broken') flag(w('unreadable'), 'warn');
+  if (row.stalled) flag(w('stalled'), 'warn');
+  if (row.escalated) flag(w('escalated'), 'warn');
+  if (row.overBudget) flag(w('over budget'), 'warn');
+  if (row.waitingForVerdict) flag(w('waiting for verdict'), 'info');
   return out;
 }
 
@@ -73,7 +77,7 @@ function rowElement(row: DashboardRow, actions: DashboardActions): HTMLElement {
       'td',
       {},
       row.usd
-        ? `$${short(row.usd.spent)} / ${row.usd.cap === null ? 'no cap' : `$${short(row.usd.cap)}`}`
+        ? `$${short(row.usd.spent)} / ${row.usd.cap === null ? w('no cap') : `$${short(row.usd.cap)}`}`
         : '—',
     ),
     h(
@@ -82,7 +86,11 @@ function rowElement(row: DashboardRow, actions: DashboardActions): HTMLElement {
       row.sparkline.length
         ? sparkline(
             row.sparkline,
-            `weighted total of ${row.session}, last ${short(row.sparkline[row.sparkline.length - 1]!)}`,
+            w(
+              'weighted total of {0}, last {1}',
+              row.session,
+              short(row.sparkline[row.sparkline.length - 1]!),
+            ),
           )
         : '—',
     ),
@@ -101,7 +109,7 @@ function select(
   const el = h(
     'select',
     { id },
-    h('option', { value: '' }, 'all'),
+    h('option', { value: '' }, w('all')),
     ...options.map((o) => h('option', { value: o, selected: o === value }, o)),
   );
   el.addEventListener('change', () => onChange(el.value));
@@ -117,7 +125,7 @@ function draw(root: HTMLElement, actions: DashboardActions): void {
   const head = h(
     'tr',
     {},
-    ...COLUMNS.map(({ column, label }) => {
+    ...columns().map(({ column, label }) => {
       if (column === null) return h('th', { scope: 'col' }, label);
       const active = sort.column === column;
       const button = h(
@@ -146,35 +154,47 @@ function draw(root: HTMLElement, actions: DashboardActions): void {
     h(
       'header',
       { class: 'ov-header' },
-      h('h1', {}, 'Loop Ledger dashboard'),
+      h('h1', {}, w('Loop Ledger dashboard')),
       h(
         'p',
         { class: 'muted' },
-        `${rows.length} session(s); ${attention} need a person. Loops that are stalled, escalated, over budget or waiting for a critic verdict come first.`,
+        w(
+          '{0} session(s); {1} need a person. Loops that are stalled, escalated, over budget or waiting for a critic verdict come first.',
+          rows.length,
+          attention,
+        ),
       ),
     ),
     h(
       'div',
       { class: 'filters' },
-      select('filter-state', 'Status', stateFilter, ['open', 'paused', 'closed', 'broken'], (v) => {
+      select('filter-state', w('Status'), stateFilter, ['open', 'paused', 'closed', 'broken'], (v) => {
         stateFilter = v;
         draw(root, actions);
       }),
-      select('filter-kind', 'Kind', kindFilter, ['work', 'repeat', 'run', 'engineering', 'unknown'], (v) => {
-        kindFilter = v;
-        draw(root, actions);
-      }),
+      select(
+        'filter-kind',
+        w('Kind'),
+        kindFilter,
+        ['work', 'repeat', 'run', 'engineering', 'work-order', 'unknown'],
+        (v) => {
+          kindFilter = v;
+          draw(root, actions);
+        },
+      ),
     ),
     shown.length === 0
       ? h(
           'p',
           { class: 'muted' },
-          rows.length === 0 ? 'No sessions in this workspace yet.' : 'No session matches these filters.',
+          rows.length === 0
+            ? w('No sessions in this workspace yet.')
+            : w('No session matches these filters.'),
         )
       : h(
           'table',
           { class: 'dashboard', id: 'dashboard' },
-          h('caption', { class: 'visually-hidden' }, 'Sessions'),
+          h('caption', { class: 'visually-hidden' }, w('Sessions')),
           h('thead', {}, head),
           h('tbody', {}, ...shown.map((r) => rowElement(r, actions))),
         ),

@@ -5,6 +5,7 @@ import './overview.css';
 import type { FromOverview, SavedOverview, ToOverview } from '../../src/shared/overview-protocol';
 import { renderDashboard } from './dashboard-page';
 import { renderOverview, renderProblem, showDetail } from './overview-page';
+import { useWords } from './words';
 
 interface VsCodeApi {
   postMessage(message: FromOverview): void;
@@ -19,6 +20,9 @@ const page = document.body.dataset.page === 'dashboard' ? 'dashboard' : 'overvie
 let counter = 0;
 const nextRequestId = () => `r${Date.now().toString(36)}-${++counter}`;
 let answered = false;
+/** The model shown, drawn again at the new width when the window is resized. */
+let shown: Extract<ToOverview, { type: 'overview' }>['model'] | null = null;
+let resizing: ReturnType<typeof setTimeout> | undefined;
 
 const overviewActions = {
   showIteration: (n: number) => vscode.postMessage({ type: 'showIteration', requestId: nextRequestId(), n }),
@@ -36,13 +40,18 @@ function keep(state: SavedOverview): void {
 function onMessage(message: ToOverview): void {
   answered = true;
   switch (message.type) {
+    case 'words':
+      useWords(message.words);
+      break;
     case 'overview':
       keep(message.keep);
+      shown = message.model;
       renderOverview(root, message.model, overviewActions);
       document.body.dataset.ready = 'true';
       document.body.dataset.iterations = String(message.model.iterations);
       break;
     case 'problem':
+      shown = null;
       keep(message.keep);
       renderProblem(root, message.session, message.reason);
       document.body.dataset.ready = 'true';
@@ -64,6 +73,12 @@ function onMessage(message: ToOverview): void {
 }
 
 window.addEventListener('message', (event: MessageEvent<ToOverview>) => onMessage(event.data));
+window.addEventListener('resize', () => {
+  clearTimeout(resizing);
+  resizing = setTimeout(() => {
+    if (shown) renderOverview(root, shown, overviewActions);
+  }, 150);
+});
 
 /** About one bucket per pixel of a chart's drawn width. */
 function buckets(): number {

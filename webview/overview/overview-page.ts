@@ -8,6 +8,7 @@ import type { RecordLine } from '../../src/shared/overview-protocol';
 import { h } from '../dom';
 import { lineChart, timeline, type Reference } from './charts';
 import { short } from './svg';
+import { w } from './words';
 
 export interface OverviewActions {
   showIteration(n: number): void;
@@ -15,17 +16,39 @@ export interface OverviewActions {
 }
 
 const openTables = new Set<string>();
+/** The pixels the charts are drawn at this render (see chartWidths). */
+let widths = { wide: 360, narrow: 360 };
 let detail: { n: number; lines: RecordLine[] } | null = null;
 
-const SPEND_LABELS: Record<string, string> = {
-  iterations: 'Iterations',
-  usd: 'Cost (USD)',
-  tokens: 'Tokens',
-  time_ms: 'Time (ms)',
-  calls: 'Calls',
-  changed_lines: 'Changed lines',
-  files: 'Files',
-};
+/** A spend line's label; an unknown key is shown as it is. */
+function spendLabel(key: string): string {
+  const labels: Record<string, string> = {
+    iterations: w('Iterations'),
+    usd: w('Cost (USD)'),
+    tokens: w('Tokens'),
+    time_ms: w('Time (ms)'),
+    calls: w('Calls'),
+    changed_lines: w('Changed lines'),
+    files: w('Files'),
+  };
+  return labels[key] ?? key;
+}
+
+/** A kind table's column (the model names them in English); an unknown one is shown as it is. */
+function kindColumn(column: string): string {
+  const labels: Record<string, string> = {
+    classification: w('classification'),
+    change_metric: w('change metric'),
+    resolution: w('resolution'),
+    outcome: w('outcome'),
+    verdict: w('verdict'),
+    evidence: w('evidence'),
+    attempt: w('attempt'),
+    phases: w('phases'),
+    ended: w('ended'),
+  };
+  return labels[column.replace(/ /g, '_')] ?? column;
+}
 
 function fact(term: string, value: string | Node): HTMLElement[] {
   return [h('dt', {}, term), h('dd', {}, value)];
@@ -36,19 +59,22 @@ function header(model: OverviewModel): HTMLElement {
   const facts = h(
     'dl',
     { class: 'facts' },
-    ...fact('Owner', model.owner || '—'),
-    ...fact('Status', model.finalOutcome ? `${model.status} (${model.finalOutcome})` : model.status),
-    ...fact('Epoch', String(model.epoch)),
+    ...fact(w('Owner'), model.owner || '—'),
+    ...fact(w('Status'), model.finalOutcome ? `${model.status} (${model.finalOutcome})` : model.status),
+    ...fact(w('Epoch'), String(model.epoch)),
+    ...(model.attempts !== null ? fact(w('Attempts'), String(model.attempts)) : []),
     ...fact(
-      'Iterations',
-      `${model.epochIterations} / ${limit} this epoch${model.iterations !== model.epochIterations ? ` · ${model.iterations} in all` : ''}`,
+      w('Iterations'),
+      model.iterations !== model.epochIterations
+        ? w('{0} / {1} this epoch · {2} in all', model.epochIterations, limit, model.iterations)
+        : w('{0} / {1} this epoch', model.epochIterations, limit),
     ),
-    ...fact('Last activity', model.lastTimestamp ?? '—'),
-    ...(model.pendingBrief ? fact('Waiting for a verdict on', h('code', {}, model.pendingBrief)) : []),
+    ...fact(w('Last activity'), model.lastTimestamp ?? '—'),
+    ...(model.pendingBrief ? fact(w('Waiting for a verdict on'), h('code', {}, model.pendingBrief)) : []),
   );
   const spend = h(
     'ul',
-    { class: 'spend', 'aria-label': 'Budgets' },
+    { class: 'spend', 'aria-label': w('Budgets') },
     ...model.spend.map((line) => {
       const ratio = line.cap && line.cap > 0 ? Math.min(1, line.spent / line.cap) : null;
       const over = line.cap !== null && line.spent >= line.cap;
@@ -61,11 +87,11 @@ function header(model: OverviewModel): HTMLElement {
       return h(
         'li',
         { class: over ? 'over' : '' },
-        h('span', { class: 'spend-label' }, SPEND_LABELS[line.key] ?? line.key),
+        h('span', { class: 'spend-label' }, spendLabel(line.key)),
         h(
           'span',
           { class: 'spend-value' },
-          `${short(line.spent)} / ${line.cap === null ? 'no cap' : short(line.cap)}`,
+          `${short(line.spent)} / ${line.cap === null ? w('no cap') : short(line.cap)}`,
         ),
         ratio !== null ? meter : null,
       );
@@ -77,7 +103,8 @@ function header(model: OverviewModel): HTMLElement {
     h(
       'h1',
       {},
-      'Overview ',
+      w('Overview'),
+      ' ',
       h('code', { id: 'ov-session' }, model.session),
       ' ',
       h('span', { class: 'badge' }, model.kind),
@@ -104,7 +131,7 @@ function tableToggle(id: string, caption: string, head: string[], rows: (string 
       'aria-expanded': open ? 'true' : 'false',
       'aria-controls': `${id}-table`,
     },
-    open ? 'Hide table' : 'Show table',
+    open ? w('Hide table') : w('Show table'),
   );
   button.addEventListener('click', () => {
     const nowOpen = table.hidden;
@@ -112,7 +139,7 @@ function tableToggle(id: string, caption: string, head: string[], rows: (string 
     if (nowOpen) openTables.add(id);
     else openTables.delete(id);
     button.setAttribute('aria-expanded', nowOpen ? 'true' : 'false');
-    button.textContent = nowOpen ? 'Hide table' : 'Show table';
+    button.textContent = nowOpen ? w('Hide table') : w('Show table');
   });
   return [button, table];
 }
@@ -139,15 +166,33 @@ function seriesRows(series: Series, actions: OverviewActions): (string | Node)[]
   });
 }
 
-function describe(series: Series, what: string): string {
-  if (series.points.length === 0) return `No ${what} recorded yet.`;
+/** The series in one sentence; `empty` when it has no value yet. */
+function describe(series: Series, empty: string): string {
+  if (series.points.length === 0) return empty;
   const values = series.points.map((p) => p.value);
   const last = series.points[series.points.length - 1]!;
-  const sampled =
-    series.points.length === series.spans.length
-      ? ''
-      : ` (${series.spans.length} buckets, each keeping its lowest and highest value)`;
-  return `${series.count} values from #${series.points[0]!.n} to #${last.n}${sampled}; lowest ${short(Math.min(...values))}, highest ${short(Math.max(...values))}, last ${short(last.value)}.`;
+  const [lo, hi, end] = [short(Math.min(...values)), short(Math.max(...values)), short(last.value)];
+  const first = series.points[0]!.n;
+  return series.points.length === series.spans.length
+    ? w(
+        '{0} values from #{1} to #{2}; lowest {3}, highest {4}, last {5}.',
+        series.count,
+        first,
+        last.n,
+        lo,
+        hi,
+        end,
+      )
+    : w(
+        '{0} values from #{1} to #{2} ({3} buckets, each keeping its lowest and highest value); lowest {4}, highest {5}, last {6}.',
+        series.count,
+        first,
+        last.n,
+        series.spans.length,
+        lo,
+        hi,
+        end,
+      );
 }
 
 function dimensionFigure(
@@ -160,17 +205,19 @@ function dimensionFigure(
   const higher = dim.direction === 'higher-is-better';
   const references: Reference[] = [];
   if (dim.baseline !== null)
-    references.push({ label: 'baseline', value: dim.baseline, kind: 'ref-baseline' });
-  if (dim.target !== null) references.push({ label: 'target', value: dim.target, kind: 'ref-target' });
+    references.push({ label: w('baseline'), value: dim.baseline, kind: 'ref-baseline' });
+  if (dim.target !== null) references.push({ label: w('target'), value: dim.target, kind: 'ref-target' });
   if (dim.failureThreshold !== null)
-    references.push({ label: 'failure threshold', value: dim.failureThreshold, kind: 'ref-threshold' });
-  const arrow = higher ? '↑ higher is better' : '↓ lower is better';
-  const title = `${dim.dimension} (${arrow}${dim.hardGate ? ', hard gate' : ''})`;
+    references.push({ label: w('failure threshold'), value: dim.failureThreshold, kind: 'ref-threshold' });
+  const arrow = higher ? w('↑ higher is better') : w('↓ lower is better');
+  const title = dim.hardGate
+    ? w('{0} ({1}, hard gate)', dim.dimension, arrow)
+    : w('{0} ({1})', dim.dimension, arrow);
   const refsText = references.map((r) => `${r.label} ${short(r.value)}`).join(', ');
   const svg = lineChart({
     id,
     title,
-    description: `${describe(dim.series, 'measurements')} ${refsText}.${dim.series.spans.some((s) => s.marked) ? ' Triangles mark iterations where the hard gate failed.' : ''}`,
+    description: `${describe(dim.series, w('No measurements recorded yet.'))} ${refsText}.${dim.series.spans.some((s) => s.marked) ? ` ${w('Triangles mark iterations where the hard gate failed.')}` : ''}`,
     series: dim.series,
     firstN: 1,
     lastN: Math.max(1, model.iterations),
@@ -180,6 +227,7 @@ function dimensionFigure(
         ? undefined
         : { side: higher ? 'below' : 'above', threshold: dim.failureThreshold },
     onPick: actions.showIteration,
+    width: widths.narrow,
   });
   return h(
     'figure',
@@ -190,15 +238,15 @@ function dimensionFigure(
       h('span', { class: 'dim-name' }, dim.dimension),
       ' ',
       h('span', { class: 'direction' }, arrow),
-      dim.hardGate ? h('span', { class: 'badge gate' }, 'hard gate') : null,
-      dim.weight !== null ? h('span', { class: 'muted' }, ` weight ${short(dim.weight)}`) : null,
+      dim.hardGate ? h('span', { class: 'badge gate' }, w('hard gate')) : null,
+      dim.weight !== null ? h('span', { class: 'muted' }, ` ${w('weight {0}', short(dim.weight))}`) : null,
     ),
     svg,
     legend(references),
     ...tableToggle(
       id,
-      `${dim.dimension} per iteration`,
-      ['Iteration', 'Measured'],
+      w('{0} per iteration', dim.dimension),
+      [w('Iteration'), w('Measured')],
       seriesRows(dim.series, actions),
     ),
   );
@@ -208,7 +256,7 @@ function legend(references: Reference[]): HTMLElement {
   return h(
     'ul',
     { class: 'legend' },
-    h('li', {}, h('span', { class: 'swatch sw-series', 'aria-hidden': 'true' }), 'measured'),
+    h('li', {}, h('span', { class: 'swatch sw-series', 'aria-hidden': 'true' }), w('measured')),
     ...references.map((r) =>
       h(
         'li',
@@ -227,26 +275,28 @@ function seriesFigure(
   model: OverviewModel,
   actions: OverviewActions,
   what: string,
+  empty: string,
 ): HTMLElement | null {
   if (series === null) return null;
   const svg = lineChart({
     id,
     title: heading,
     description:
-      describe(series, what) +
-      (series.spans.some((s) => s.marked) ? ' Triangles mark failing verdicts.' : ''),
+      describe(series, empty) +
+      (series.spans.some((s) => s.marked) ? ` ${w('Triangles mark failing verdicts.')}` : ''),
     series,
     firstN: 1,
     lastN: Math.max(1, model.iterations),
     references: [],
     onPick: actions.showIteration,
+    width: widths.narrow,
   });
   return h(
     'figure',
     { class: 'dim', id: `${id}-figure` },
     h('figcaption', {}, h('span', { class: 'dim-name' }, heading)),
     svg,
-    ...tableToggle(id, heading, ['Iteration', what], seriesRows(series, actions)),
+    ...tableToggle(id, heading, [w('Iteration'), what], seriesRows(series, actions)),
   );
 }
 
@@ -255,17 +305,24 @@ const OUTCOMES = ['continue', 'complete', 'revise', 'pause', 'stop', 'escalate']
 function timelineSection(model: OverviewModel, actions: OverviewActions): HTMLElement {
   const svg = timeline({
     id: 'timeline',
-    title: 'Outcome timeline',
-    description: `${model.iterations} iterations in ${model.epochs.length} epoch(s); ${model.stalls.length} stall(s); ${model.verdicts.length} critic verdict(s). Triangles above mark stalls, dots below mark critic verdicts.`,
+    title: w('Outcome timeline'),
+    description: w(
+      '{0} iterations in {1} epoch(s); {2} stall(s); {3} critic verdict(s). Triangles above mark stalls, dots below mark critic verdicts.',
+      model.iterations,
+      model.epochs.length,
+      model.stalls.length,
+      model.verdicts.length,
+    ),
     marks: model.timeline,
     epochs: model.epochs,
     firstN: 1,
     lastN: Math.max(1, model.iterations),
     onPick: actions.showIteration,
     onVerdict: actions.openBrief,
+    width: widths.wide,
   });
   const verdicts = model.verdicts.slice(-20).map((v) => {
-    const open = h('button', { class: 'link', type: 'button', disabled: v.brief === null }, 'open brief');
+    const open = h('button', { class: 'link', type: 'button', disabled: v.brief === null }, w('open brief'));
     open.addEventListener('click', () => actions.openBrief(v.n));
     return h('li', {}, iterationButton(v.n, actions), ` ${v.verdict} `, v.brief ? open : null);
   });
@@ -275,14 +332,14 @@ function timelineSection(model: OverviewModel, actions: OverviewActions): HTMLEl
   return h(
     'section',
     { class: 'block', id: 'timeline-section', 'aria-labelledby': 'timeline-h' },
-    h('h2', { id: 'timeline-h' }, 'Outcome timeline'),
+    h('h2', { id: 'timeline-h' }, w('Outcome timeline')),
     svg,
     h(
       'ul',
       { class: 'legend' },
       ...OUTCOMES.map((o) => h('li', {}, h('span', { class: `swatch o-${o}`, 'aria-hidden': 'true' }), o)),
-      h('li', {}, '▲ stall'),
-      h('li', {}, '● critic verdict'),
+      h('li', {}, w('▲ stall')),
+      h('li', {}, w('● critic verdict')),
     ),
     h(
       'div',
@@ -291,16 +348,16 @@ function timelineSection(model: OverviewModel, actions: OverviewActions): HTMLEl
         ? h(
             'div',
             {},
-            h('h3', {}, 'Critic verdicts'),
+            h('h3', {}, w('Critic verdicts')),
             h('ul', { class: 'plain', id: 'verdict-list' }, ...verdicts),
           )
         : null,
-      stalls.length ? h('div', {}, h('h3', {}, 'Stalls'), h('ul', { class: 'plain' }, ...stalls)) : null,
+      stalls.length ? h('div', {}, h('h3', {}, w('Stalls')), h('ul', { class: 'plain' }, ...stalls)) : null,
     ),
     ...tableToggle(
       'timeline',
-      'Outcome per iteration',
-      ['Iterations', 'Epoch', 'Outcome', 'Stall', 'Verdict'],
+      w('Outcome per iteration'),
+      [w('Iterations'), w('Epoch'), w('Outcome'), w('Stall'), w('Verdict')],
       model.timeline.map((m) => [
         m.first === m.last ? iterationButton(m.first, actions) : `#${m.first}–#${m.last}`,
         String(m.epoch),
@@ -314,7 +371,12 @@ function timelineSection(model: OverviewModel, actions: OverviewActions): HTMLEl
 
 function kindSection(model: OverviewModel, actions: OverviewActions): HTMLElement | null {
   if (model.kindColumns.length === 0 || model.kindRows.length === 0) return null;
-  const heading = model.kind === 'repeat' ? 'Repeat: change per iteration' : 'Run: attempts';
+  const heading =
+    model.kind === 'repeat'
+      ? w('Repeat: change per iteration')
+      : model.kind === 'work-order'
+        ? w('Work order: attempts')
+        : w('Run: attempts');
   return h(
     'section',
     { class: 'block', id: 'kind-section', 'aria-labelledby': 'kind-h' },
@@ -328,8 +390,8 @@ function kindSection(model: OverviewModel, actions: OverviewActions): HTMLElemen
         h(
           'tr',
           {},
-          h('th', { scope: 'col' }, 'Iteration'),
-          ...model.kindColumns.map((c) => h('th', { scope: 'col' }, c)),
+          h('th', { scope: 'col' }, w('Iteration')),
+          ...model.kindColumns.map((c) => h('th', { scope: 'col' }, kindColumn(c))),
         ),
       ),
       h(
@@ -357,8 +419,8 @@ function detailPane(): HTMLElement {
 function fillDetail(aside: HTMLElement): void {
   if (!detail) {
     aside.replaceChildren(
-      h('h2', { id: 'detail-h' }, 'Iteration'),
-      h('p', { class: 'muted' }, 'Click an iteration on a chart or the timeline to read its record here.'),
+      h('h2', { id: 'detail-h' }, w('Iteration')),
+      h('p', { class: 'muted' }, w('Click an iteration on a chart or the timeline to read its record here.')),
     );
     return;
   }
@@ -373,7 +435,7 @@ function fillDetail(aside: HTMLElement): void {
     ),
   ]);
   aside.replaceChildren(
-    h('h2', { id: 'detail-h' }, `Iteration #${detail.n}`),
+    h('h2', { id: 'detail-h' }, w('Iteration #{0}', detail.n)),
     h('dl', { class: 'record' }, ...rows),
   );
 }
@@ -384,25 +446,56 @@ export function showDetail(n: number, lines: RecordLine[]): void {
   if (aside) fillDetail(aside);
 }
 
+/**
+ * How wide the timeline (`wide`) and each small chart (`narrow`) are drawn, in CSS pixels, from the
+ * window's width and the page's grid (overview.css: 20px padding, a 320px record pane beside the
+ * charts above 760px, small charts in columns of at least 300px with 16px gaps). A chart is drawn
+ * at its real width, so its labels stay at their font size whatever the width or iteration count.
+ */
+function chartWidths(): { wide: number; narrow: number } {
+  const page = Math.max(240, document.documentElement.clientWidth - 40);
+  const column = window.innerWidth > 760 ? page - 340 : page;
+  const columns = Math.max(1, Math.floor((column + 16) / 316));
+  const narrow = Math.floor((column - 16 * (columns - 1)) / columns);
+  return { wide: Math.max(240, Math.min(1100, column)), narrow: Math.max(240, Math.min(560, narrow)) };
+}
+
 export function renderOverview(root: HTMLElement, model: OverviewModel, actions: OverviewActions): void {
   if (detail && detail.n > model.iterations) detail = null;
+  widths = chartWidths();
   const dims = model.dimensions.map((d, i) => dimensionFigure(d, i, model, actions));
   const charts = h(
     'div',
     { class: 'charts' },
     model.iterations === 0
-      ? h('p', { class: 'muted' }, 'No iterations recorded yet.')
+      ? h('p', { class: 'muted' }, w('No iterations recorded yet.'))
       : timelineSection(model, actions),
     model.total || model.cost
       ? h(
           'section',
           { class: 'block', id: 'trends-section', 'aria-labelledby': 'trends-h' },
-          h('h2', { id: 'trends-h' }, 'Trends'),
+          h('h2', { id: 'trends-h' }, w('Trends')),
           h(
             'div',
             { class: 'dims' },
-            seriesFigure('total', 'Weighted total', model.total, model, actions, 'weighted total'),
-            seriesFigure('cost', 'Cost per iteration (USD)', model.cost, model, actions, 'cost'),
+            seriesFigure(
+              'total',
+              w('Weighted total'),
+              model.total,
+              model,
+              actions,
+              w('Weighted total'),
+              w('No weighted total recorded yet.'),
+            ),
+            seriesFigure(
+              'cost',
+              w('Cost per iteration (USD)'),
+              model.cost,
+              model,
+              actions,
+              w('Cost (USD)'),
+              w('No cost recorded yet.'),
+            ),
           ),
         )
       : null,
@@ -410,10 +503,10 @@ export function renderOverview(root: HTMLElement, model: OverviewModel, actions:
       ? h(
           'section',
           { class: 'block', id: 'rubric-section', 'aria-labelledby': 'rubric-h' },
-          h('h2', { id: 'rubric-h' }, 'Rubric'),
+          h('h2', { id: 'rubric-h' }, w('Rubric')),
           h('div', { class: 'dims' }, ...dims),
           model.dimensionsLeftOut
-            ? h('p', { class: 'muted' }, `${model.dimensionsLeftOut} more dimensions are not charted.`)
+            ? h('p', { class: 'muted' }, w('{0} more dimensions are not charted.', model.dimensionsLeftOut))
             : null,
         )
       : null,
@@ -427,11 +520,15 @@ export function renderOverview(root: HTMLElement, model: OverviewModel, actions:
 
 export function renderProblem(root: HTMLElement, session: string, reason: string): void {
   root.replaceChildren(
-    h('header', { class: 'ov-header' }, h('h1', {}, 'Overview ', h('code', { id: 'ov-session' }, session))),
+    h(
+      'header',
+      { class: 'ov-header' },
+      h('h1', {}, w('Overview'), ' ', h('code', { id: 'ov-session' }, session)),
+    ),
     h(
       'div',
       { class: 'problem', role: 'alert', id: 'problem' },
-      h('h2', {}, 'This ledger cannot be shown'),
+      h('h2', {}, w('This ledger cannot be shown')),
       h('p', {}, reason),
     ),
   );

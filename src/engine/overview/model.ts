@@ -22,7 +22,10 @@ export const MAX_DIMENSIONS = 24;
 /** At most this many stalls, verdicts and kind rows are listed (the newest). */
 export const MAX_LISTED = 200;
 
-export type LoopKind = 'work' | 'repeat' | 'run' | 'engineering';
+export type LoopKind = 'work' | 'repeat' | 'run' | 'engineering' | 'work-order';
+
+/** The owner a work-order run's ledgers open under (src/app/workorders/ledger.ts). */
+const WORK_ORDER_OWNER = 'loop-ledger wo run';
 
 export interface SpendLine {
   /** `iterations`, `usd`, `tokens`, `time_ms`, … */
@@ -58,6 +61,8 @@ export interface OverviewModel {
   readonly iterationLimit: number | null;
   readonly lastTimestamp: string | null;
   readonly pendingBrief: string | null;
+  /** A work order's attempts so far (each opens an epoch: the current epoch); null for other kinds. */
+  readonly attempts: number | null;
   readonly spend: SpendLine[];
   readonly dimensions: DimensionChart[];
   readonly dimensionsLeftOut: number;
@@ -85,6 +90,7 @@ export function loopKind(ledger: Ledger): LoopKind {
   if (raw.repeat !== undefined) return 'repeat';
   if (raw.engineering !== undefined) return 'engineering';
   if (ledger.contract?.owner === 'loop-ledger run') return 'run';
+  if (ledger.contract?.owner === WORK_ORDER_OWNER) return 'work-order';
   return 'work';
 }
 
@@ -190,6 +196,46 @@ function runRows(records: readonly IterationRecord[]): OverviewModel['kindRows']
     .map((r) => ({ n: r.n, cells: [textOf(r.outcome), textOf(r.critic_verdict), textOf(r.evidence)] }));
 }
 
+/** How a work order's closing outcome reads: the verdict that closed the attempt. */
+const WORK_ORDER_CLOSE: Record<string, string> = {
+  complete: 'CLEAN (complete)',
+  revise: 'RETRYABLE (revise)',
+  escalate: 'TERMINAL (escalate)',
+  stop: 'stopped',
+};
+
+/**
+ * A work order's attempts, one row per epoch (an attempt opens one): the phases its records name
+ * (actions `wo-NN/aK/<phase>`) and how it ended. The ledger keeps only the last close, so an
+ * earlier attempt reads "re-dispatched"; the open one reads "in progress".
+ */
+function workOrderRows(
+  ledger: Ledger,
+  records: readonly IterationRecord[],
+  epochs: readonly { n: number; first: number; last: number }[],
+): OverviewModel['kindRows'] {
+  const phases = new Map<number, string[]>();
+  for (const record of records) {
+    const e = recordEpochOf(record);
+    for (const action of Array.isArray(record.actions) ? record.actions : []) {
+      const phase = isText(action) ? /\/a\d+\/([a-z-]+)$/.exec(action)?.[1] : undefined;
+      if (!phase) continue;
+      const list = phases.get(e) ?? [];
+      if (!list.includes(phase)) list.push(phase);
+      phases.set(e, list);
+    }
+  }
+  return epochs.slice(-MAX_LISTED).map((band, i, shown) => {
+    const last = i === shown.length - 1;
+    const ended = !last
+      ? 're-dispatched'
+      : ledger.status === 'closed'
+        ? (WORK_ORDER_CLOSE[textOf(ledger.final_outcome)] ?? textOf(ledger.final_outcome))
+        : 'in progress';
+    return { n: band.first, cells: [String(band.n), (phases.get(band.n) ?? []).join(', ') || '—', ended] };
+  });
+}
+
 /**
  * The overview of `ledger`. `status` is the engine's status payload when the caller has it (the
  * engineering budget comes from it); `buckets` is about the chart width in pixels.
@@ -255,6 +301,7 @@ export function buildOverview(ledger: Ledger, status: StatusPayload | null, buck
     iterationLimit: isNumber(contract.iteration_limit) ? contract.iteration_limit : null,
     lastTimestamp: last && isText(last.timestamp) ? last.timestamp : null,
     pendingBrief: isText(ledger.pending_brief?.brief_id) ? ledger.pending_brief.brief_id : null,
+    attempts: kind === 'work-order' ? epoch : null,
     spend: spendLines(ledger, status, records, epochIterations),
     dimensions: rubric.map((dim, d) => ({
       dimension: textOf(dim.dimension),
@@ -285,8 +332,17 @@ export function buildOverview(ledger: Ledger, status: StatusPayload | null, buck
         ? ['classification', 'change metric', 'resolution']
         : kind === 'run'
           ? ['outcome', 'verdict', 'evidence']
-          : [],
-    kindRows: kind === 'repeat' ? repeatRows(records) : kind === 'run' ? runRows(records) : [],
+          : kind === 'work-order'
+            ? ['attempt', 'phases', 'ended']
+            : [],
+    kindRows:
+      kind === 'repeat'
+        ? repeatRows(records)
+        : kind === 'run'
+          ? runRows(records)
+          : kind === 'work-order'
+            ? workOrderRows(ledger, records, epochs)
+            : [],
   };
 }
 

@@ -1,11 +1,12 @@
 // The dashboard: every session of the workspace in one table. It lists what the Sessions tree
 // has read (the tree re-reads a ledger whenever any process writes it) and redraws when the tree
 // changes, at most every DASHBOARD_SETTLE_MS so a burst of writes redraws once.
-import { basename } from 'node:path';
 import * as vscode from 'vscode';
-import { brokenRow, dashboardRow, orderRows, type DashboardRow } from '../../engine/overview/dashboard';
+import type { DashboardRow } from '../../engine/overview/dashboard';
 import type { ToOverview } from '../../shared/overview-protocol';
 import type { SessionsTreeProvider } from '../sessions/treeProvider';
+import { currentRows } from './dashboardRows';
+import { overviewWordTable } from './overviewWords';
 import { overviewHtml, overviewResourceRoots } from './overviewHtml';
 import { OverviewGate } from './overviewGate';
 import type { OverviewReceipt } from './overviewPanel';
@@ -18,21 +19,6 @@ export interface DashboardServices {
   readonly output: vscode.OutputChannel;
   readonly sessions: SessionsTreeProvider;
   openOverview(root: string, session: string): Promise<unknown>;
-}
-
-/** Every session the tree has read, as dashboard rows in the default order. */
-export function currentRows(sessions: SessionsTreeProvider): DashboardRow[] {
-  const rows = sessions.sessionNodes().map((node) => {
-    const { entry } = node;
-    const folder = node.root.name || basename(node.root.path);
-    if (entry.kind === 'broken') return brokenRow(entry.root, folder, entry.session, entry.problem);
-    try {
-      return dashboardRow(entry.root, folder, entry.ledger, entry.status);
-    } catch (error) {
-      return brokenRow(entry.root, folder, entry.session, `unreadable ledger: ${(error as Error).message}`);
-    }
-  });
-  return orderRows(rows, 'lastActivity', true);
 }
 
 export class DashboardPanel implements vscode.Disposable {
@@ -92,6 +78,7 @@ export class DashboardPanel implements vscode.Disposable {
     switch (message.type) {
       case 'ready':
         this.ready = true;
+        this.post({ type: 'words', words: overviewWordTable() });
         await this.services.sessions.ready();
         this.show();
         break;
@@ -118,7 +105,7 @@ export class DashboardPanel implements vscode.Disposable {
   }
 
   private show(): void {
-    this.rows = currentRows(this.services.sessions);
+    this.rows = currentRows(this.services.sessions.sessionNodes());
     this.post({ type: 'dashboard', rows: this.rows });
   }
 

@@ -1,15 +1,16 @@
-// One session overview: the webview, the gate its messages pass, and the series the host
-// prepares. It follows the Sessions tree's reading of the ledger (the tree's file watcher and
-// folder poll re-read a ledger any process writes), so the overview and the tree never disagree
-// and the ledger is read once, asynchronously, for both.
+// One session overview: the webview, the gate its messages pass, and the series prepared for it.
+// It follows the Sessions tree (the tree's file watcher and folder poll re-read a ledger any
+// process writes, and the overview redraws when the tree does), so the two never disagree; a small
+// ledger is drawn from the tree's own read, a large one is read and prepared by the overview's
+// worker thread (overviewRunner.ts), so the extension host never parses it for the overview.
 import * as vscode from 'vscode';
-import { buildOverview, recordInWords } from '../../engine/overview/model';
-import type { IterationRecord } from '../../engine/types';
 import type { FromOverview, SavedOverview, ToOverview } from '../../shared/overview-protocol';
 import type { SessionEntry } from '../sessions/sessionEntry';
 import type { SessionsTreeProvider } from '../sessions/treeProvider';
 import { overviewHtml, overviewResourceRoots } from './overviewHtml';
 import { OverviewGate } from './overviewGate';
+import type { OverviewRunner } from './overviewRunner';
+import { overviewWordTable } from './overviewWords';
 
 export const OVERVIEW_VIEW_TYPE = 'loopLedger.sessionOverview';
 /** About the chart width in pixels, until the page says how wide it is. */
@@ -19,6 +20,8 @@ export interface OverviewServices {
   readonly extensionUri: vscode.Uri;
   readonly output: vscode.OutputChannel;
   readonly sessions: SessionsTreeProvider;
+  /** Prepares the model off the host's thread when the ledger is large. */
+  readonly runner: OverviewRunner;
   /** Shows a critic brief of this session in the brief panel. */
   openBrief(root: string, session: string, briefId: string): Promise<void>;
 }
@@ -35,6 +38,10 @@ export class OverviewPanel implements vscode.Disposable {
   readonly onDidDispose = this.disposed.event;
   private readonly subscriptions: vscode.Disposable[] = [];
   private entry: SessionEntry | undefined;
+  /** The numbers of the records of the model shown (the gate admits only these). */
+  private numbers: Float64Array = new Float64Array(0);
+  /** Bumped per redraw: an answer that arrives after a newer redraw started is dropped. */
+  private drawing = 0;
   private buckets = DEFAULT_BUCKETS;
   private ready = false;
   private closed = false;
@@ -45,7 +52,7 @@ export class OverviewPanel implements vscode.Disposable {
     private readonly services: OverviewServices,
   ) {
     this.gate = new OverviewGate({
-      hasIteration: (n) => this.record(n) !== undefined,
+      hasIteration: (n) => this.hasIteration(n),
       listsSession: () => false,
     });
     panel.webview.options = {
@@ -100,22 +107,29 @@ export class OverviewPanel implements vscode.Disposable {
       case 'ready':
         if (message.buckets !== undefined) this.buckets = message.buckets;
         this.ready = true;
-        await this.services.sessions.ready();
+        this.post({ type: 'words', words: overviewWordTable() });
+        // The tree's read is what keeps the overview live; the first model does not wait for it.
+        this.services.sessions
+          .ready()
+          .catch((error: unknown) => this.log(`the Sessions view could not read: ${String(error)}`));
         this.entry = this.services.sessions.findSession(this.key.root, this.key.session)?.entry;
-        this.show();
+        await this.show();
         break;
       case 'showIteration': {
-        const record = this.record(message.n)!;
-        this.post({
-          type: 'iteration',
-          requestId: message.requestId,
-          n: message.n,
-          lines: recordInWords(record),
-        });
+        const iteration = await this.iteration(message.n);
+        if (!iteration) {
+          this.post({
+            type: 'rejected',
+            requestId: message.requestId,
+            reason: `unknown iteration: ${message.n} is not in this ledger`,
+          });
+          break;
+        }
+        this.post({ type: 'iteration', requestId: message.requestId, n: message.n, lines: iteration.lines });
         break;
       }
       case 'openBrief': {
-        const brief = this.record(message.n)?.critic_brief;
+        const brief = (await this.iteration(message.n))?.brief;
         if (typeof brief !== 'string' || brief === '') {
           this.post({
             type: 'rejected',
@@ -141,13 +155,16 @@ export class OverviewPanel implements vscode.Disposable {
     const entry = this.services.sessions.findSession(this.key.root, this.key.session)?.entry;
     if (entry === this.entry) return; // another session changed
     this.entry = entry;
-    if (this.ready) this.show();
+    if (this.ready) void this.show();
   }
 
   /** The model, or the reason the ledger cannot be shown: never a blank page. */
-  private show(): void {
-    const entry = this.entry;
-    if (!entry) {
+  private async show(): Promise<void> {
+    const drawing = ++this.drawing;
+    const { root, session } = this.key;
+    const prepared = await this.services.runner.overview(root, session, this.buckets, this.entry);
+    if (drawing !== this.drawing) return; // a newer redraw is under way
+    if (prepared.kind === 'absent') {
       this.post({
         type: 'problem',
         session: this.key.session,
@@ -156,30 +173,23 @@ export class OverviewPanel implements vscode.Disposable {
       });
       return;
     }
-    if (entry.kind === 'broken') {
-      this.post({ type: 'problem', session: entry.session, reason: entry.problem, keep: this.key });
+    if (prepared.kind === 'problem') {
+      this.numbers = new Float64Array(0);
+      this.post({ type: 'problem', session: prepared.session, reason: prepared.reason, keep: this.key });
       return;
     }
-    try {
-      this.post({
-        type: 'overview',
-        model: buildOverview(entry.ledger, entry.status, this.buckets),
-        keep: this.key,
-      });
-    } catch (error) {
-      const reason = `unreadable ledger: ${error instanceof Error ? error.message : String(error)}`;
-      this.post({ type: 'problem', session: entry.session, reason, keep: this.key });
-    }
+    this.numbers = prepared.numbers;
+    this.post({ type: 'overview', model: prepared.model, keep: this.key });
   }
 
-  private record(n: number): IterationRecord | undefined {
-    const entry = this.entry;
-    if (entry?.kind !== 'ledger') return undefined;
-    const records = entry.ledger.iterations;
-    // Records are numbered from 1 in file order; look there first, then search.
-    const direct = records[n - 1];
-    if (direct && direct.n === n) return direct;
-    return records.find((r) => r.n === n);
+  /** Whether record `n` is in the model shown: records are numbered from 1 in file order, so look there first. */
+  private hasIteration(n: number): boolean {
+    if (this.numbers[n - 1] === n) return true;
+    return this.numbers.includes(n);
+  }
+
+  private iteration(n: number): ReturnType<OverviewRunner['iteration']> {
+    return this.services.runner.iteration(this.key.root, this.key.session, n, this.entry);
   }
 
   private title(): string {

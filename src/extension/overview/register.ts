@@ -12,6 +12,7 @@ import { ShowDashboardCommand, ShowSessionOverviewCommand } from './commands';
 import { DASHBOARD_VIEW_TYPE } from './dashboardPanel';
 import { OVERVIEW_VIEW_TYPE } from './overviewPanel';
 import { OverviewPanels } from './overviewPanels';
+import { OverviewRunner } from './overviewRunner';
 
 export interface OverviewDeps {
   readonly prompter: PrompterSlot;
@@ -25,14 +26,20 @@ export function registerOverview(
   commands: CommandManager,
   deps: OverviewDeps,
 ): OverviewPanels {
+  // Large ledgers are read and prepared in a worker thread, bundled beside the extension.
+  const runner = new OverviewRunner(
+    vscode.Uri.joinPath(context.extensionUri, 'dist', 'overviewWorker.js').fsPath,
+  );
   const panels = new OverviewPanels({
     extensionUri: context.extensionUri,
     output: deps.output,
     sessions: deps.sessions,
+    runner,
     openBrief: (root, session, briefId) =>
       openBrief(deps.briefs, context.extensionUri, root, session, briefId),
   });
   context.subscriptions.push(
+    runner,
     panels,
     vscode.window.registerWebviewPanelSerializer(OVERVIEW_VIEW_TYPE, panels.overviewSerializer),
     vscode.window.registerWebviewPanelSerializer(DASHBOARD_VIEW_TYPE, panels.dashboardSerializer),

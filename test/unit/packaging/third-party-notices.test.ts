@@ -59,6 +59,8 @@ describe('third-party notices', () => {
       'dist/mcp.js',
       // A PostgreSQL store's operations and the `pg` driver, required only when one is selected.
       'dist/pg.js',
+      // The session overview's worker thread, which reads large ledgers off the host.
+      'dist/overviewWorker.js',
       'dist/webview/brief.js',
       // The session overview and dashboard: hand-written, but checked like every shipped bundle.
       'dist/webview/overview.js',
