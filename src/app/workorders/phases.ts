@@ -102,6 +102,7 @@ async function runBuilder(
       plan: plan ?? { allow: [], checks: [] },
       worktree: ctx.worktree,
       session: harnessSession(a.id, a.attempt),
+      checkpoint: ctx.checkpoint,
     }),
     worktree: ctx.worktree,
     env: agentEnv(ctx, a, 'build'),

@@ -55,6 +55,8 @@ export function harnessArgs(input: {
   plan: HarnessPlan;
   worktree: string;
   session: string;
+  /** false (`wo run --no-checkpoint`): the harness takes no checkpoint of its own either. */
+  checkpoint?: boolean;
 }): string[] {
   return [
     '--objective-file',
@@ -67,6 +69,7 @@ export function harnessArgs(input: {
     input.worktree,
     '--session',
     input.session,
+    ...(input.checkpoint === false ? ['--no-checkpoint'] : []),
   ];
 }
 
