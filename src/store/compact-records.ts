@@ -14,14 +14,16 @@
 // reading the top-level object's keys, not by a search, and returns null for anything it does
 // not recognise (then the caller serialises the records).
 
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const OPEN_OBJECT = 0x7b;
-const CLOSE_OBJECT = 0x7d;
-const OPEN_LIST = 0x5b;
-const CLOSE_LIST = 0x5d;
-const COMMA = 0x2c;
-const COLON = 0x3a;
+import {
+  QUOTE,
+  BACKSLASH,
+  OPEN_OBJECT,
+  CLOSE_OBJECT,
+  OPEN_LIST,
+  CLOSE_LIST,
+  COMMA,
+  COLON,
+} from './json-bytes';
 
 /** Between two records, as ledger-layout.ts writes it. */
 const SEPARATOR = Buffer.from(',\n    ', 'latin1');

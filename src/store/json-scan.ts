@@ -7,6 +7,17 @@
 // must copy exactly the records that were parsed. Both checks are built to cost a fraction of
 // JSON.parse on a 10,000-record ledger: a full tokenizing pass in JS costs more than the parse.
 
+import {
+  QUOTE,
+  BACKSLASH,
+  OPEN_OBJECT,
+  CLOSE_OBJECT,
+  OPEN_LIST,
+  CLOSE_LIST,
+  COMMA,
+  COLON,
+} from './json-bytes';
+
 /** `text.slice(start, end)` is exactly the elements of the top-level `iterations` list. */
 export interface RecordsSpan {
   start: number;
@@ -19,15 +30,6 @@ export interface LedgerScan {
   /** Where the records are, when each sits on one line of its own; else null (re-serialise). */
   records: RecordsSpan | null;
 }
-
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const OPEN_OBJECT = 0x7b;
-const CLOSE_OBJECT = 0x7d;
-const OPEN_LIST = 0x5b;
-const CLOSE_LIST = 0x5d;
-const COMMA = 0x2c;
-const COLON = 0x3a;
 
 /** The index of the quote that closes the string opened at `open`. */
 function stringEnd(text: string, open: number): number {
