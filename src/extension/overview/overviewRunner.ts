@@ -4,11 +4,11 @@
 // never parses a large ledger for the overview. If the worker cannot start or dies, the work runs
 // inline: the page is never left without an answer. No `vscode` here, so the benchmark drives
 // exactly this code.
-import { Worker } from 'node:worker_threads';
 import type { RecordLine } from '../../shared/overview-protocol';
 import { readSessionAsync, type SessionEntry } from '../sessions/sessionEntry';
 import { iterationOf, prepareOverview, type PreparedOverview } from './overviewPrepare';
 import type { OverviewWorkerRequest } from './overviewWorker';
+import { WorkerChannel } from '../workerChannel';
 
 /** A ledger of at most this many records is prepared on the host from the tree's own read. */
 export const INLINE_RECORDS = 2_000;
@@ -16,19 +16,18 @@ export const INLINE_RECORDS = 2_000;
 export type IterationAnswer = { lines: RecordLine[]; brief: string | null } | null;
 
 type Reply = { id: number; prepared?: PreparedOverview; iteration?: IterationAnswer; error?: string };
-type Waiter = { resolve: (reply: Reply) => void; reject: (error: Error) => void };
 type Request = OverviewWorkerRequest extends infer R ? (R extends unknown ? Omit<R, 'id'> : never) : never;
 
 export class OverviewRunner {
-  private worker: Worker | undefined;
-  private nextId = 0;
-  private readonly waiting = new Map<number, Waiter>();
+  private readonly channel: WorkerChannel<Request, Reply> | undefined;
   private disposed = false;
   /** How many requests the worker answered (tests and the benchmark read it). */
   answeredInWorker = 0;
 
   /** `workerPath`: the bundled overviewWorker.js; undefined runs everything inline. */
-  constructor(private readonly workerPath: string | undefined) {}
+  constructor(workerPath: string | undefined) {
+    this.channel = workerPath === undefined ? undefined : new WorkerChannel(workerPath, 'overview worker');
+  }
 
   /**
    * The overview of a session. `known` is the tree's entry for it when the tree has read it:
@@ -56,9 +55,9 @@ export class OverviewRunner {
 
   /** The worker's reply, or undefined when there is no worker or it failed. */
   private async tryWorker(request: Request): Promise<Reply | undefined> {
-    if (this.workerPath === undefined || this.disposed) return undefined;
+    if (this.channel === undefined || this.disposed) return undefined;
     try {
-      const reply = await this.inWorker(request);
+      const reply = await this.channel.request(request);
       if (reply.error !== undefined) return undefined;
       this.answeredInWorker += 1;
       return reply;
@@ -67,41 +66,9 @@ export class OverviewRunner {
     }
   }
 
-  private inWorker(request: Request): Promise<Reply> {
-    const worker = this.ensureWorker();
-    const id = ++this.nextId;
-    return new Promise((resolve, reject) => {
-      this.waiting.set(id, { resolve, reject });
-      worker.postMessage({ ...request, id });
-    });
-  }
-
-  private ensureWorker(): Worker {
-    if (this.worker) return this.worker;
-    const worker = new Worker(this.workerPath as string);
-    // An idle worker must not keep a process alive (the benchmark, a test run).
-    worker.unref();
-    worker.on('message', (reply: Reply) => {
-      const waiter = this.waiting.get(reply.id);
-      if (!waiter) return;
-      this.waiting.delete(reply.id);
-      waiter.resolve(reply);
-    });
-    const fail = (error: Error) => {
-      if (this.worker === worker) this.worker = undefined;
-      for (const waiter of this.waiting.values()) waiter.reject(error);
-      this.waiting.clear();
-    };
-    worker.on('error', fail);
-    worker.on('exit', (code) => fail(new Error(`the overview worker exited with ${code}`)));
-    this.worker = worker;
-    return worker;
-  }
-
   dispose(): void {
     this.disposed = true;
-    void this.worker?.terminate();
-    this.worker = undefined;
+    this.channel?.dispose();
   }
 }
 
