@@ -10,7 +10,7 @@ import { takeSnapshot } from '../../drivers/checkpoints/snapshot';
 import { checkpointRef, maxFileBytes, withCheckpoint } from '../../engine/checkpoints/rules';
 import { iterateEngineering, type EngineeringIterateInput } from '../../engine/engineering/iterate';
 import { EXIT, isRefusal } from '../../engine/refusal';
-import type { IterationRecord } from '../../engine/types';
+import type { IterationRecord, Ledger } from '../../engine/types';
 import { appendToLedger } from '../ledger-access';
 import type { LockOptions } from '../lock-options';
 import { fromRefusal, ledgerFile, operation, Refused, type Outcome } from '../outcome';
@@ -91,14 +91,7 @@ export function iterateByContractOp(
         if (options.optOut || ledger.contract?.checkpoint !== true) {
           return { write: result.ledger, result: { exitCode: 0, payload: result.record, findings: [] } };
         }
-        const next = recordIterationCheckpoint(
-          ledger,
-          result.ledger,
-          takeIterationCheckpoint(root, session, input.now),
-          session,
-        );
-        const record = next.iterations[next.iterations.length - 1] as IterationRecord;
-        return { write: next, result: { exitCode: 0, payload: record, findings: [] } };
+        return withTaken(ledger, result.ledger, takeIterationCheckpoint(root, session, input.now), session);
       },
       lock,
     ),
@@ -120,11 +113,21 @@ export function iterateTakenOp(
       (ledger, records) => {
         const result = iterateEngineering(ledger, input, records);
         if (isRefusal(result)) return { result: fromRefusal<IterationRecord>(result) };
-        const next = recordIterationCheckpoint(ledger, result.ledger, taken, session);
-        const record = next.iterations[next.iterations.length - 1] as IterationRecord;
-        return { write: next, result: { exitCode: 0, payload: record, findings: [] } };
+        return withTaken(ledger, result.ledger, taken, session);
       },
       lock,
     ),
   );
+}
+
+/** The iteration's new ledger with the checkpoint (or why none) on its last record, to write. */
+function withTaken(
+  before: Ledger,
+  after: Ledger,
+  taken: TakenCheckpoint,
+  session: string,
+): { write: Ledger; result: Outcome<IterationRecord> } {
+  const next = recordIterationCheckpoint(before, after, taken, session);
+  const record = next.iterations[next.iterations.length - 1] as IterationRecord;
+  return { write: next, result: { exitCode: 0, payload: record, findings: [] } };
 }
