@@ -57,10 +57,10 @@ describe('third-party notices', () => {
       'dist/extension.js',
       // `loop-ledger mcp`: the MCP server and its SDK, required only by that command.
       'dist/mcp.js',
-      // A PostgreSQL store's operations and the `pg` driver, required only when one is selected.
-      'dist/pg.js',
       // The session overview's worker thread, which reads large ledgers off the host.
       'dist/overviewWorker.js',
+      // A PostgreSQL store's operations and the `pg` driver, required only when one is selected.
+      'dist/pg.js',
       'dist/webview/brief.js',
       // The session overview and dashboard: hand-written, but checked like every shipped bundle.
       'dist/webview/overview.js',
