@@ -16,6 +16,7 @@ import {
   saveLedgerFile,
   sessionIdProblem,
   withLock,
+  writeTargetOutsideRoot,
 } from '../store';
 import { summaryOfRead } from '../store/discover';
 import type { LedgerRead } from '../store/ledger-file';
@@ -292,6 +293,10 @@ class PgLedgerStore implements LedgerStoreOps {
           continue;
         }
         const path = ledgerPath(root, session);
+        // The same confinement as every file-store write: a `.loop` a cloned repository carries as
+        // a symbolic link out of the root is refused, never written through.
+        const outside = writeTargetOutsideRoot(root, path);
+        if (outside !== null) throw new Refused(EXIT.usage, [`${session}: ${outside}`]);
         if (existsSync(path) && !force) {
           payload.skipped.push({ session, reason: `${path} exists (--force replaces it)` });
           continue;

@@ -2,7 +2,7 @@
 // refusals, schema migrations, the same printed JSON as the file store for the same history,
 // import/export byte for byte, and hostile text stored as given.
 import { strict as assert } from 'node:assert';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from 'pg';
 import { startCluster, type PgCluster } from '../helpers/pg-cluster';
@@ -195,6 +195,17 @@ describe('PostgreSQL ledger store', function () {
     );
     assert.equal(rows.rows[0].c, JSON.parse((originals[0] as Buffer).toString('utf8')).iterations.length);
     assert.ok(rows.rows[0].c >= 3);
+    // A root whose .loop is a link out of it (as a cloned repository can carry): refused, nothing
+    // written through the link.
+    const linked = tempRoot('roundtrip');
+    const elsewhere = tempRoot('elsewhere');
+    mkdirSync(linked, { recursive: true });
+    mkdirSync(elsewhere, { recursive: true });
+    symlinkSync(elsewhere, join(linked, '.loop'));
+    const refused = cli(['store', 'export', '--root', linked, '--project', 'roundtrip', '--store', url]);
+    assert.equal(refused.code, 2, refused.stderr);
+    assert.match(refused.stderr, /outside the workspace root/);
+    assert.deepEqual(readdirSync(elsewhere), []);
   });
 
   it('hostile notes and ids are stored and printed as given, or refused by the grammar, never executed', async () => {
