@@ -81,20 +81,15 @@ export function iterateByContractOp(
   options: { optOut: boolean },
   lock: LockOptions = {},
 ): Outcome<IterationRecord> {
-  return operation(ledgerFile(root, session), () =>
-    appendToLedger(
-      root,
-      session,
-      (ledger, records) => {
-        const result = iterateEngineering(ledger, input, records);
-        if (isRefusal(result)) return { result: fromRefusal<IterationRecord>(result) };
-        if (options.optOut || ledger.contract?.checkpoint !== true) {
-          return { write: result.ledger, result: { exitCode: 0, payload: result.record, findings: [] } };
-        }
-        return withTaken(ledger, result.ledger, takeIterationCheckpoint(root, session, input.now), session);
-      },
-      lock,
-    ),
+  return iterateRecording(
+    root,
+    session,
+    input,
+    (ledger) =>
+      options.optOut || ledger.contract?.checkpoint !== true
+        ? null
+        : takeIterationCheckpoint(root, session, input.now),
+    lock,
   );
 }
 
@@ -106,6 +101,20 @@ export function iterateTakenOp(
   taken: TakenCheckpoint,
   lock: LockOptions = {},
 ): Outcome<IterationRecord> {
+  return iterateRecording(root, session, input, () => taken, lock);
+}
+
+/**
+ * The engine's iterate under the ledger's lock; a record it accepts carries what `checkpointFor`
+ * gives for the ledger as it was read (null: no checkpoint key at all).
+ */
+function iterateRecording(
+  root: string,
+  session: string,
+  input: EngineeringIterateInput,
+  checkpointFor: (ledger: Ledger) => TakenCheckpoint | null,
+  lock: LockOptions,
+): Outcome<IterationRecord> {
   return operation(ledgerFile(root, session), () =>
     appendToLedger(
       root,
@@ -113,6 +122,9 @@ export function iterateTakenOp(
       (ledger, records) => {
         const result = iterateEngineering(ledger, input, records);
         if (isRefusal(result)) return { result: fromRefusal<IterationRecord>(result) };
+        const taken = checkpointFor(ledger);
+        if (taken === null)
+          return { write: result.ledger, result: { exitCode: 0, payload: result.record, findings: [] } };
         return withTaken(ledger, result.ledger, taken, session);
       },
       lock,
