@@ -1,6 +1,6 @@
 // The `repeat` operation's inputs and outputs, shared by the CLI and the extension.
 import type { ScopeChange } from '../engine/repeat/answer';
-import type { ConvergenceSummary } from '../engine/repeat/convergence';
+import type { ConvergenceSummary } from '../engine/repeat/state';
 import type {
   Classification,
   ExitReason,

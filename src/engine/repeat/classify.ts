@@ -3,6 +3,7 @@
 // the summary; the earlier iterations come from the ledger's repeat records.
 import type { Outcome } from '../types';
 import { cycleQuestion, stallQuestion } from './questions';
+import type { RepeatRunFacts } from './run-facts';
 import type {
   Classification,
   ExitReason,
@@ -13,17 +14,6 @@ import type {
   Resolution,
 } from './state';
 import { concernsOf, settleSignal, similarInSubstance } from './summary';
-
-export interface RepeatRunFacts {
-  /** Serialised captures before and after the run (equal text = equal state, per recipe). */
-  pre: string;
-  post: string;
-  summary: string;
-  /** The inner command's exit code (null when it was killed); a failure is a recurring blocker. */
-  exitCode: number | null;
-  /** stderr's last line, when the step failed (the pause names it as the blocker). */
-  failure?: string | null;
-}
 
 export interface RepeatDecision {
   classification: Classification;

@@ -1,25 +1,12 @@
 // The convergence summary: header from the exit reason, iterations, net change,
 // notable events, the iteration log from the records (never invented), and "Why partial".
-import { EXIT_REASONS, type RepeatRecord, type RepeatState } from './state';
-
-export interface ConvergenceRow {
-  n: number;
-  outcome: RepeatRecord['classification'];
-  resolution: string;
-  change_metric: string;
-}
-
-export interface ConvergenceSummary {
-  header: 'Convergence summary' | 'Partial convergence';
-  iterations: number;
-  exit_reason: string | null;
-  exit_label: string;
-  net_change: string;
-  notable_events: string[];
-  log: ConvergenceRow[];
-  why_partial: string | null;
-  follow_up: string | null;
-}
+import {
+  EXIT_REASONS,
+  type ConvergenceRow,
+  type ConvergenceSummary,
+  type RepeatRecord,
+  type RepeatState,
+} from './state';
 
 function whyPartial(state: RepeatState, session: string): string {
   const resume = `loop-ledger repeat --session ${session}`;

@@ -9,7 +9,8 @@ import { resume } from '../resume';
 import { sha256Hex16 } from '../sha';
 import type { Ledger, Outcome } from '../types';
 import { applyAnswer, interpretAnswer, type ScopeChange } from './answer';
-import { classifyRepeat, type RepeatDecision, type RepeatRunFacts } from './classify';
+import { classifyRepeat, type RepeatDecision } from './classify';
+import type { RepeatRunFacts } from './run-facts';
 import {
   EXIT_REASONS,
   SUMMARY_KEEP,

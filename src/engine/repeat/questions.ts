@@ -1,7 +1,7 @@
 // The questions a repeat pauses on: the first and deeper stall pauses and
 // a surfaced cycle. The text is what a person reads at the prompt, in the quick pick and in
 // `.loop/repeat/<session>.md`; the options are the words `--answer` takes.
-import type { RepeatRunFacts } from './classify';
+import type { RepeatRunFacts } from './run-facts';
 import type { PendingQuestion, RepeatCounters, RepeatRecord } from './state';
 import { summaryTag } from './summary';
 

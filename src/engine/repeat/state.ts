@@ -4,7 +4,6 @@
 // keys alone, so this file checks the shape of ours.
 import { isObject } from '../json-object';
 import type { IterationRecord, Ledger } from '../types';
-import type { ConvergenceSummary } from './convergence';
 
 export const CLASSIFICATIONS = ['settled', 'stalled', 'cycled', 'continuing'] as const;
 export type Classification = (typeof CLASSIFICATIONS)[number];
@@ -80,6 +79,27 @@ export interface RepeatState extends RepeatCounters {
   follow_up_result?: FollowUpResult | null;
   /** The convergence summary as last reported. */
   convergence?: ConvergenceSummary | null;
+}
+
+/** One line of the convergence summary's iteration log. */
+export interface ConvergenceRow {
+  n: number;
+  outcome: RepeatRecord['classification'];
+  resolution: string;
+  change_metric: string;
+}
+
+/** The convergence summary as reported, and as kept in the ledger for a later look. */
+export interface ConvergenceSummary {
+  header: 'Convergence summary' | 'Partial convergence';
+  iterations: number;
+  exit_reason: string | null;
+  exit_label: string;
+  net_change: string;
+  notable_events: string[];
+  log: ConvergenceRow[];
+  why_partial: string | null;
+  follow_up: string | null;
 }
 
 export interface FollowUpResult {
