@@ -1,6 +1,9 @@
 // argv for `loop-ledger run`, with the original harness's argparse conventions: `--flag value`
 // or `--flag=value`, unique prefixes of long flags, repeatable --allow/--check, exactly one of
-// --objective/--objective-file, `--require-clean`/`--no-require-clean`, int() for numbers.
+// --objective/--objective-file, `--require-clean`/`--no-require-clean`, int() for numbers, and
+// argparse's own error texts. A tokenizer of its own because the shared one (cli/parse-flags.ts,
+// node's parseArgs rules) has no prefix matching and words its errors differently, and the original
+// accepts abbreviated flags.
 import { UsageError } from '../usage-error';
 
 type Kind = 'value' | 'append' | 'true' | 'false';

@@ -3,10 +3,10 @@
 // switch, checked by `wo run` at every work-order boundary). The work is the app's operations.
 import { clearWorkOrderHalt, haltWorkOrder, isDirectory, setKillSwitch } from '../../../app/workorders/admin';
 import { OutsideRootError } from '../../../store/confine';
-import { err, nowIso, out, parseFlags } from './io';
+import { err, nowIso, out, parseKernelFlags } from './io';
 
 export function haltMain(argv: string[]): number {
-  const flags = parseFlags(argv, ['--reason']);
+  const flags = parseKernelFlags(argv, ['--reason']);
   const [dir = '', wo = ''] = flags.positionals;
   const reason = flags.values.get('--reason') ?? '';
   if (!isDirectory(dir) || !/^wo-[0-9]+$/.test(wo) || reason === '') {
@@ -21,7 +21,7 @@ export function haltMain(argv: string[]): number {
 }
 
 export function clearMain(argv: string[]): number {
-  const flags = parseFlags(argv, [], ['--reset-attempts']);
+  const flags = parseKernelFlags(argv, [], ['--reset-attempts']);
   const [dir = '', wo = ''] = flags.positionals;
   if (!isDirectory(dir) || !/^wo-[0-9]+$/.test(wo)) {
     err('loop-ledger wo clear: usage: wo clear <work-orders-dir> <wo-NN> [--reset-attempts]');

@@ -15,7 +15,7 @@ import {
   setStatusFile,
 } from '../../../app/workorders/compile-ops';
 import { printLine } from '../../output';
-import { err, out, parseFlags } from './io';
+import { err, out, parseKernelFlags } from './io';
 
 const USAGE = `usage: loop-ledger wo compile <subcommand> [args]
   set-status <wo-file> <new-status>      transition a work order's status (legal-transition gate + deps check)
@@ -85,7 +85,7 @@ export function main(argv: string[]): number {
       out(frontmatterJson(rest[0] ?? ''));
       return 0;
     case 'collect-handle': {
-      const flags = parseFlags(rest, [
+      const flags = parseKernelFlags(rest, [
         '--checkpoint-before',
         '--dispatched',
         '--override-used',

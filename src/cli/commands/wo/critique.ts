@@ -2,10 +2,10 @@
 // --evaluated B [--diff-empty] [--required] [--run-at ISO] [--not-dispatched lens:reason]…`.
 // Always exits 0: the verdict is the envelope's `blocking`.
 import { aggregateCritiqueIn } from '../../../app/workorders/critique-aggregate';
-import { nowIso, out, parseFlags } from './io';
+import { nowIso, out, parseKernelFlags } from './io';
 
 export function main(argv: string[]): number {
-  const flags = parseFlags(
+  const flags = parseKernelFlags(
     argv,
     ['--wo', '--tier', '--mode', '--expected', '--critics-dir', '--evaluated', '--run-at'],
     ['--diff-empty', '--required'],

@@ -3,7 +3,7 @@
 // operations (app/workorders/gate-facts.ts).
 import { evaluateMergeGate, evaluateModeGate, evaluateShipGate } from '../../../app/workorders/gate-facts';
 import { isDirectory } from '../../../app/workorders/folders';
-import { err, out, parseFlags } from './io';
+import { err, out, parseKernelFlags } from './io';
 
 export function shipMain(argv: string[]): number {
   const task = argv[0] ?? '';
@@ -59,7 +59,7 @@ function modeArgsProblem(args: string[]): string | undefined {
 
 export function modeMain(argv: string[]): number {
   const task = argv[0] ?? '';
-  const flags = parseFlags(argv.slice(1), ['--action', '--project-root', '--mode', '--operator-uid']);
+  const flags = parseKernelFlags(argv.slice(1), ['--action', '--project-root', '--mode', '--operator-uid']);
   const action = flags.values.get('--action') ?? 'pr-open';
   const problem = modeArgsProblem(argv.slice(1));
   if (!task || !isDirectory(task) || problem !== undefined) {

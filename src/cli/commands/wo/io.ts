@@ -1,6 +1,9 @@
 // Output and argv conventions of the drop-in `wo` kernels: stdout is one compact JSON line (as
-// `jq -c` prints it), stderr one status line; flags are read the tolerant way the originals read
-// them (unknown flags skipped, a trailing flag without a value reads as empty).
+// `jq -c` prints it), stderr one status line. Flags keep a tokenizer of their own,
+// parseKernelFlags, because the original `wo-*.sh` scripts read them with a shell `case` loop
+// whose tolerance scripts rely on (an unknown `--flag` is skipped, a trailing flag without a value
+// reads as empty, a value may start with `-`); the shared parser (cli/parse-flags.ts) would refuse
+// all three.
 import { isoUtcSeconds } from '../../../engine/utc-iso';
 import { printFindings, printLine } from '../../output';
 
@@ -30,10 +33,10 @@ export interface Parsed {
 }
 
 /**
- * Reads `--flag value` pairs for `valueFlags`, bare `--flag` for `switchFlags`; anything else
- * starting with `--` is skipped (with its value when `skipUnknownValue`), the rest are positionals.
+ * Reads `--flag value` (or `--flag=value`) for `valueFlags` and `repeatFlags`, bare `--flag` for
+ * `switchFlags`; any other word starting with `--` is skipped on its own, the rest are positionals.
  */
-export function parseFlags(
+export function parseKernelFlags(
   argv: string[],
   valueFlags: string[],
   switchFlags: string[] = [],

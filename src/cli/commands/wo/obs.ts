@@ -4,10 +4,10 @@ import { normaliseDisposition, obsLine, obsReportLine, obsReportText } from '../
 import { isDirectory } from '../../../app/workorders/folders';
 import { appendObsRecord, emptyObsRecord, obsLogPath, obsLogReport } from '../../../app/workorders/obs-log';
 import { printLine } from '../../output';
-import { err, nowIso, out, outPretty, parseFlags } from './io';
+import { err, nowIso, out, outPretty, parseKernelFlags } from './io';
 
 export function appendMain(argv: string[]): number {
-  const flags = parseFlags(argv, ['--disposition']);
+  const flags = parseKernelFlags(argv, ['--disposition']);
   const [dir = '', wo = ''] = flags.positionals;
   const disposition = normaliseDisposition(flags.values.get('--disposition'));
   const now = nowIso();
@@ -39,7 +39,7 @@ export function appendMain(argv: string[]): number {
 }
 
 export function reportMain(argv: string[]): number {
-  const flags = parseFlags(argv, ['--format', '--rework-threshold']);
+  const flags = parseKernelFlags(argv, ['--format', '--rework-threshold']);
   const dir = flags.positionals[0] ?? '';
   const format = flags.values.get('--format') === 'text' ? 'text' : 'json';
   const thresholdText = flags.values.get('--rework-threshold') ?? '2';

@@ -2,10 +2,10 @@
 // exit 0 with the verdict in JSON; 2 on bad arguments, unreadable inputs or a rule file that is
 // not a JSON array (never read as "no rules").
 import { oracleCheckFiles } from '../../../app/workorders/oracle-check';
-import { err, out, parseFlags } from './io';
+import { err, out, parseKernelFlags } from './io';
 
 export function main(argv: string[]): number {
-  const flags = parseFlags(argv, ['--diff-from', '--oracle-files']);
+  const flags = parseKernelFlags(argv, ['--diff-from', '--oracle-files']);
   const result = oracleCheckFiles(
     flags.positionals[0] ?? '',
     flags.values.get('--diff-from') ?? '',

@@ -2,10 +2,10 @@
 // `wo review-snapshot <task> <wo-id>`: the parallel conductor's kernels.
 import { isDirectory } from '../../../app/workorders/folders';
 import { batchPlan, mergeBack, reviewSnapshot } from '../../../app/workorders/parallel-kernels';
-import { err, out, parseFlags } from './io';
+import { err, out, parseKernelFlags } from './io';
 
 export function batchMain(argv: string[]): number {
-  const flags = parseFlags(argv, ['--max']);
+  const flags = parseKernelFlags(argv, ['--max']);
   const dir = flags.positionals[0] ?? '';
   const maxText = flags.values.get('--max') ?? '8';
   const max = /^[0-9]+$/.test(maxText) ? Number(maxText) : 8;

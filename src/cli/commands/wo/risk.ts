@@ -2,10 +2,10 @@
 // [--collapsed-scc B]` — always exits 0; an undeterminable input is `high`. The rules are the
 // plugin's `$CLAUDE_PLUGIN_ROOT/references/risk-tiering-rules.json` when present, else ours.
 import { classifyWorkOrderRisk } from '../../../app/workorders/risk-classify';
-import { out, parseFlags } from './io';
+import { out, parseKernelFlags } from './io';
 
 export function main(argv: string[]): number {
-  const flags = parseFlags(argv, ['--files-from', '--gate-floor', '--verified', '--collapsed-scc']);
+  const flags = parseKernelFlags(argv, ['--files-from', '--gate-floor', '--verified', '--collapsed-scc']);
   out(
     classifyWorkOrderRisk({
       woFile: flags.positionals[0],

@@ -1,14 +1,14 @@
 // `loop-ledger wo run-state <mode> <run-json> …` — drop-in for the original's wo-run-state.sh.
 import * as runState from '../../../engine/workorders/run-state';
 import { applyToSidecar, sidecarWo } from '../../../app/workorders/run-state-file';
-import { err, nowIso, out, parseFlags } from './io';
+import { err, nowIso, out, parseKernelFlags } from './io';
 
 type Mode = (wo: string, text: string | undefined) => runState.RunStateOutcome;
 
 function modeOf(mode: string, rest: string[]): Mode | undefined {
   switch (mode) {
     case 'dispatch': {
-      const flags = parseFlags(rest, ['--checkpoint-before', '--cap']);
+      const flags = parseKernelFlags(rest, ['--checkpoint-before', '--cap']);
       const cap = flags.values.get('--cap');
       return (wo, text) =>
         runState.dispatch(wo, text, {
@@ -18,7 +18,7 @@ function modeOf(mode: string, rest: string[]): Mode | undefined {
         });
     }
     case 'collect': {
-      const flags = parseFlags(rest, [
+      const flags = parseKernelFlags(rest, [
         '--override-used',
         '--halt-reason',
         '--build-returned',
@@ -35,7 +35,7 @@ function modeOf(mode: string, rest: string[]): Mode | undefined {
     case 'read':
       return runState.read;
     case 'halt': {
-      const flags = parseFlags(rest, ['--reason']);
+      const flags = parseKernelFlags(rest, ['--reason']);
       return (wo, text) => runState.halt(wo, text, flags.values.get('--reason') ?? '');
     }
     default:

@@ -12,7 +12,7 @@ import { workOrdersDir } from '../../../app/workorders/context';
 import { isDirectory } from '../../../app/workorders/folders';
 import { chooseBuilder, claimRunFolder, worktreeProblem } from '../../../app/workorders/run-setup';
 import { OutsideRootError } from '../../../store/confine';
-import { err, out, parseFlags } from './io';
+import { err, out, parseKernelFlags } from './io';
 
 const VALUE_FLAGS = [
   '--builder',
@@ -40,7 +40,7 @@ export async function main(argv: string[]): Promise<number> {
       return usage(`unknown flag ${JSON.stringify(arg.slice(0, 80))}`);
     if (VALUE_FLAGS.includes(arg)) i += 1;
   }
-  const flags = parseFlags(argv, VALUE_FLAGS, ['--in-place', '--parallel', '--no-checkpoint']);
+  const flags = parseKernelFlags(argv, VALUE_FLAGS, ['--in-place', '--parallel', '--no-checkpoint']);
   const task = flags.positionals[0];
   if (!task) return usage('<task-folder> is required');
   if (!isDirectory(workOrdersDir(task))) return usage(`${workOrdersDir(task)}: no work-orders folder`);
