@@ -58,7 +58,7 @@ const served = [
     () => [CLI, 'brief', ...at(root, 's10'), '--diff-file', smallDiff, '--verification-file', verification],
   ],
   [
-    'diff-kernels',
+    'diff-wasm',
     'brief (human), 20 MiB diff',
     () => [CLI, 'brief', ...at(root, 's10'), '--diff-file', bigDiff, '--verification-file', verification],
   ],

@@ -4,7 +4,7 @@
 
 export const CHUNKED_TEXT: unique symbol = Symbol.for('loop-ledger.ChunkedText');
 
-/** A chunk of ASCII text up to this many bytes may go to the WebAssembly kernels. */
+/** A chunk of ASCII text up to this many bytes may go to the WebAssembly scanner. */
 export const ASCII_CHUNK_LIMIT = 256 * 1024;
 
 /** One chunk's JSON escape (see ChunkedText.jsonChunks). */
@@ -31,10 +31,10 @@ export interface ChunkedText {
    * pieces its escape is held in (a piece may end inside a character; a chunk's pieces cannot).
    */
   jsonChunks(): Iterable<JsonChunk>;
-  /** Whether ASCII chunks go to the WebAssembly kernels (engine/brief/diff-scan.ts diffScanner()). */
-  readonly scansWithKernels: boolean;
+  /** Whether ASCII chunks go to the WebAssembly scanner (engine/brief/diff-scan.ts diffScanner()). */
+  readonly scansWithWasm: boolean;
   /**
-   * The chunks of chunks(), except that a chunk the kernels take (ASCII, not yet escaped) is
+   * The chunks of chunks(), except that a chunk the scanner takes (ASCII, not yet escaped) is
    * escaped by them now, as jsonChunks would, and comes as null: while the scanner keeps paths
    * (DiffScanner.beginPaths), that chunk's paths are kept on the way.
    */

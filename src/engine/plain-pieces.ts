@@ -7,8 +7,8 @@
 export type PlainPiece =
   /** SHA-256 in JavaScript and WebAssembly for small inputs → node:crypto for every input. */
   | 'sha-tiers'
-  /** The brief's WebAssembly byte kernels → the JavaScript path for every chunk. */
-  | 'diff-kernels'
+  /** The brief's WebAssembly scanner → the JavaScript path for every chunk. */
+  | 'diff-wasm'
   /** `status`/`iterate` through a long ledger's seal → the full read (parse and check every record). */
   | 'seal';
 

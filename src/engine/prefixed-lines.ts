@@ -1,7 +1,7 @@
 // The lines of a text that begin with given prefixes, as Python's str.splitlines() splits it,
 // found without splitting: a multi-megabyte diff has ~500,000 lines, and the brief wants the
 // ~50,000 that name paths. A chunked text (a diff kept as bytes) runs the same rule over each
-// chunk, or its WebAssembly kernel over an ASCII one (engine/brief/diff-scan.wat).
+// chunk, or the WebAssembly scanner over an ASCII one (engine/brief/diff-scan.wat).
 import { isVisibleAscii, PY_LINE_BREAKS } from './python-text';
 
 /** Receives each line found, without its line break. */

@@ -4,7 +4,7 @@
 // hashes its id here in about a millisecond, module compile included.
 import { SHA256_WASM } from './sha256-wasm';
 
-interface Kernel {
+interface Sha256Exports {
   memory: WebAssembly.Memory;
   sha256(input: number, length: number, out: number): void;
 }
@@ -12,22 +12,22 @@ interface Kernel {
 /** Where the digest and the input go (sha256.wat keeps 0 to 575 for itself). */
 const DIGEST = 576;
 const INPUT = 1024;
-/** The padding the kernel writes after the input. */
+/** The padding the WebAssembly module writes after the input. */
 const PADDING = 72;
 const PAGE = 65536;
 
-let kernel: Kernel | null | undefined;
+let wasm: Sha256Exports | null | undefined;
 
-function loadKernel(): Kernel | null {
-  if (kernel === undefined) {
+function loadWasm(): Sha256Exports | null {
+  if (wasm === undefined) {
     try {
-      kernel = new WebAssembly.Instance(new WebAssembly.Module(Buffer.from(SHA256_WASM, 'base64')), {})
-        .exports as unknown as Kernel;
+      wasm = new WebAssembly.Instance(new WebAssembly.Module(Buffer.from(SHA256_WASM, 'base64')), {})
+        .exports as unknown as Sha256Exports;
     } catch {
-      kernel = null; // no WebAssembly here: the caller uses node:crypto
+      wasm = null; // no WebAssembly here: the caller uses node:crypto
     }
   }
-  return kernel;
+  return wasm;
 }
 
 /**
@@ -35,7 +35,7 @@ function loadKernel(): Kernel | null {
  * piece stands for its latin1 bytes; `size` is the pieces' total length in bytes.
  */
 export function sha256HexInWasm(pieces: readonly (string | Uint8Array)[], size: number): string | null {
-  const k = loadKernel();
+  const k = loadWasm();
   if (k === null) return null;
   const have = k.memory.buffer.byteLength;
   const need = INPUT + size + PADDING;

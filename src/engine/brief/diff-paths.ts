@@ -1,7 +1,7 @@
 // The paths a unified diff touches. Only three kinds of line matter (`diff --git `, `--- `,
 // `+++ `), so instead of splitting a multi-megabyte diff into an array of lines only the lines
 // that begin with those are read (prefixed-lines.ts). An ASCII chunk of a diff kept as bytes goes
-// to the WebAssembly kernels, which do the same for ASCII (diff-scan.wat escape, gitDiffPaths).
+// to the WebAssembly scanner, which does the same for ASCII (diff-scan.wat escape, gitDiffPaths).
 import type { ChunkedText } from '../chunked-text';
 import { eachPrefixedLine } from '../prefixed-lines';
 import { PY_WHITESPACE, pyStrip, sortedUnique } from '../python-text';
@@ -53,12 +53,12 @@ function readPathLine(line: string, found: Set<string>): void {
 export function diffPaths(diff: string | ChunkedText): string[] {
   const found = new Set<string>();
   const visit = (line: string): void => readPathLine(line, found);
-  const scanner = typeof diff !== 'string' && diff.scansWithKernels ? diffScanner() : null;
+  const scanner = typeof diff !== 'string' && diff.scansWithWasm ? diffScanner() : null;
   let fromBytes: string[] = [];
   if (typeof diff === 'string') {
     eachPrefixedLine(diff, PATH_LINE_PREFIXES, visit);
   } else if (scanner?.beginPaths(PATH_LINE_PREFIXES)) {
-    // ASCII chunks are escaped by the kernel now (they will be for the id anyway), which keeps
+    // ASCII chunks are escaped by the scanner now (they will be for the id anyway), which keeps
     // their paths on the way; the other chunks come as text.
     try {
       for (const chunk of diff.textOrEscaped())

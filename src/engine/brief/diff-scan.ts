@@ -1,4 +1,4 @@
-// The WebAssembly kernels of diff-scan.wat, for one chunk of ASCII text at a time: its JSON
+// The WebAssembly scanner of diff-scan.wat, for one chunk of ASCII text at a time: its JSON
 // escape and, in the same pass, the paths its `diff --git ` / `--- ` / `+++ ` lines name. They
 // do in a few milliseconds what JSON.stringify and regular expressions did in ~100 for a
 // 20 MiB diff; the JavaScript path stays for every other chunk (non-ASCII, or too big) and
@@ -7,10 +7,10 @@ import { ASCII_CHUNK_LIMIT } from '../chunked-text';
 import { PY_LINE_BREAKS } from '../python-text';
 import { DIFF_SCAN_WASM } from './diff-scan-wasm';
 
-/** Chunks up to this many bytes go to the kernels; their areas are sized for it. */
+/** Chunks up to this many bytes go to the scanner; their areas are sized for it. */
 const SCAN_CHUNK_LIMIT = ASCII_CHUNK_LIMIT;
 
-/** The kernels' table holds this many prefixes of at most PREFIX_MAX bytes each. */
+/** The scanner's table holds this many prefixes of at most PREFIX_MAX bytes each. */
 const PREFIX_SLOTS = 4;
 const PREFIX_MAX = 16;
 
@@ -18,7 +18,7 @@ const PREFIX_MAX = 16;
 const TABLE = 64;
 const TABLE_BYTES = 4 + PREFIX_SLOTS * 20;
 const SRC = 256;
-/** Every area ends with 16 spare bytes: the kernels read and write whole 16-byte blocks. */
+/** Every area ends with 16 spare bytes: the scanner reads and writes whole 16-byte blocks. */
 const SPARE = 16;
 const DST = SRC + SCAN_CHUNK_LIMIT + SPARE;
 const DST_BYTES = 6 * SCAN_CHUNK_LIMIT + SPARE;
@@ -29,7 +29,7 @@ const ARENA = OUT + OUT_BYTES;
 const MEMORY_BYTES = ARENA + SCAN_CHUNK_LIMIT;
 const PAGE = 65536;
 
-interface Kernels {
+interface ScanExports {
   memory: WebAssembly.Memory;
   escape(src: number, len: number, dst: number, table: number, out: number): number;
   linesFound(): number;
@@ -42,7 +42,7 @@ interface Kernels {
 let compiled: WebAssembly.Module | null | undefined;
 
 /** The compiled module, once per process; null where this runtime cannot compile it. */
-function kernelModule(): WebAssembly.Module | null {
+function scanModule(): WebAssembly.Module | null {
   if (compiled === undefined) {
     try {
       compiled = new WebAssembly.Module(Buffer.from(DIFF_SCAN_WASM, 'base64'));
@@ -66,7 +66,7 @@ const LINE_BREAK = new RegExp(`[${PY_LINE_BREAKS}]`);
 
 const isAsciiText = (text: string): boolean => Buffer.byteLength(text, 'utf8') === text.length;
 
-/** Whether the kernel's prefix table can hold these prefixes. */
+/** Whether the scanner's prefix table can hold these prefixes. */
 function suitablePrefixes(prefixes: readonly string[]): boolean {
   return (
     prefixes.length >= 1 &&
@@ -76,7 +76,7 @@ function suitablePrefixes(prefixes: readonly string[]): boolean {
 }
 
 /**
- * One instance of the kernels with its own memory. Views it returns point into that memory and
+ * One instance of the scanner with its own memory. Views it returns point into that memory and
  * are valid until its next call.
  */
 export class DiffScanner {
@@ -87,26 +87,26 @@ export class DiffScanner {
   private keepingPaths = false;
   private pathCount = 0;
 
-  private constructor(private readonly kernels: Kernels) {
-    this.bytes = Buffer.from(kernels.memory.buffer);
+  private constructor(private readonly wasm: ScanExports) {
+    this.bytes = Buffer.from(wasm.memory.buffer);
   }
 
-  /** A scanner, or null where the kernels cannot run (the caller takes the JavaScript path). */
+  /** A scanner, or null where the scanner cannot run (the caller takes the JavaScript path). */
   static create(): DiffScanner | null {
-    const module = kernelModule();
+    const module = scanModule();
     if (module === null) return null;
     const instance = new WebAssembly.Instance(module, {});
-    const scanner = new DiffScanner(instance.exports as unknown as Kernels);
+    const scanner = new DiffScanner(instance.exports as unknown as ScanExports);
     scanner.ensureMemory(MEMORY_BYTES);
     return scanner;
   }
 
   /** Grows the memory (to at least twice its size) when it is smaller than `size` bytes. */
   private ensureMemory(size: number): void {
-    const have = this.kernels.memory.buffer.byteLength;
+    const have = this.wasm.memory.buffer.byteLength;
     if (size <= have) return;
-    this.kernels.memory.grow(Math.ceil(Math.max(size, 2 * have) / PAGE) - have / PAGE);
-    this.bytes = Buffer.from(this.kernels.memory.buffer);
+    this.wasm.memory.grow(Math.ceil(Math.max(size, 2 * have) / PAGE) - have / PAGE);
+    this.bytes = Buffer.from(this.wasm.memory.buffer);
   }
 
   /**
@@ -117,31 +117,31 @@ export class DiffScanner {
   escape(chunk: Uint8Array): Buffer {
     if (!this.keepingPaths) return this.escapeFinding(chunk, 0);
     // Each path takes at most twice the bytes of its line (a one-byte path: 8 bytes for 6).
-    this.ensureMemory(this.kernels.arenaEnd() + 2 * chunk.length + SPARE);
+    this.ensureMemory(this.wasm.arenaEnd() + 2 * chunk.length + SPARE);
     const escaped = this.escapeFinding(chunk, TABLE);
-    this.pathCount = this.kernels.gitDiffPaths(SRC, OUT, this.kernels.linesFound());
+    this.pathCount = this.wasm.gitDiffPaths(SRC, OUT, this.wasm.linesFound());
     return escaped;
   }
 
   /**
    * The lines of `chunk` (as escape takes it) that begin with one of `prefixes`, as [start, end
-   * of body] offset pairs, in order; null when the kernel cannot take the prefixes (more than
+   * of body] offset pairs, in order; null when the scanner cannot take the prefixes (more than
    * four, empty, longer than 16 bytes, not ASCII, or holding a line break). Not while keeping paths.
    */
   prefixedLines(chunk: Uint8Array, prefixes: readonly string[]): Uint32Array | null {
     if (this.keepingPaths || !this.loadTable(prefixes)) return null;
     this.escapeFinding(chunk, TABLE);
-    return new Uint32Array(this.kernels.memory.buffer, OUT, 2 * this.kernels.linesFound());
+    return new Uint32Array(this.wasm.memory.buffer, OUT, 2 * this.wasm.linesFound());
   }
 
   /**
    * From now until finishPaths, every escape also keeps the paths its chunk's lines that begin
    * with `prefixes` name; the prefixes must be `diff --git `, `--- ` and `+++ ` (see
-   * diff-scan.wat gitDiffPaths). False, changing nothing, when the kernel cannot take them.
+   * diff-scan.wat gitDiffPaths). False, changing nothing, when the scanner cannot take them.
    */
   beginPaths(prefixes: readonly string[]): boolean {
     if (!this.loadTable(prefixes)) return false;
-    this.kernels.pathsBegin(ARENA);
+    this.wasm.pathsBegin(ARENA);
     this.pathCount = 0;
     this.keepingPaths = true;
     return true;
@@ -150,18 +150,18 @@ export class DiffScanner {
   /** The paths kept since beginPaths, sorted by code point and unique; escapes keep no more. */
   finishPaths(): string[] {
     this.keepingPaths = false;
-    const arenaEnd = this.kernels.arenaEnd();
+    const arenaEnd = this.wasm.arenaEnd();
     const index = arenaEnd + SPARE;
     const out = index + 8 * this.pathCount + SPARE;
     this.ensureMemory(out + (arenaEnd - ARENA) + SPARE);
-    const size = this.kernels.pathsFinish(index, out);
+    const size = this.wasm.pathsFinish(index, out);
     // One decode and one split: ~17,000 paths of a 20 MiB diff become strings in two native calls.
     return size === 0 ? [] : this.bytes.toString('latin1', out, out + size - 1).split('\n');
   }
 
   private escapeFinding(chunk: Uint8Array, table: number): Buffer {
     this.bytes.set(chunk, SRC);
-    const size = this.kernels.escape(SRC, chunk.length, DST, table, OUT);
+    const size = this.wasm.escape(SRC, chunk.length, DST, table, OUT);
     return this.bytes.subarray(DST, DST + size);
   }
 

@@ -1,10 +1,10 @@
-;; Byte kernels for the brief's diff, run over one chunk of ASCII text at a time (diff-scan.ts
+;; Byte routines for the brief's diff, run over one chunk of ASCII text at a time (diff-scan.ts
 ;; drives them; scripts/generate-wasm.mjs turns this file into diff-scan-wasm.ts).
 ;;
 ;; Why WebAssembly: a 20 MiB diff must be JSON-escaped (for its id and for --json) and searched
 ;; for its path lines. In JavaScript the escape (JSON.stringify of each decoded chunk) costs ~75 ms
 ;; here and the search ~30 ms; both are byte scans that 16-byte SIMD compares do in a few ms.
-;; Only ASCII chunks come here: the JavaScript path keeps every other text, so these kernels need
+;; Only ASCII chunks come here: the JavaScript path keeps every other text, so these routines need
 ;; only the ASCII half of the rules they implement, and a property test holds them to it.
 ;;
 ;; Memory: the caller places the chunk, the output areas and the prefix table; these functions

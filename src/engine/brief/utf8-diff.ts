@@ -4,7 +4,7 @@
 // dropped when done. Every chunk ends after a \n or \r, which str.splitlines() breaks at too,
 // so each chunk starts a line and the string rules (the path lines, the escapes) apply to it
 // unchanged. An ASCII chunk (nearly every chunk of a real diff) goes to the WebAssembly
-// kernels instead (diff-scan.ts), which implement the ASCII half of those rules; property tests
+// scanner instead (diff-scan.ts), which implements the ASCII half of those rules; property tests
 // hold them to the string rules (test/unit/engine/diff-scan.test.ts, brief-bytes.test.ts).
 import { isAscii } from 'node:buffer';
 import { ASCII_CHUNK_LIMIT, CHUNKED_TEXT, type ChunkedText, type JsonChunk } from '../chunked-text';
@@ -15,10 +15,10 @@ import { diffScanner, type DiffScanner } from './diff-scan';
 /** Chunks are about this many bytes: large enough that per-chunk costs vanish, small enough to stay in cache. */
 const DIFF_CHUNK_BYTES = 1 << 16;
 /**
- * Smaller diffs stay on the JavaScript path: setting the kernels up (their first use in a
+ * Smaller diffs stay on the JavaScript path: setting the scanner up (its first use in a
  * process: ~1.5 ms, more on a busy machine) costs more than they save below about this size.
  */
-const KERNELS_FROM_BYTES = 256 * 1024;
+const WASM_FROM_BYTES = 256 * 1024;
 const LF = 0x0a;
 const DEL = 0x7f;
 const CR = 0x0d;
@@ -78,7 +78,7 @@ export interface Utf8DiffOptions {
   ascii?: boolean;
   chunkBytes?: number;
   overflowBudget?: number;
-  kernelsFrom?: number;
+  wasmFrom?: number;
 }
 
 /**
@@ -108,8 +108,8 @@ export class Utf8Diff implements ChunkedText {
   private overflowBytes = 0;
   private readonly overflowBudget: number;
   private scratch = Buffer.alloc(0);
-  /** Whether ASCII chunks go to the kernels (escaped there, their paths found in the same pass). */
-  private readonly kernels: boolean;
+  /** Whether ASCII chunks go to the scanner (escaped there, their paths found in the same pass). */
+  private readonly scans: boolean;
   /** The whole diff is ASCII (most are): no chunk needs its own check. */
   private readonly allAscii: boolean;
 
@@ -119,16 +119,16 @@ export class Utf8Diff implements ChunkedText {
    * `bytes` must be valid UTF-8 without the leading byte-order mark the text decoder strips
    * (read-input.ts utf8TextBytes); they are overwritten (see above). `ascii`: whether they are
    * all ASCII, when the reader already knows. `chunkBytes`, `overflowBudget` (bytes) and
-   * `kernelsFrom` (the smallest diff, in bytes, that the kernels take) are for tests.
+   * `wasmFrom` (the smallest diff, in bytes, that the scanner takes) are for tests.
    */
   constructor(bytes: Uint8Array, options: Utf8DiffOptions = {}) {
-    const { chunkBytes = DIFF_CHUNK_BYTES, overflowBudget, kernelsFrom = KERNELS_FROM_BYTES } = options;
+    const { chunkBytes = DIFF_CHUNK_BYTES, overflowBudget, wasmFrom = WASM_FROM_BYTES } = options;
     if (!(chunkBytes >= 1)) throw new RangeError('chunk size must be at least one byte');
     this.chunkBytes = chunkBytes;
     this.buffer = bufferOf(bytes);
     this.overflowBudget = overflowBudget ?? Math.max(1 << 20, this.buffer.length >> 2);
-    this.kernels = this.buffer.length >= kernelsFrom && !isPlain('diff-kernels') && diffScanner() !== null;
-    this.allAscii = this.kernels && (options.ascii ?? isAscii(this.buffer));
+    this.scans = this.buffer.length >= wasmFrom && !isPlain('diff-wasm') && diffScanner() !== null;
+    this.allAscii = this.scans && (options.ascii ?? isAscii(this.buffer));
   }
 
   /**
@@ -149,8 +149,8 @@ export class Utf8Diff implements ChunkedText {
     }
   }
 
-  get scansWithKernels(): boolean {
-    return this.kernels;
+  get scansWithWasm(): boolean {
+    return this.scans;
   }
 
   *textOrEscaped(): Generator<string | null> {
@@ -200,9 +200,9 @@ export class Utf8Diff implements ChunkedText {
     return pyUniversalNewlines(this.buffer.toString('utf8', start, end));
   }
 
-  /** The chunk [start, end) (still its own bytes) when the kernels take it: ASCII, not too big; else null. */
+  /** The chunk [start, end) (still its own bytes) when the scanner takes it: ASCII, not too big; else null. */
   private asciiAt(start: number, end: number): Buffer | null {
-    if (!this.kernels || end - start > ASCII_CHUNK_LIMIT) return null;
+    if (!this.scans || end - start > ASCII_CHUNK_LIMIT) return null;
     const bytes = this.buffer.subarray(start, end);
     return this.allAscii || isAscii(bytes) ? bytes : null;
   }

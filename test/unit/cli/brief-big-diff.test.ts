@@ -82,8 +82,8 @@ describe('cli: brief on a diff of several chunks', () => {
     );
   });
 
-  it('reads a mostly ASCII diff past the kernels’ threshold exactly as the string path does', () => {
-    // ASCII chunks go to the WebAssembly kernels (engine/brief/diff-scan.wat); one chunk in the
+  it('reads a mostly ASCII diff past the scanner’s threshold exactly as the string path does', () => {
+    // ASCII chunks go to the WebAssembly scanner (engine/brief/diff-scan.wat); one chunk in the
     // middle holds a non-ASCII character and stays on the JavaScript path.
     const loop = loopWith();
     const files: string[] = [];

@@ -91,7 +91,7 @@ describe('cli: brief leaves Loop Ledger’s own writes out', () => {
     ]);
   });
 
-  it('a large diff (kept as bytes, read by the kernels) loses only its own-writes section', () => {
+  it('a large diff (kept as bytes, read by the scanner) loses only its own-writes section', () => {
     const { repo, brief } = trackedLedgerRepo();
     const big = Array.from({ length: 12_000 }, (_, i) => `export const line${i} = ${i};`).join('\n');
     writeFileSync(join(repo, 'src', 'app.ts'), `${big}\n`);

@@ -1,9 +1,9 @@
-// The WebAssembly kernels (engine/brief/diff-scan.wat) implement the ASCII half of three string
+// The WebAssembly scanner (engine/brief/diff-scan.wat) implements the ASCII half of three string
 // rules: JSON.stringify's escape of text read in Python's text mode, the lines that begin with
 // given prefixes (prefixed-lines.ts; found in the same pass), and the paths those lines name
 // (diff-paths.ts). These
-// properties hold each kernel to its rule on random ASCII, every byte value included, and the
-// whole diff read through the kernels to the diff read without them.
+// properties hold each routine to its rule on random ASCII, every byte value included, and the
+// whole diff read through the scanner to the diff read without it.
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { jsonText } from '../../../src/cli/print-json';
@@ -61,7 +61,7 @@ const asciiPiece = fc.oneof(
 );
 const asciiText = fc.array(asciiPiece, { maxLength: 80 }).map((parts) => parts.join(''));
 
-/** The string path's paths for a chunk of ASCII bytes: what the kernel must give. */
+/** The string path's paths for a chunk of ASCII bytes: what the scanner must give. */
 function expectedPaths(text: string): string[] {
   return diffPaths(pyUniversalNewlines(text));
 }
@@ -72,7 +72,7 @@ function scanner(): DiffScanner {
   return made;
 }
 
-describe('diff-scan: the WebAssembly kernels equal the string rules on ASCII', () => {
+describe('diff-scan: the WebAssembly scanner equals the string rules on ASCII', () => {
   it('escapes as JSON.stringify escapes the text Python’s text mode reads', () => {
     fc.assert(
       fc.property(asciiText, (text) => {
@@ -119,7 +119,7 @@ describe('diff-scan: the WebAssembly kernels equal the string rules on ASCII', (
     );
   });
 
-  it('refuses prefixes the kernel cannot take (the caller searches itself)', () => {
+  it('refuses prefixes the scanner cannot take (the caller searches itself)', () => {
     const bytes = Buffer.from('--- a\n');
     for (const prefixes of [[], ['a', 'b', 'c', 'd', 'e'], [''], ['x'.repeat(17)], ['é'], ['a\nb'], ['\r']]) {
       assert.equal(scanner().prefixedLines(bytes, prefixes), null, JSON.stringify(prefixes));
@@ -170,7 +170,7 @@ describe('diff-scan: the WebAssembly kernels equal the string rules on ASCII', (
   });
 });
 
-describe('diff-scan: a diff read through the kernels equals the diff read without them', () => {
+describe('diff-scan: a diff read through the scanner equals the diff read without it', () => {
   it('gives the same chunks, paths, id and --json text, at any chunk size', () => {
     const mixed = fc.tuple(asciiText, fc.constantFrom('', 'é', '\u2028', '\x85', '\ud83d\ude00'), asciiText);
     fc.assert(
@@ -182,8 +182,8 @@ describe('diff-scan: a diff read through the kernels equals the diff read withou
         fc.integer({ min: 1, max: 300 }),
         (text, chunkBytes) => {
           const parts = { verification: 'ok\n', rubric: [], scope: null };
-          const make = (kernelsFrom: number): Utf8Diff =>
-            new Utf8Diff(Buffer.from(text, 'utf8'), { chunkBytes, kernelsFrom });
+          const make = (wasmFrom: number): Utf8Diff =>
+            new Utf8Diff(Buffer.from(text, 'utf8'), { chunkBytes, wasmFrom });
           const plain = make(Infinity);
           const expected = {
             chunks: [...plain.chunks()].join(''),

@@ -38,7 +38,7 @@ describe('engine: sha256', () => {
     for (let n = 0; n <= 300; n += 1) {
       const bytes = Buffer.from(Array.from({ length: n }, (_, i) => (i * 31 + n) % 256));
       assert.equal(sha256HexInWasm([bytes], n), nodeSha(bytes), `length ${n}`);
-      // In two pieces, and again (the kernel's state and padding area are reused).
+      // In two pieces, and again (the WebAssembly module's state and padding area are reused).
       assert.equal(sha256HexInWasm([bytes.subarray(0, n >> 1), bytes.subarray(n >> 1)], n), nodeSha(bytes));
       // A string piece stands for its latin1 bytes.
       const text = bytes.toString('latin1');

@@ -1,8 +1,8 @@
-// Red-team net for the brief's WebAssembly kernels (diff-scan.wat, sha256.wat): hostile diffs
-// past the kernels' threshold (KERNELS_FROM_BYTES), read through a Utf8Diff with its real
+// Red-team net for the brief's WebAssembly code (diff-scan.wat, sha256.wat): hostile diffs
+// past the scanner's threshold (WASM_FROM_BYTES), read through a Utf8Diff with its real
 // chunking, must give exactly the paths, id and --json text the string path computes, in every
-// order of reading. Each case is built to sit on an edge the kernels or their driver handle:
-// chunk and area limits, line breaks the kernels treat specially, memory growth, the overflow
+// order of reading. Each case is built to sit on an edge the scanner or its driver handles:
+// chunk and area limits, line breaks the scanner treats specially, memory growth, the overflow
 // budget.
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
@@ -14,8 +14,8 @@ import { sha256HexInWasm } from '../../../src/engine/sha256-mid';
 
 const KiB = 1024;
 const CHUNK = 64 * KiB;
-/** Past this, a Utf8Diff hands its ASCII chunks to the kernels. */
-const KERNELS_FROM = 256 * KiB;
+/** Past this, a Utf8Diff hands its ASCII chunks to the scanner. */
+const WASM_FROM = 256 * KiB;
 
 /** Repeats `unit` until the text is at least `size` bytes (ASCII units: bytes = length). */
 function fill(unit: (i: number) => string, size: number): string {
@@ -74,13 +74,13 @@ const HOSTILE: Record<string, () => string> = {
     return text + 'diff --git a/last b/last'; // the last line has no break
   },
   'lines of 70 KiB, 256 KiB - 1, 256 KiB, 256 KiB + 1 and 300 KiB': () =>
-    [70 * KiB, KERNELS_FROM - 1, KERNELS_FROM, KERNELS_FROM + 1, 300 * KiB]
+    [70 * KiB, WASM_FROM - 1, WASM_FROM, WASM_FROM + 1, 300 * KiB]
       .map((size, i) => `--- a/long-${i}\n+${'"\\\x01'.repeat(size).slice(0, size - 2)}\n+++ b/after-${i}\n`)
       .join(''),
   'a chunk of exactly 256 KiB (one line, with its break)': () =>
-    `diff --git a/x b/x\n+${'z'.repeat(KERNELS_FROM - 2)}\n--- a/y\n`,
+    `diff --git a/x b/x\n+${'z'.repeat(WASM_FROM - 2)}\n--- a/y\n`,
   'a chunk of exactly 256 KiB ending in \\r\\n': () =>
-    `diff --git a/x b/x\n+${'\x7f'.repeat(KERNELS_FROM - 3)}\r\n+++ b/y\r\n`,
+    `diff --git a/x b/x\n+${'\x7f'.repeat(WASM_FROM - 3)}\r\n+++ b/y\r\n`,
   'a 3 MiB line without a break, then nothing': () => `--- a/${'w'.repeat(3 * 1024 * KiB)}`,
   'path lines 100 KiB long (the arena holds whole chunks of path)': () =>
     fill((i) => `--- a/${String(i).repeat(25 * KiB)}\n+++ b/${String(i + 1).repeat(25 * KiB)}\n`, 1024 * KiB),
@@ -139,17 +139,17 @@ function utf8Diff(text: string): Utf8Diff {
   return new Utf8Diff(bytes, { ascii: bytes.length === text.length });
 }
 
-describe('brief kernels, red team: hostile diffs past the threshold read exactly as the string path', () => {
+describe('brief scanner, red team: hostile diffs past the threshold read exactly as the string path', () => {
   for (const [name, make] of Object.entries(HOSTILE)) {
     it(name, () => {
       const text = make();
-      assert.ok(Buffer.byteLength(text) >= KERNELS_FROM, `${name}: past the kernels' threshold`);
+      assert.ok(Buffer.byteLength(text) >= WASM_FROM, `${name}: past the scanner's threshold`);
       const want = expected(text);
       assert.ok(want.paths.length > 0, 'the case names paths');
 
-      // As the brief reads it: paths (the kernels escape and keep paths), id, print, then again.
+      // As the brief reads it: paths (the scanner escapes and keeps paths), id, print, then again.
       const diff = utf8Diff(text);
-      assert.ok(diff.scansWithKernels, 'the kernels run');
+      assert.ok(diff.scansWithWasm, 'the scanner runs');
       assert.deepEqual(diffPaths(diff), want.paths);
       assert.equal(briefId({ diff, ...PARTS }), want.id);
       assert.equal(jsonText({ diff, paths: diffPaths(diff) }), want.json);
@@ -175,10 +175,10 @@ describe('brief kernels, red team: hostile diffs past the threshold read exactly
   });
 });
 
-describe('brief kernels, red team: SHA-256 across its hand-overs', () => {
+describe('brief scanner, red team: SHA-256 across its hand-overs', () => {
   const nodeSha = (bytes: Uint8Array): string => createHash('sha256').update(bytes).digest('hex');
 
-  it('the WebAssembly kernel gives node:crypto’s digest at every padding edge near 2 KiB and 256 KiB, big then small', () => {
+  it('the WebAssembly SHA-256 gives node:crypto’s digest at every padding edge near 2 KiB and 256 KiB, big then small', () => {
     // Big inputs first, so a smaller one runs over memory a bigger one left its bytes in.
     for (const base of [MID_INPUT, SMALL_INPUT]) {
       for (let n = base + 72; n >= base - 72; n -= 1) {
@@ -216,7 +216,7 @@ describe('brief kernels, red team: SHA-256 across its hand-overs', () => {
   });
 });
 
-describe('brief kernels, red team: a diff of lines longer than a chunk is cut in linear time', () => {
+describe('brief scanner, red team: a diff of lines longer than a chunk is cut in linear time', () => {
   /**
    * The bytes Buffer#indexOf reads during `run`: up to its hit, or to the end when there is none.
    * A count of work, not a clock: the cut of a chunk must not search the rest of the diff for

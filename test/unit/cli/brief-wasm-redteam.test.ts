@@ -1,5 +1,5 @@
-// Red-team net for the brief's WebAssembly kernels through the real CLI (dist/cli.js as a child
-// process): hostile diffs past the kernels' threshold must print exactly the packet the string
+// Red-team net for the brief's WebAssembly scanner through the real CLI (dist/cli.js as a child
+// process): hostile diffs past the scanner's threshold must print exactly the packet the string
 // path computes in-process, verify or refuse a change scope exactly as it does, and refuse bad
 // bytes with a named one-line error, never a crash.
 import assert from 'node:assert/strict';
@@ -13,7 +13,7 @@ import { assertNoStack, loopWith, type Loop } from './setup';
 
 const KiB = 1024;
 
-/** One file of an ASCII diff with every edge the kernels handle specially. */
+/** One file of an ASCII diff with every edge the scanner handles specially. */
 function hostileBlock(i: number): string {
   return [
     `diff --git a/q"${i}\\x b/q"${i}\\x\r\n`,
@@ -59,7 +59,7 @@ function briefOf(loop: Loop, diffFile: string, ...more: string[]) {
   return loop.cli('brief', '--diff-file', diffFile, '--verification-file', verify, ...more);
 }
 
-describe('cli: brief kernels, red team', () => {
+describe('cli: brief scanner, red team', () => {
   it('prints a hostile ASCII diff (CR, rare breaks, quotes, NUL, DEL, padded headers) exactly, with and without a BOM', () => {
     const loop = loopWith();
     const text = hostileDiff(700 * KiB);
@@ -98,7 +98,7 @@ describe('cli: brief kernels, red team', () => {
     assert.equal(readLedger(fresh.root, fresh.session).pending_brief, null);
   });
 
-  it('prints a diff of lines longer than a chunk (up to past the kernels’ 256 KiB chunk limit) exactly', () => {
+  it('prints a diff of lines longer than a chunk (up to past the scanner’s 256 KiB chunk limit) exactly', () => {
     const loop = loopWith();
     const parts: string[] = [];
     for (const [i, size] of [70, 255, 256, 257, 300, 90].entries()) {
@@ -132,7 +132,7 @@ describe('cli: brief kernels, red team', () => {
   }
 });
 
-describe('cli: brief kernels, red team — one 20 MiB line', () => {
+describe('cli: brief scanner, red team — one 20 MiB line', () => {
   it('prints a diff that is one 20 MiB ASCII line (no break at all) exactly', () => {
     const loop = loopWith();
     const bytes = Buffer.from('--- a/' + 'ab"\\\x7f\t'.repeat((20 * 1024 * KiB) / 6), 'latin1');
