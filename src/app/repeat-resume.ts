@@ -1,5 +1,5 @@
-// `resume` on a session whose repeat is unfinished continues the repeat (the issue's reason for
-// the ledger's `repeat` key): both shells ask this before choosing the plain resume.
+// `resume` on a session whose repeat is unfinished continues the repeat (the reason the ledger
+// keeps a `repeat` key at all): both shells ask this before choosing the plain resume.
 import { resumeContinuesRepeat } from '../engine/repeat/ledger';
 import type { Ledger } from '../engine/types';
 import { loadLedger } from './ledger-access';

@@ -5,7 +5,8 @@
 // from the zod schema (through shape.ts); the stages are hand-written because their order and
 // stopping rules are the reference's, not zod's.
 //
-// Loop Ledger deviations (SPEC.md): a `null` field and a non-finite number are refused.
+// Where Loop Ledger is deliberately stricter than the reference: a `null` field and a non-finite
+// number are refused.
 import type { Contract, Finding, RubricDimension } from '../types';
 import { checkEvidenceCommand, type ProgramResolver } from './evidence-command';
 import { isPyBlank, pyStrip } from '../python-text';

@@ -1,4 +1,4 @@
-// The seed's loop statuses on records (`loop_status`; the ledger's own `status` stays
+// The loop-engineering original's loop statuses on records (`loop_status`; the ledger's own `status` stays
 // open/closed), derived from what the iteration recorded, by the mapping of
 // loop-engineering-reference.md: BLOCKED_PERMISSION → pause, VERIFY_FAILED → continue + revert
 // (or revise), NO_PROGRESS → escalate, BUDGET_STOP → stop, verified success → complete, NO_OP.
