@@ -55,7 +55,7 @@ const common = {
 // The editor's contract schema is generated from the engine's zod schema (see generate-schema.mjs)
 // before anything is bundled: the contract validator reads its shape from it (shape.ts).
 await writeContractSchema();
-// The WebAssembly kernels travel as base64 in a module generated from their text source.
+// The WebAssembly modules travel as base64 in a module generated from their text source.
 await writeWasmModules();
 
 // The kernel bundles are rebuilt from scratch, so no stale file (an old split chunk) ships.

@@ -1,7 +1,7 @@
-// Assembles the WebAssembly kernels from their text source with wabt and writes them as a
+// Assembles the WebAssembly modules from their text source with wabt and writes them as a
 // TypeScript module of base64 (the engine loads no files: the bytes travel inside the bundle,
 // and the unit tests, compiled by tsc, get them the same way). scripts/build.mjs runs it, so
-// every build ships kernels that match their source; the static tier checks the committed copy.
+// every build ships modules that match their source; the static tier checks the committed copy.
 //   node scripts/generate-wasm.mjs          write each module that differs
 //   node scripts/generate-wasm.mjs --check  exit 1 when a committed module differs (writes nothing)
 import { readFileSync } from 'node:fs';
@@ -12,8 +12,8 @@ import { generateMain, writeChanged } from './generated-files.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
-/** Each kernel: its text source, the module written from it and the constant that holds it. */
-const KERNELS = [
+/** Each module: its text source, the module written from it and the constant that holds it. */
+const MODULES = [
   {
     source: 'src/engine/brief/diff-scan.wat',
     module: 'src/engine/brief/diff-scan-wasm.ts',
@@ -22,7 +22,7 @@ const KERNELS = [
   { source: 'src/engine/sha256.wat', module: 'src/engine/sha256-wasm.ts', constant: 'SHA256_WASM' },
 ];
 
-/** The TypeScript text for one kernel, assembled from its source now. */
+/** The TypeScript text for one module, assembled from its source now. */
 async function moduleText(tools, { source, constant }) {
   const wat = tools.parseWat(source, readFileSync(join(root, source), 'utf8'), {
     simd: true,
@@ -48,7 +48,7 @@ async function moduleText(tools, { source, constant }) {
 export async function generatedWasmTexts() {
   const tools = await wabt();
   const texts = new Map();
-  for (const kernel of KERNELS) texts.set(join(root, kernel.module), await moduleText(tools, kernel));
+  for (const wasm of MODULES) texts.set(join(root, wasm.module), await moduleText(tools, wasm));
   return texts;
 }
 
@@ -60,7 +60,7 @@ export async function writeWasmModules() {
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   await generateMain(generatedWasmTexts, {
     root,
-    label: 'WebAssembly kernels:',
+    label: 'WebAssembly modules:',
     script: 'scripts/generate-wasm.mjs',
   });
 }

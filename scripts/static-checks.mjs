@@ -3,9 +3,9 @@ import { spawnSync } from 'node:child_process';
 
 const checks = [
   // Before the build, which regenerates them: the committed schema must match the zod schema,
-  // and the committed kernels their text source.
+  // and the committed WebAssembly modules their text source.
   ['schemas/contract.schema.json is up to date', ['node', 'scripts/generate-schema.mjs', '--check']],
-  ['the WebAssembly kernels are up to date', ['node', 'scripts/generate-wasm.mjs', '--check']],
+  ['the WebAssembly modules are up to date', ['node', 'scripts/generate-wasm.mjs', '--check']],
   ['build', ['node', 'scripts/build.mjs']],
   ['tsc --noEmit', ['npx', 'tsc', '--noEmit', '-p', '.']],
   ['eslint', ['npx', 'eslint', '.']],
