@@ -1,12 +1,6 @@
 // The convergence summary: header from the exit reason, iterations, net change,
 // notable events, the iteration log from the records (never invented), and "Why partial".
-import {
-  EXIT_REASONS,
-  type ConvergenceRow,
-  type ConvergenceSummary,
-  type RepeatRecord,
-  type RepeatState,
-} from './state';
+import { EXIT_REASONS, type ConvergenceSummary, type RepeatRecord, type RepeatState } from './state';
 
 function whyPartial(state: RepeatState, session: string): string {
   const resume = `loop-ledger repeat --session ${session}`;
