@@ -3,16 +3,30 @@
 // Chromium opens the workbench with `extensionTestsPath` in the URL payload; the workbench
 // reports the suite's output and exit code through the smoke-test driver's hooks.
 // Always ends with one `TIER integration: N passed, M failed` line; exits non-zero on failure.
-//   node scripts/run-integration.mjs [--no-build]
+//   node scripts/run-integration.mjs [--no-build] [--grep PATTERN]
+// --grep runs only the matching tests while working on one suite (it sets
+// LOOP_LEDGER_INTEGRATION_GREP, which the suite's index reads; CI never sets either).
 import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { format } from 'node:util';
+import { format, parseArgs } from 'node:util';
 import { chromium } from 'playwright-core';
 import { chromiumLaunchOptions } from './chromium.mjs';
 import { createTier } from './tier.mjs';
 import { installCodeServer, missingSystemPackages, repoRoot, startCodeServer } from './vscode-server.mjs';
+
+// An unknown option is an error, not ignored: a mistyped filter must not silently run the whole tier.
+function readOptions() {
+  try {
+    return parseArgs({ options: { 'no-build': { type: 'boolean' }, grep: { type: 'string' } } }).values;
+  } catch (error) {
+    console.error(`run-integration: ${error.message} (usage: node scripts/run-integration.mjs [--no-build] [--grep PATTERN])`);
+    process.exit(2);
+  }
+}
+const options = readOptions();
+if (options.grep !== undefined) process.env.LOOP_LEDGER_INTEGRATION_GREP = options.grep;
 
 const TIER = 'integration';
 // The whole suite's budget inside the extension host: it grew past 180 s on a loaded 2-core machine
@@ -45,7 +59,7 @@ async function cleanup() {
 }
 
 async function main() {
-  if (!process.argv.includes('--no-build')) {
+  if (!options['no-build']) {
     const build = spawnSync(process.execPath, [join(repoRoot, 'scripts', 'build.mjs')], { stdio: 'inherit' });
     if (build.status !== 0) return finish(false, 'build failed');
     lap('built');
