@@ -1,6 +1,6 @@
 // Takes a checkpoint's commit without touching the user's repository: a private copy of the
-// index (so unchanged files are not hashed again), `add -A` into it with the left-out paths
-// excluded, `write-tree`, `commit-tree` with HEAD as parent. Only objects are written here;
+// index (so unchanged files are not hashed again), the changed and untracked paths (left-out ones
+// excepted) updated in it, `write-tree`, `commit-tree` with HEAD as parent. Only objects are written here;
 // the ref is created separately (refs.ts), once the iteration's number is known.
 // The sequence is a program (program.ts): the CLI runs it blocking, the extension host without.
 import { existsSync, mkdtempSync, renameSync, rmSync } from 'node:fs';
@@ -43,23 +43,29 @@ export function* snapshotProgram(ws: CheckpointWorkspace, options: SnapshotOptio
     if (existsSync(ws.indexPath)) yield* copyIndexStep(ws.indexPath, index);
     const scan = yield* candidates(ws, index);
     const excluded = exclusions(scan.candidates, options.maxFileBytes);
-    // Only the paths git reported as changed or untracked are named (each literally), so `add`
-    // does not walk the whole tree a second time; nothing changed, nothing to add.
+    // Only the paths git reported as changed or untracked are named, so no command walks the
+    // tree a second time or compares every index entry with its file. `update-index` takes them
+    // as plain paths (never options or patterns): a missing one is removed, an untracked one added
+    // (through the same clean filters as `add`), and `--replace` lets a file take the place of a
+    // folder or the other way round. Nothing changed, nothing to add.
     const left = new Set(excluded.map((e) => e.path));
     const paths = scan.changed.filter((p) => !left.has(p));
     const added =
       paths.length === 0
         ? { code: 0, stderr: '' }
-        : yield* gitStep(ws.place, ['add', '-A', '--pathspec-from-file=-', '--pathspec-file-nul'], {
+        : yield* gitStep(ws.place, ['update-index', '--add', '--remove', '--replace', '-z', '--stdin'], {
             index,
-            input: paths.map((p) => `:(top,literal)${p}`).join('\0'),
+            input: paths.map((p) => `${p}\0`).join(''),
           });
     if (added.code !== 0) {
       throw new CheckpointRefused(
         `the workspace could not be read into a checkpoint: ${firstLine(added.stderr)}`,
       );
     }
-    const tree = yield* gitTextStep(ws.place, ['write-tree'], { index });
+    // `--missing-ok`: every object the index names is the user's index's own or was just written
+    // above, so git does not look each of them up again (most of write-tree's time in a large
+    // repository), and in a partial clone it does not fetch blobs the user never had.
+    const tree = yield* gitTextStep(ws.place, ['write-tree', '--missing-ok'], { index });
     const head = ws.head;
     const seconds = Math.floor(options.now.getTime() / 1000);
     const date = `@${seconds} +0000`;
@@ -148,7 +154,7 @@ function* candidates(
   const stats = yield* lstatStep(changed.map((path) => join(ws.place.top, path)));
   changed.forEach((path, i) => {
     const stat = stats[i];
-    if (!stat) return; // deleted: `add -A` records the deletion
+    if (!stat) return; // deleted: `update-index --remove` records the deletion
     out.push({ path, kind: stat.isFile() ? 'file' : 'other', bytes: stat.isFile() ? stat.size : 0 });
   });
   return { candidates: out, changed };
