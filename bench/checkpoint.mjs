@@ -19,6 +19,7 @@ import {
   mkdirSync,
   mkdtempSync,
   readdirSync,
+  readFileSync,
   rmSync,
   statSync,
   utimesSync,
@@ -120,15 +121,21 @@ function gitSteps(root) {
   const scratch = mkdtempSync(join(tmpdir(), 'loop-ledger-bench-index-'));
   const index = join(scratch, 'index');
   const pinned = ['-c', 'core.fsmonitor=false', '-c', 'core.untrackedCache=false', '-c', 'gc.auto=0'];
+  // Each git under `sh -c '…; times'`, as the CLI above: its CPU time (user + system), which a
+  // loaded machine inflates far less than the wall time.
   const step = (args, input) => {
-    const t = process.hrtime.bigint();
-    const out = execFileSync('git', [...pinned, ...args], {
+    const out = execFileSync('sh', ['-c', '"$@" >"$OUT" || exit 1; times', 'sh', 'git', ...pinned, ...args], {
       cwd: root,
       input,
-      env: { ...env, GIT_INDEX_FILE: index },
-      stdio: 'pipe',
+      env: { ...env, GIT_INDEX_FILE: index, OUT: join(scratch, 'out') },
+      encoding: 'utf8',
     });
-    return { ms: Number(process.hrtime.bigint() - t) / 1e6, out: out.toString().trim() };
+    const children = out.trim().split('\n').pop() ?? '';
+    const ms = [...children.matchAll(/(\d+)m([\d.]+)s/g)].reduce(
+      (sum, m) => sum + Number(m[1]) * 60e3 + Number(m[2]) * 1e3,
+      0,
+    );
+    return { ms, out: readFileSync(join(scratch, 'out'), 'utf8').trim() };
   };
   const fresh = () => {
     const user = join(root, '.git', 'index');
@@ -167,7 +174,7 @@ function gitSteps(root) {
   if (a.some((x) => x.id !== b[0].id) || b.some((x) => x.id !== b[0].id))
     throw new Error('the two sequences wrote different trees');
   const med = (xs, key) => xs.map((x) => x[key]).sort((p, q) => p - q)[Math.floor(xs.length / 2)];
-  console.log(`git steps alone, ${rounds} interleaved rounds (medians, wall):`);
+  console.log(`git steps alone, ${rounds} interleaved rounds (medians, CPU user+sys):`);
   console.log(
     `  before: add -A ${med(a, 'fill').toFixed(0)} ms + write-tree ${med(a, 'tree').toFixed(0)} ms = ${med(a, 'total').toFixed(0)} ms`,
   );

@@ -53,12 +53,14 @@ function nextPost<T extends ToOverview>(
   match: (m: ToOverview) => m is T,
   what: string,
 ): Promise<T> {
+  const seen: string[] = [];
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       subscription.dispose();
-      reject(new Error(`timed out waiting for ${what}`));
-    }, 20_000);
+      reject(new Error(`timed out waiting for ${what}; posted meanwhile: ${seen.join(', ') || 'nothing'}`));
+    }, 60_000);
     const subscription = panel.onDidPost((m) => {
+      seen.push(m.type === 'rejected' ? `rejected (${m.reason})` : m.type);
       if (!match(m)) return;
       clearTimeout(timer);
       subscription.dispose();
@@ -218,29 +220,35 @@ describe('Workspace checkpoints in the Sessions tree', function () {
   });
 
   describe('from the session overview', () => {
-    let overview: OverviewPanel;
+    let overview: OverviewPanel | undefined;
     let ids = 0;
     const id = () => `cp-${++ids}`;
 
-    before(async () => {
-      overview = (await vscode.commands.executeCommand('loopLedger.showSessionOverview', {
+    /** The session's overview, opened again (and its handshake answered) when an editor close shut it. */
+    async function page(): Promise<OverviewPanel> {
+      const opened = (await vscode.commands.executeCommand('loopLedger.showSessionOverview', {
         root,
         session: SESSION,
       })) as OverviewPanel;
-      assert.equal((await overview.receive({ type: 'ready', buckets: 100 })).accepted, true);
-    });
-    after(() => overview.dispose());
+      if (opened !== overview) {
+        overview = opened;
+        assert.equal((await opened.receive({ type: 'ready', buckets: 100 })).accepted, true);
+      }
+      return opened;
+    }
+    after(() => overview?.dispose());
 
     async function shown(n: number): Promise<IterationPost> {
-      const answer = nextPost(overview, isIteration, `iteration ${n}`);
-      assert.equal((await overview.receive({ type: 'showIteration', requestId: id(), n })).accepted, true);
+      const panel = await page();
+      const answer = nextPost(panel, isIteration, `iteration ${n}`);
+      assert.equal((await panel.receive({ type: 'showIteration', requestId: id(), n })).accepted, true);
       return answer;
     }
 
     it('offers the checkpoint actions on an iteration with a checkpoint; Compare with Previous opens the diff editor', async () => {
-      assert.equal((await shown(2)).checkpoint, true);
       await vscode.commands.executeCommand('workbench.action.closeAllEditors');
-      const receipt = await overview.receive({
+      assert.equal((await shown(2)).checkpoint, true);
+      const receipt = await overview!.receive({
         type: 'checkpoint',
         requestId: id(),
         n: 2,
@@ -254,34 +262,39 @@ describe('Workspace checkpoints in the Sessions tree', function () {
     });
 
     it('Restore Workspace to This Iteration… shows the restore modal (declined: nothing changes)', async () => {
+      // Iteration 2's files differ from the workspace whichever restore ran before.
       const before = readFileSync(join(root, FILE), 'utf8');
+      const panel = await page();
+      const posts: ToOverview[] = [];
+      const listening = panel.onDidPost((m) => posts.push(m));
       const prompter = new ScriptedPrompter([{ step: 'checkpoint.restore', confirm: false }]);
       const using = (await testingApi()).prompter.use(prompter);
       try {
-        const receipt = await overview.receive({
-          type: 'checkpoint',
-          requestId: id(),
-          n: 1,
-          action: 'restore',
-        });
+        const receipt = await panel.receive({ type: 'checkpoint', requestId: id(), n: 2, action: 'restore' });
         assert.deepEqual(receipt, { accepted: true, type: 'checkpoint' });
       } finally {
         using.dispose();
+        listening.dispose();
       }
-      assert.deepEqual(prompter.remaining, [], 'the modal was not shown');
+      assert.deepEqual(
+        prompter.remaining,
+        [],
+        `the modal was not shown; the page got ${JSON.stringify(posts)}`,
+      );
       assert.equal(prompter.asked[0]?.kind, 'confirm');
       assert.equal(readFileSync(join(root, FILE), 'utf8'), before);
     });
 
     it('refuses a message naming an iteration outside the ledger or an unknown action', async () => {
-      const outside = await overview.receive({
+      const panel = await page();
+      const outside = await panel.receive({
         type: 'checkpoint',
         requestId: id(),
         n: 99,
         action: 'restore',
       });
       assert.deepEqual(outside, { accepted: false, reason: 'unknown iteration: 99 is not in this ledger' });
-      const unknown = await overview.receive({ type: 'checkpoint', requestId: id(), n: 1, action: 'reset' });
+      const unknown = await panel.receive({ type: 'checkpoint', requestId: id(), n: 1, action: 'reset' });
       assert.equal(unknown.accepted, false);
     });
 
@@ -289,11 +302,16 @@ describe('Workspace checkpoints in the Sessions tree', function () {
       const untrusted = (await testingApi()).trust.simulateUntrusted();
       try {
         assert.equal((await shown(2)).checkpoint, false);
-        await vscode.commands.executeCommand('workbench.action.closeAllEditors');
-        const rejected = nextPost(overview, isRejected, 'the refusal');
-        await overview.receive({ type: 'checkpoint', requestId: id(), n: 2, action: 'compareWithPrevious' });
+        const panel = await page();
+        const diffs = () =>
+          vscode.window.tabGroups.all
+            .flatMap((g) => g.tabs)
+            .filter((t) => t.input instanceof vscode.TabInputTextDiff).length;
+        const before = diffs();
+        const rejected = nextPost(panel, isRejected, 'the refusal');
+        await panel.receive({ type: 'checkpoint', requestId: id(), n: 2, action: 'compareWithPrevious' });
         assert.match((await rejected).reason, /untrusted/);
-        assert.equal(vscode.window.tabGroups.activeTabGroup.activeTab, undefined, 'an editor was opened');
+        assert.equal(diffs(), before, 'a diff editor was opened');
       } finally {
         untrusted.dispose();
       }

@@ -5,6 +5,7 @@
 import * as vscode from 'vscode';
 import { readCheckpointKey } from '../../engine/checkpoints/rules';
 import type { CheckpointActionName } from '../../shared/overview-protocol';
+import type { CommandReport } from '../commands/deps';
 import type { EpochNode, IterationNode } from '../sessions/nodes';
 import type { SessionsTreeProvider } from '../sessions/treeProvider';
 import type { TrustGate } from '../workspace/trust';
@@ -19,7 +20,7 @@ const COMMANDS: Record<CheckpointActionName, string> = {
 export interface OverviewCheckpoints {
   /** Whether the actions are offered on iteration `n`: a trusted workspace and a checkpoint key. */
   offers(root: string, session: string, n: number): boolean;
-  /** Runs the tree's command for `action` on iteration `n`; null when it ran, else why not. */
+  /** Runs the tree's command for `action` on iteration `n`; null when it ran, else why it did not or was refused. */
   run(root: string, session: string, n: number, action: CheckpointActionName): Promise<string | null>;
 }
 
@@ -47,8 +48,11 @@ export function overviewCheckpoints(sessions: SessionsTreeProvider, trust: Trust
     async run(root, session, n, action) {
       if (!trust.isTrusted) return 'checkpoints are not available in an untrusted workspace';
       if (!this.offers(root, session, n)) return `iteration ${n} has no checkpoint`;
-      await vscode.commands.executeCommand(COMMANDS[action], iterationNode(root, session, n));
-      return null;
+      const report = (await vscode.commands.executeCommand(
+        COMMANDS[action],
+        iterationNode(root, session, n),
+      )) as CommandReport<unknown> | undefined;
+      return report?.status === 'refused' || report?.status === 'untrusted' ? (report.message ?? null) : null;
     },
   };
 }
