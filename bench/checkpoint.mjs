@@ -5,9 +5,26 @@
 // The checkpoint's own cost is `iterate --checkpoint` minus plain `iterate` on the same ledger,
 // measured interleaved (A, B, A, B…) so machine noise hits both. Children run with NODE_OPTIONS
 // and NODE_EXTRA_CA_CERTS unset. Growth is the sum of file sizes under .git (apparent bytes, not
-// disk blocks). Usage: node bench/checkpoint.mjs [rounds]
+// disk blocks).
+//
+// Then the git steps that fill the private index and write its tree, measured alone and
+// interleaved on the same repository: the sequence checkpoints used before (`add -A` of the
+// changed paths as literal pathspecs, then `write-tree`) against the one they use now
+// (`update-index --add --remove --replace -z --stdin` of the same paths, then
+// `write-tree --missing-ok`), with the tree ids compared so both are known to write the same
+// checkpoint. Usage: node bench/checkpoint.mjs [rounds]
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
@@ -92,9 +109,78 @@ try {
   row('wall', 'wall');
   row('CPU (user+sys, + git)', 'cpu');
   console.log(`  .git growth per unchanged checkpoint: ${growth.toFixed(0)} bytes   (aim: a few hundred)`);
+  gitSteps(root);
   rmSync(contract, { force: true });
 } finally {
   rmSync(root, { recursive: true, force: true });
+}
+
+/** The two ways of filling the private index and writing its tree, interleaved (see the top). */
+function gitSteps(root) {
+  const changed = Array.from({ length: 100 }, (_, f) => `d${f}/f0.txt`);
+  const scratch = mkdtempSync(join(tmpdir(), 'loop-ledger-bench-index-'));
+  const index = join(scratch, 'index');
+  const pinned = ['-c', 'core.fsmonitor=false', '-c', 'core.untrackedCache=false', '-c', 'gc.auto=0'];
+  // Each git under `sh -c '…; times'`, as the CLI above: its CPU time (user + system), which a
+  // loaded machine inflates far less than the wall time.
+  const step = (args, input) => {
+    const out = execFileSync('sh', ['-c', '"$@" >"$OUT" || exit 1; times', 'sh', 'git', ...pinned, ...args], {
+      cwd: root,
+      input,
+      env: { ...env, GIT_INDEX_FILE: index, OUT: join(scratch, 'out') },
+      encoding: 'utf8',
+    });
+    const children = out.trim().split('\n').pop() ?? '';
+    const ms = [...children.matchAll(/(\d+)m([\d.]+)s/g)].reduce(
+      (sum, m) => sum + Number(m[1]) * 60e3 + Number(m[2]) * 1e3,
+      0,
+    );
+    return { ms, out: readFileSync(join(scratch, 'out'), 'utf8').trim() };
+  };
+  const fresh = () => {
+    const user = join(root, '.git', 'index');
+    copyFileSync(user, index);
+    const st = statSync(user);
+    utimesSync(index, st.atime, Math.floor(st.mtimeMs / 1000));
+  };
+  const before = () => {
+    fresh();
+    const add = step(
+      ['add', '-A', '--pathspec-from-file=-', '--pathspec-file-nul'],
+      changed.map((p) => `:(top,literal)${p}`).join('\0'),
+    );
+    const tree = step(['write-tree']);
+    return { fill: add.ms, tree: tree.ms, total: add.ms + tree.ms, id: tree.out };
+  };
+  const after = () => {
+    fresh();
+    const update = step(
+      ['update-index', '--add', '--remove', '--replace', '-z', '--stdin'],
+      changed.map((p) => `${p}\0`).join(''),
+    );
+    const tree = step(['write-tree', '--missing-ok']);
+    return { fill: update.ms, tree: tree.ms, total: update.ms + tree.ms, id: tree.out };
+  };
+  const a = [];
+  const b = [];
+  try {
+    for (let i = 0; i < rounds; i++) {
+      a.push(before());
+      b.push(after());
+    }
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
+  if (a.some((x) => x.id !== b[0].id) || b.some((x) => x.id !== b[0].id))
+    throw new Error('the two sequences wrote different trees');
+  const med = (xs, key) => xs.map((x) => x[key]).sort((p, q) => p - q)[Math.floor(xs.length / 2)];
+  console.log(`git steps alone, ${rounds} interleaved rounds (medians, CPU user+sys):`);
+  console.log(
+    `  before: add -A ${med(a, 'fill').toFixed(0)} ms + write-tree ${med(a, 'tree').toFixed(0)} ms = ${med(a, 'total').toFixed(0)} ms`,
+  );
+  console.log(
+    `  after:  update-index ${med(b, 'fill').toFixed(0)} ms + write-tree --missing-ok ${med(b, 'tree').toFixed(0)} ms = ${med(b, 'total').toFixed(0)} ms (${(med(b, 'total') / med(a, 'total')).toFixed(2)}× before; same tree)`,
+  );
 }
 
 function sampleContract() {

@@ -37,7 +37,7 @@ import {
 import { LEDGER_SIZE_LIMIT } from '../store/limits';
 import { readBoundedText } from '../store/bounded-read';
 import { OutsideRootError } from '../store/confine';
-import { recordIterationCheckpoint, takeIterationCheckpoint } from './checkpoints/iteration-checkpoint';
+import { recordIterationCheckpoint, takeIterationCheckpointAsync } from './checkpoints/iteration-checkpoint';
 import { loadLedger, updateLedger } from './ledger-access';
 import { Refused } from './outcome';
 import { buildReport, exitCodeFor, runFollowUp } from './repeat-report';
@@ -162,7 +162,13 @@ async function repeatBody(request: RepeatRequest): Promise<RepeatOutcome> {
     const summary = readSummary(root, state, step.stdout);
     const change = await describeChange(root, options, pre, post);
     const before = state;
-    const taken = request.checkpoint === false ? null : takeIterationCheckpoint(root, session, now());
+    // Taken without blocking the thread: from VS Code, repeat runs in the extension host.
+    const taken =
+      request.checkpoint === false
+        ? null
+        : await takeIterationCheckpointAsync(root, session, now(), {
+            maxFileMB: request.checkpointMaxFileMB,
+          });
     const recorded = transact(root, session, (l) => {
       const current = readRepeatState(l);
       if (isRefusal(current)) return current;

@@ -64,6 +64,8 @@ export interface RepeatRequest {
   timeoutMs: number;
   /** false: no workspace checkpoint per recorded run (one is taken by default). */
   checkpoint?: boolean;
+  /** The checkpoints' size cap in MB (default: LOOP_LEDGER_CHECKPOINT_MAX_MB, else 10). */
+  checkpointMaxFileMB?: number;
   /** Cancels now: a running step is stopped (its group killed) and not recorded. */
   signal?: AbortSignal;
   /** Stops between iterations: the running step finishes and is recorded first. */

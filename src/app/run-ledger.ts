@@ -17,7 +17,11 @@ import { isRefusal } from '../engine/refusal';
 import type { Ledger } from '../engine/types';
 import type { AttemptOutcome, BriefMaterial, HarnessRecorder, RunEnding } from '../drivers/harness/harness';
 import { locateLedger, readRegularFileBytes } from '../store';
-import { recordIterationCheckpoint, takeIterationCheckpoint } from './checkpoints/iteration-checkpoint';
+import {
+  recordIterationCheckpoint,
+  takeIterationCheckpointAsync,
+  type CheckpointOptions,
+} from './checkpoints/iteration-checkpoint';
 import { loadLedger, requireLedger, updateLedger } from './ledger-access';
 import { Refused } from './outcome';
 
@@ -78,7 +82,8 @@ export class LedgerRecorder implements HarnessRecorder {
     private readonly runId: string,
     private readonly runDirRel: string,
     private readonly now: () => Date,
-    private readonly checkpoints = true,
+    /** false: no checkpoint per iteration; otherwise how each is taken. */
+    private readonly checkpoints: false | CheckpointOptions = {},
   ) {
     this.ledgerFile = locateLedger(root, session).writePath;
     this.lastHash = fileHash(this.ledgerFile);
@@ -98,7 +103,7 @@ export class LedgerRecorder implements HarnessRecorder {
   }
 
   async recordAttempt(outcome: AttemptOutcome): Promise<void> {
-    this.write((ledger) => this.attemptLedger(ledger, outcome), true);
+    await this.write((ledger) => this.attemptLedger(ledger, outcome), true);
   }
 
   async recordEnding(ending: RunEnding, endingDigest: string): Promise<string[]> {
@@ -106,7 +111,7 @@ export class LedgerRecorder implements HarnessRecorder {
       withRunEnding(this.endingLedger(ledger, ending), { run_id: this.runId, sha256: endingDigest });
     if (ending.kind !== 'close') {
       try {
-        this.write(vouched, true);
+        await this.write(vouched, true);
       } catch (error) {
         if (!(error instanceof Refused)) throw error;
         // No receipt is written for an ending the ledger did not take: a PASS on disk with no
@@ -121,7 +126,7 @@ export class LedgerRecorder implements HarnessRecorder {
     // The ledger was edited by an agent (or the run's files failed): it may no longer be open or
     // even readable. Closing it is best effort; the receipt (never a PASS) stands either way.
     try {
-      this.write(vouched);
+      await this.write(vouched);
       return [];
     } catch (error) {
       if (!(error instanceof Refused)) throw error;
@@ -176,7 +181,7 @@ export class LedgerRecorder implements HarnessRecorder {
   }
 
   async recordCancel(attempt: number, phase: string, markerPath: string): Promise<void> {
-    this.write((ledger) => {
+    await this.write((ledger) => {
       const result = close(ledger, cancelledClose(this.runId, attempt, phase, markerPath));
       if (isRefusal(result)) throw new Refused(result.exitCode, result.findings);
       return result.ledger;
@@ -207,10 +212,16 @@ export class LedgerRecorder implements HarnessRecorder {
     return second.ledger;
   }
 
-  /** `iteration`: the write adds an iteration, which gets the workspace's checkpoint. */
-  private write(decide: (ledger: Ledger) => Ledger, iteration = false): void {
+  /**
+   * `iteration`: the write adds an iteration, which gets the workspace's checkpoint, taken
+   * without blocking the thread (a run from VS Code runs in the extension host); only its ref is
+   * created in the locked write.
+   */
+  private async write(decide: (ledger: Ledger) => Ledger, iteration = false): Promise<void> {
     const taken =
-      iteration && this.checkpoints ? takeIterationCheckpoint(this.root, this.session, this.now()) : null;
+      iteration && this.checkpoints !== false
+        ? await takeIterationCheckpointAsync(this.root, this.session, this.now(), this.checkpoints)
+        : null;
     updateLedger(this.root, this.session, (read, location) => {
       const ledger = requireLedger(read, location, this.session);
       const next = decide(ledger);

@@ -48,6 +48,8 @@ export interface RunOpInput {
   requireClean: boolean;
   /** false: no workspace checkpoint per attempt (taken by default; see run-ledger.ts). */
   checkpoint?: boolean;
+  /** The checkpoints' size cap in MB (default: LOOP_LEDGER_CHECKPOINT_MAX_MB, else 10). */
+  checkpointMaxFileMB?: number;
   session?: string;
   /** `{python}`: an interpreter path or name (default: python3 on PATH). */
   python?: string;
@@ -322,7 +324,14 @@ async function runChecked(input: RunOpInput, notes: string[]): Promise<RunOpResu
     },
     agents,
     start,
-    recorder: new LedgerRecorder(root, session, runId, run.relPath, input.now, input.checkpoint !== false),
+    recorder: new LedgerRecorder(
+      root,
+      session,
+      runId,
+      run.relPath,
+      input.now,
+      input.checkpoint === false ? false : { maxFileMB: input.checkpointMaxFileMB },
+    ),
   });
   if (result.kind === 'cancelled')
     return {

@@ -5,6 +5,7 @@ import { registerBriefPanel } from './brief/register';
 import { registerContractEditor } from './contract/registerContractEditor';
 import { registerEngineeringEditor } from './engineering/register';
 import { registerOverview } from './overview/register';
+import { overviewCheckpoints } from './checkpoints/overviewActions';
 import { registerCheckpoints } from './checkpoints/register';
 import { createPrompterSlot } from './input';
 import { shareL10nBundle } from './sharedL10n';
@@ -45,7 +46,13 @@ export function activate(context: vscode.ExtensionContext): void {
   const runs = registerRuns(context, commands, prompter, output, { ...sessions, trust });
   const workOrders = registerWorkOrders(context, commands, prompter, trust, output);
   registerEngineeringEditor(context, commands, { prompter, output, trust, ...sessions });
-  registerOverview(context, commands, { prompter, output, briefs, sessions: sessions.sessions });
+  registerOverview(context, commands, {
+    prompter,
+    output,
+    briefs,
+    sessions: sessions.sessions,
+    checkpoints: overviewCheckpoints(sessions.sessions, trust),
+  });
   registerCheckpoints(context, commands, {
     prompter,
     output,

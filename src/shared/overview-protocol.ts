@@ -27,11 +27,19 @@ export const OpenOverview = z
   })
   .strict();
 
+/** The checkpoint commands an overview offers on an iteration whose record has a checkpoint. */
+export const CHECKPOINT_ACTIONS = ['compareWithPrevious', 'compareWithWorkspace', 'restore'] as const;
+export type CheckpointActionName = (typeof CHECKPOINT_ACTIONS)[number];
+export const CheckpointAction = z
+  .object({ type: z.literal('checkpoint'), requestId, n: iteration, action: z.enum(CHECKPOINT_ACTIONS) })
+  .strict();
+
 export const FromOverview = z.discriminatedUnion('type', [
   OverviewReady,
   ShowIteration,
   OpenBrief,
   OpenOverview,
+  CheckpointAction,
 ]);
 export type FromOverview = z.infer<typeof FromOverview>;
 
@@ -45,7 +53,14 @@ export type ToOverview =
   | { type: 'words'; words: OverviewWordTable }
   | { type: 'overview'; model: OverviewModel; keep: SavedOverview }
   | { type: 'problem'; session: string; reason: string; keep: SavedOverview }
-  | { type: 'iteration'; requestId: string; n: number; lines: RecordLine[] }
+  | {
+      type: 'iteration';
+      requestId: string;
+      n: number;
+      lines: RecordLine[];
+      /** True when the record has a checkpoint and the workspace is trusted: its actions are offered. */
+      checkpoint?: boolean;
+    }
   | { type: 'dashboard'; rows: DashboardRow[] }
   | { type: 'rejected'; requestId?: string; reason: string };
 

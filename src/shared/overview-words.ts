@@ -97,6 +97,10 @@ export const OVERVIEW_WORDS = [
   'No sessions in this workspace yet.',
   'No session matches these filters.',
   'Sessions',
+  'Checkpoint',
+  'Compare with Previous Iteration',
+  'Compare with Workspace',
+  'Restore Workspace to This Iteration',
 ] as const;
 
 export type OverviewWord = (typeof OVERVIEW_WORDS)[number];

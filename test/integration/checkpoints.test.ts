@@ -8,7 +8,9 @@ import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { CommandReport } from '../../src/extension/commands/deps';
 import type { LoopLedgerApi } from '../../src/extension/extension';
+import type { OverviewPanel } from '../../src/extension/overview/overviewPanel';
 import type { EpochNode, IterationNode, SessionNode } from '../../src/extension/sessions/nodes';
+import type { ToOverview } from '../../src/shared/overview-protocol';
 import { ScriptedPrompter, type ScriptedAnswer } from '../hooks/scriptedPrompter';
 import { extensionPath, loopLedgerApi, testingApi, workspaceRoot } from './sessionsHelpers';
 
@@ -41,6 +43,33 @@ const contract = {
     },
   ],
 };
+
+type IterationPost = Extract<ToOverview, { type: 'iteration' }>;
+type RejectedPost = Extract<ToOverview, { type: 'rejected' }>;
+
+/** Resolves with the first message the panel posts that `match` accepts. */
+function nextPost<T extends ToOverview>(
+  panel: OverviewPanel,
+  match: (m: ToOverview) => m is T,
+  what: string,
+): Promise<T> {
+  const seen: string[] = [];
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      subscription.dispose();
+      reject(new Error(`timed out waiting for ${what}; posted meanwhile: ${seen.join(', ') || 'nothing'}`));
+    }, 60_000);
+    const subscription = panel.onDidPost((m) => {
+      seen.push(m.type === 'rejected' ? `rejected (${m.reason})` : m.type);
+      if (!match(m)) return;
+      clearTimeout(timer);
+      subscription.dispose();
+      resolve(m);
+    });
+  });
+}
+const isIteration = (m: ToOverview): m is IterationPost => m.type === 'iteration';
+const isRejected = (m: ToOverview): m is RejectedPost => m.type === 'rejected';
 
 describe('Workspace checkpoints in the Sessions tree', function () {
   this.timeout(120_000);
@@ -188,6 +217,105 @@ describe('Workspace checkpoints in the Sessions tree', function () {
       untrusted.dispose();
     }
     assert.equal(readFileSync(join(root, FILE), 'utf8'), V2);
+  });
+
+  describe('from the session overview', () => {
+    let overview: OverviewPanel | undefined;
+    let ids = 0;
+    const id = () => `cp-${++ids}`;
+
+    /** The session's overview, opened again (and its handshake answered) when an editor close shut it. */
+    async function page(): Promise<OverviewPanel> {
+      const opened = (await vscode.commands.executeCommand('loopLedger.showSessionOverview', {
+        root,
+        session: SESSION,
+      })) as OverviewPanel;
+      if (opened !== overview) {
+        overview = opened;
+        assert.equal((await opened.receive({ type: 'ready', buckets: 100 })).accepted, true);
+      }
+      return opened;
+    }
+    after(() => overview?.dispose());
+
+    async function shown(n: number): Promise<IterationPost> {
+      const panel = await page();
+      const answer = nextPost(panel, isIteration, `iteration ${n}`);
+      assert.equal((await panel.receive({ type: 'showIteration', requestId: id(), n })).accepted, true);
+      return answer;
+    }
+
+    it('offers the checkpoint actions on an iteration with a checkpoint; Compare with Previous opens the diff editor', async () => {
+      await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+      assert.equal((await shown(2)).checkpoint, true);
+      const receipt = await overview!.receive({
+        type: 'checkpoint',
+        requestId: id(),
+        n: 2,
+        action: 'compareWithPrevious',
+      });
+      assert.deepEqual(receipt, { accepted: true, type: 'checkpoint' });
+      const diff = await activeDiff();
+      assert.equal(diff.original.scheme, 'loop-ledger-checkpoint');
+      assert.equal(diff.left, V1);
+      assert.equal(diff.right, V2);
+    });
+
+    it('Restore Workspace to This Iteration… shows the restore modal (declined: nothing changes)', async () => {
+      // Iteration 2's files differ from the workspace whichever restore ran before.
+      const before = readFileSync(join(root, FILE), 'utf8');
+      const panel = await page();
+      const posts: ToOverview[] = [];
+      const listening = panel.onDidPost((m) => posts.push(m));
+      const prompter = new ScriptedPrompter([{ step: 'checkpoint.restore', confirm: false }]);
+      const using = (await testingApi()).prompter.use(prompter);
+      try {
+        const receipt = await panel.receive({ type: 'checkpoint', requestId: id(), n: 2, action: 'restore' });
+        assert.deepEqual(receipt, { accepted: true, type: 'checkpoint' });
+      } finally {
+        using.dispose();
+        listening.dispose();
+      }
+      assert.deepEqual(
+        prompter.remaining,
+        [],
+        `the modal was not shown; the page got ${JSON.stringify(posts)}`,
+      );
+      assert.equal(prompter.asked[0]?.kind, 'confirm');
+      assert.equal(readFileSync(join(root, FILE), 'utf8'), before);
+    });
+
+    it('refuses a message naming an iteration outside the ledger or an unknown action', async () => {
+      const panel = await page();
+      const outside = await panel.receive({
+        type: 'checkpoint',
+        requestId: id(),
+        n: 99,
+        action: 'restore',
+      });
+      assert.deepEqual(outside, { accepted: false, reason: 'unknown iteration: 99 is not in this ledger' });
+      const unknown = await panel.receive({ type: 'checkpoint', requestId: id(), n: 1, action: 'reset' });
+      assert.equal(unknown.accepted, false);
+    });
+
+    it('in an untrusted workspace offers none and runs none', async () => {
+      const untrusted = (await testingApi()).trust.simulateUntrusted();
+      try {
+        assert.equal((await shown(2)).checkpoint, false);
+        const panel = await page();
+        const diffs = () =>
+          vscode.window.tabGroups.all
+            .flatMap((g) => g.tabs)
+            .filter((t) => t.input instanceof vscode.TabInputTextDiff).length;
+        const before = diffs();
+        const rejected = nextPost(panel, isRejected, 'the refusal');
+        await panel.receive({ type: 'checkpoint', requestId: id(), n: 2, action: 'compareWithPrevious' });
+        assert.match((await rejected).reason, /untrusted/);
+        assert.equal(diffs(), before, 'a diff editor was opened');
+      } finally {
+        untrusted.dispose();
+      }
+    });
   });
 
   it('restores nothing when the modal is declined', async () => {

@@ -2,7 +2,12 @@
 // in the brief panel: the app says `ready` (with how many pixel buckets its charts are wide) until
 // the host answers; after that the host posts a fresh model whenever the ledger changes.
 import './overview.css';
-import type { FromOverview, SavedOverview, ToOverview } from '../../src/shared/overview-protocol';
+import type {
+  CheckpointActionName,
+  FromOverview,
+  SavedOverview,
+  ToOverview,
+} from '../../src/shared/overview-protocol';
 import { renderDashboard } from './dashboard-page';
 import { renderOverview, renderProblem, showDetail } from './overview-page';
 import { useWords } from './words';
@@ -27,6 +32,8 @@ let resizing: ReturnType<typeof setTimeout> | undefined;
 const overviewActions = {
   showIteration: (n: number) => vscode.postMessage({ type: 'showIteration', requestId: nextRequestId(), n }),
   openBrief: (n: number) => vscode.postMessage({ type: 'openBrief', requestId: nextRequestId(), n }),
+  checkpoint: (n: number, action: CheckpointActionName) =>
+    vscode.postMessage({ type: 'checkpoint', requestId: nextRequestId(), n, action }),
 };
 const dashboardActions = {
   openOverview: (rootPath: string, session: string) =>
@@ -57,7 +64,7 @@ function onMessage(message: ToOverview): void {
       document.body.dataset.ready = 'true';
       break;
     case 'iteration':
-      showDetail(message.n, message.lines);
+      showDetail(message.n, message.lines, message.checkpoint === true);
       break;
     case 'dashboard':
       renderDashboard(root, message.rows, dashboardActions);

@@ -4,7 +4,8 @@
 // keeps which tables are open and which iteration is shown, and replaces the page in one step.
 import type { DimensionChart, OverviewModel } from '../../src/engine/overview/model';
 import type { Series } from '../../src/engine/overview/series';
-import type { RecordLine } from '../../src/shared/overview-protocol';
+import type { CheckpointActionName, RecordLine } from '../../src/shared/overview-protocol';
+import { checkpointButtons } from './checkpoint-actions';
 import { h } from '../dom';
 import { lineChart, timeline, type Reference } from './charts';
 import { short } from './svg';
@@ -13,12 +14,15 @@ import { w } from './words';
 export interface OverviewActions {
   showIteration(n: number): void;
   openBrief(n: number): void;
+  checkpoint(n: number, action: CheckpointActionName): void;
 }
 
 const openTables = new Set<string>();
 /** The pixels the charts are drawn at this render (see chartWidths). */
 let widths = { wide: 360, narrow: 360 };
-let detail: { n: number; lines: RecordLine[] } | null = null;
+let detail: { n: number; lines: RecordLine[]; checkpoint: boolean } | null = null;
+/** Where the detail pane's buttons post (set by each render). */
+let detailActions: OverviewActions | null = null;
 
 /** A spend line's label; an unknown key is shown as it is. */
 function spendLabel(key: string): string {
@@ -437,11 +441,12 @@ function fillDetail(aside: HTMLElement): void {
   aside.replaceChildren(
     h('h2', { id: 'detail-h' }, w('Iteration #{0}', detail.n)),
     h('dl', { class: 'record' }, ...rows),
+    ...(detail.checkpoint && detailActions ? [checkpointButtons(detail.n, detailActions.checkpoint)] : []),
   );
 }
 
-export function showDetail(n: number, lines: RecordLine[]): void {
-  detail = { n, lines };
+export function showDetail(n: number, lines: RecordLine[], checkpoint = false): void {
+  detail = { n, lines, checkpoint };
   const aside = document.getElementById('detail');
   if (aside) fillDetail(aside);
 }
@@ -462,6 +467,7 @@ function chartWidths(): { wide: number; narrow: number } {
 
 export function renderOverview(root: HTMLElement, model: OverviewModel, actions: OverviewActions): void {
   if (detail && detail.n > model.iterations) detail = null;
+  detailActions = actions;
   widths = chartWidths();
   const dims = model.dimensions.map((d, i) => dimensionFigure(d, i, model, actions));
   const charts = h(

@@ -11,7 +11,7 @@ import { checkpointRef, maxFileBytes, withCheckpoint } from '../../engine/checkp
 import { iterateEngineering, type EngineeringIterateInput } from '../../engine/engineering/iterate';
 import { EXIT, isRefusal } from '../../engine/refusal';
 import type { IterationRecord, Ledger } from '../../engine/types';
-import { appendToLedger } from '../ledger-access';
+import { appendToLedger, loadLedger } from '../ledger-access';
 import type { LockOptions } from '../lock-options';
 import { fromRefusal, ledgerFile, operation, Refused, type Outcome } from '../outcome';
 import { checkpointStep } from './errors';
@@ -70,9 +70,11 @@ export function iterateWithCheckpointOp(
 /**
  * `iterate` without `--checkpoint`: a plain iterate, unless the ledger's contract says
  * `checkpoint: true` (and `--no-checkpoint` was not given), when it takes one as `run` does by
- * default. The contract is only known once the ledger is read under the lock, so that
- * checkpoint is taken there; one that cannot be taken is recorded as `checkpoint_skipped` and
- * the iteration still lands.
+ * default. The contract is read once before the lock: when it asks, the checkpoint is taken
+ * there, so a slow tree does not hold other writers. Under the lock the contract is read again
+ * and decides: a checkpoint taken for a contract that no longer asks is dropped (its objects
+ * only; no ref is made), and one the contract now asks for that was not taken is taken there.
+ * One that cannot be taken is recorded as `checkpoint_skipped` and the iteration still lands.
  */
 export function iterateByContractOp(
   root: string,
@@ -81,16 +83,26 @@ export function iterateByContractOp(
   options: { optOut: boolean },
   lock: LockOptions = {},
 ): Outcome<IterationRecord> {
+  const wants = (ledger: Ledger | null) => !options.optOut && ledger?.contract?.checkpoint === true;
+  const early = wants(ledgerBeforeLock(root, session))
+    ? takeIterationCheckpoint(root, session, input.now)
+    : null;
   return iterateRecording(
     root,
     session,
     input,
-    (ledger) =>
-      options.optOut || ledger.contract?.checkpoint !== true
-        ? null
-        : takeIterationCheckpoint(root, session, input.now),
+    (ledger) => (wants(ledger) ? (early ?? takeIterationCheckpoint(root, session, input.now)) : null),
     lock,
   );
+}
+
+/** The ledger as it is now, read without the lock (null when it cannot be read: the locked read says why). */
+function ledgerBeforeLock(root: string, session: string): Ledger | null {
+  try {
+    return loadLedger(root, session);
+  } catch {
+    return null;
+  }
 }
 
 /** A plain iterate whose record carries a checkpoint already taken (or why none was). */

@@ -4,10 +4,12 @@
 // and the record gets its `checkpoint` key. A checkpoint that cannot be taken (no git, a refused
 // LFS filter, a session id git cannot name, any git failure) never stops the loop: the record
 // lands with `checkpoint_skipped` saying why instead.
-import type { Snapshot } from '../../drivers/checkpoints/snapshot';
-import { takeSnapshot } from '../../drivers/checkpoints/snapshot';
+// `run` and `repeat` take theirs with the asynchronous variant: from VS Code they run in the
+// extension host, whose thread must not wait on git while the workspace is read.
+import { runAsync, runSync, type Program } from '../../drivers/checkpoints/program';
+import { snapshotProgram, type Snapshot } from '../../drivers/checkpoints/snapshot';
 import { createRef } from '../../drivers/checkpoints/refs';
-import { openWorkspace, type CheckpointWorkspace } from '../../drivers/checkpoints/workspace';
+import { openWorkspaceProgram, type CheckpointWorkspace } from '../../drivers/checkpoints/workspace';
 import {
   checkpointRef,
   maxFileBytes,
@@ -19,14 +21,40 @@ import type { Ledger } from '../../engine/types';
 export type TakenCheckpoint = { ws: CheckpointWorkspace; snap: Snapshot } | { skipped: string };
 
 /** The workspace's commit for the iteration about to be recorded, or why there is none. */
+/** How a checkpoint is taken; `maxFileMB` overrides LOOP_LEDGER_CHECKPOINT_MAX_MB (the size cap). */
+export interface CheckpointOptions {
+  maxFileMB?: number;
+}
+
 export function takeIterationCheckpoint(root: string, session: string, now: Date): TakenCheckpoint {
+  return runSync(iterationCheckpointProgram(root, session, now, {}));
+}
+
+/** `takeIterationCheckpoint` without blocking the thread (the same git calls). */
+export function takeIterationCheckpointAsync(
+  root: string,
+  session: string,
+  now: Date,
+  options: CheckpointOptions = {},
+): Promise<TakenCheckpoint> {
+  return runAsync(iterationCheckpointProgram(root, session, now, options));
+}
+
+function* iterationCheckpointProgram(
+  root: string,
+  session: string,
+  now: Date,
+  options: CheckpointOptions,
+): Program<TakenCheckpoint> {
   const named = checkpointRef(session, 0, 1);
   if ('problem' in named) return { skipped: named.problem };
-  const cap = maxFileBytes(process.env.LOOP_LEDGER_CHECKPOINT_MAX_MB);
+  const cap = maxFileBytes(
+    options.maxFileMB === undefined ? process.env.LOOP_LEDGER_CHECKPOINT_MAX_MB : String(options.maxFileMB),
+  );
   if (typeof cap !== 'number') return { skipped: cap.problem };
   try {
-    const ws = openWorkspace(root);
-    const snap = takeSnapshot(ws, {
+    const ws = yield* openWorkspaceProgram(root);
+    const snap = yield* snapshotProgram(ws, {
       maxFileBytes: cap,
       now,
       message: `loop-ledger checkpoint ${session}`,

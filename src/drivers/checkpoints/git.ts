@@ -1,10 +1,11 @@
-// The one way checkpoint code runs git: `spawnSync('git', argv)` (never a shell), with the same
+// The one way checkpoint code runs git: `spawnSync('git', argv)` or, off the extension host's
+// thread, `spawn('git', argv)` (never a shell), with the same
 // pinned config as every other git call (src/drivers/git/git.ts) plus the settings that would otherwise
 // let a checkpoint change the user's repository or run the user's programs: no automatic gc or
 // maintenance (either could repack the user's refs), no reflog for our refs, no fsmonitor hook,
 // no signing prompt. The environment is scrubbed of variables that point git elsewhere; the
 // repository and the private index are always passed explicitly.
-import { execFile, spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { PINNED_CONFIG } from '../git/git';
 
 const MAX_OUTPUT_BYTES = 512 * 1024 * 1024;
@@ -116,31 +117,51 @@ export function gitText(place: GitPlace, args: readonly string[], call: GitCall 
   return gitOk(place, args, call).toString('utf8').trim();
 }
 
-/**
- * The same pinned call as `gitOk`, without blocking the thread: for the extension host, where a
- * synchronous git would freeze every extension in the window while it runs.
- */
-export function gitOkAsync(
+/** The same pinned call as `git`, without blocking the thread (for the extension host). */
+export function gitAsync(place: GitPlace, args: readonly string[], call: GitCall = {}): Promise<GitResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('git', checkpointGitArgv(place, args), {
+      cwd: place.top,
+      env: gitEnv(call),
+      windowsHide: true,
+    });
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    let size = 0;
+    let failed: Error | null = null;
+    const collect = (into: Buffer[]) => (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_OUTPUT_BYTES && failed === null) {
+        failed = new GitFailed(`git ${args[0]}: more than ${MAX_OUTPUT_BYTES} bytes of output`);
+        child.kill('SIGKILL');
+      }
+      if (failed === null) into.push(chunk);
+    };
+    child.stdout.on('data', collect(out));
+    child.stderr.on('data', collect(err));
+    child.on('error', (error) => {
+      failed ??= new GitFailed(`git could not be run: ${error.message}`);
+    });
+    child.on('close', (code) => {
+      if (failed !== null) return reject(failed);
+      resolve({ code: code ?? -1, stdout: Buffer.concat(out), stderr: Buffer.concat(err).toString('utf8') });
+    });
+    // A git that exits before reading all of its input closes the pipe: its exit code says why.
+    child.stdin.on('error', () => undefined);
+    child.stdin.end(call.input);
+  });
+}
+
+/** `gitOk` without blocking the thread: a non-zero exit rejects with GitFailed. */
+export async function gitOkAsync(
   place: GitPlace,
   args: readonly string[],
-  call: Omit<GitCall, 'input'> = {},
+  call: GitCall = {},
 ): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    execFile(
-      'git',
-      checkpointGitArgv(place, args),
-      {
-        cwd: place.top,
-        env: gitEnv(call),
-        maxBuffer: MAX_OUTPUT_BYTES,
-        encoding: 'buffer',
-        windowsHide: true,
-      },
-      (error, stdout, stderr) => {
-        if (!error) return resolve(stdout);
-        const why = stderr.toString('utf8').trim().split('\n')[0] || error.message;
-        reject(new GitFailed(`git ${args[0]}: ${why}`));
-      },
-    );
-  });
+  const r = await gitAsync(place, args, call);
+  if (r.code !== 0) {
+    const why = r.stderr.trim().split('\n')[0] || `exit ${r.code}`;
+    throw new GitFailed(`git ${args[0]}: ${why}`);
+  }
+  return r.stdout;
 }

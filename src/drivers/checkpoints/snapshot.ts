@@ -1,21 +1,14 @@
 // Takes a checkpoint's commit without touching the user's repository: a private copy of the
-// index (so unchanged files are not hashed again), `add -A` into it with the left-out paths
-// excluded, `write-tree`, `commit-tree` with HEAD as parent. Only objects are written here;
+// index (so unchanged files are not hashed again), the changed and untracked paths (left-out ones
+// excepted) updated in it, `write-tree`, `commit-tree` with HEAD as parent. Only objects are written here;
 // the ref is created separately (refs.ts), once the iteration's number is known.
-import {
-  copyFileSync,
-  existsSync,
-  lstatSync,
-  mkdtempSync,
-  renameSync,
-  rmSync,
-  statSync,
-  utimesSync,
-} from 'node:fs';
+// The sequence is a program (program.ts): the CLI runs it blocking, the extension host without.
+import { existsSync, mkdtempSync, renameSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { exclusions, type Candidate, type ExcludedPath } from '../../engine/checkpoints/rules';
-import { git, gitOk, gitText } from './git';
+import { GitFailed, type GitCall, type GitPlace } from './git';
+import { copyIndexStep, gitStep, lstatStep, runAsync, runSync, type Program } from './program';
 import { CheckpointRefused, type CheckpointWorkspace } from './workspace';
 
 export interface Snapshot {
@@ -27,38 +20,56 @@ export interface Snapshot {
 
 const IDENTITY = { name: 'Loop Ledger', email: 'loop-ledger@localhost' };
 
-export function takeSnapshot(
-  ws: CheckpointWorkspace,
-  options: { maxFileBytes: number; now: Date; message: string },
-): Snapshot {
-  refuseMissingLfs(ws);
+export interface SnapshotOptions {
+  maxFileBytes: number;
+  now: Date;
+  message: string;
+}
+
+export function takeSnapshot(ws: CheckpointWorkspace, options: SnapshotOptions): Snapshot {
+  return runSync(snapshotProgram(ws, options));
+}
+
+/** `takeSnapshot` without blocking the thread: the same git calls, run asynchronously. */
+export function takeSnapshotAsync(ws: CheckpointWorkspace, options: SnapshotOptions): Promise<Snapshot> {
+  return runAsync(snapshotProgram(ws, options));
+}
+
+export function* snapshotProgram(ws: CheckpointWorkspace, options: SnapshotOptions): Program<Snapshot> {
+  yield* refuseMissingLfs(ws);
   const dir = mkdtempSync(join(tmpdir(), 'loop-ledger-checkpoint-'));
   const index = join(dir, 'index');
   try {
-    if (existsSync(ws.indexPath)) copyIndex(ws.indexPath, index);
-    const scan = candidates(ws, index);
+    if (existsSync(ws.indexPath)) yield* copyIndexStep(ws.indexPath, index);
+    const scan = yield* candidates(ws, index);
     const excluded = exclusions(scan.candidates, options.maxFileBytes);
-    // Only the paths git reported as changed or untracked are named (each literally), so `add`
-    // does not walk the whole tree a second time; nothing changed, nothing to add.
+    // Only the paths git reported as changed or untracked are named, so no command walks the
+    // tree a second time or compares every index entry with its file. `update-index` takes them
+    // as plain paths (never options or patterns): a missing one is removed, an untracked one added
+    // (through the same clean filters as `add`), and `--replace` lets a file take the place of a
+    // folder or the other way round. Nothing changed, nothing to add.
     const left = new Set(excluded.map((e) => e.path));
     const paths = scan.changed.filter((p) => !left.has(p));
     const added =
       paths.length === 0
         ? { code: 0, stderr: '' }
-        : git(ws.place, ['add', '-A', '--pathspec-from-file=-', '--pathspec-file-nul'], {
+        : yield* gitStep(ws.place, ['update-index', '--add', '--remove', '--replace', '-z', '--stdin'], {
             index,
-            input: paths.map((p) => `:(top,literal)${p}`).join('\0'),
+            input: paths.map((p) => `${p}\0`).join(''),
           });
     if (added.code !== 0) {
       throw new CheckpointRefused(
         `the workspace could not be read into a checkpoint: ${firstLine(added.stderr)}`,
       );
     }
-    const tree = gitText(ws.place, ['write-tree'], { index });
+    // `--missing-ok`: every object the index names is the user's index's own or was just written
+    // above, so git does not look each of them up again (most of write-tree's time in a large
+    // repository), and in a partial clone it does not fetch blobs the user never had.
+    const tree = yield* gitTextStep(ws.place, ['write-tree', '--missing-ok'], { index });
     const head = ws.head;
     const seconds = Math.floor(options.now.getTime() / 1000);
     const date = `@${seconds} +0000`;
-    const commit = gitText(
+    const commit = yield* gitTextStep(
       ws.place,
       ['commit-tree', '--no-gpg-sign', ...(head ? ['-p', head] : []), '-m', options.message, tree],
       {
@@ -80,15 +91,18 @@ export function takeSnapshot(
   }
 }
 
-/**
- * Copies the index with its modification time (rounded down to the second). Git trusts a
- * file's cached stat data only when the file is older than the index: a copy stamped "now"
- * would hide a change made in the same second the user's index was written ("racy git").
- */
-function copyIndex(from: string, to: string): void {
-  copyFileSync(from, to);
-  const stat = statSync(from);
-  utimesSync(to, stat.atime, Math.floor(stat.mtimeMs / 1000));
+/** A git call that must succeed; its stdout as trimmed text. */
+function* gitTextStep(place: GitPlace, args: readonly string[], call: GitCall = {}): Program<string> {
+  return (yield* gitOkStep(place, args, call)).toString('utf8').trim();
+}
+
+function* gitOkStep(place: GitPlace, args: readonly string[], call: GitCall = {}): Program<Buffer> {
+  const r = yield* gitStep(place, args, call);
+  if (r.code !== 0) {
+    const why = r.stderr.trim().split('\n')[0] || `exit ${r.code}`;
+    throw new GitFailed(`git ${args[0]}: ${why}`);
+  }
+  return r.stdout;
 }
 
 /**
@@ -98,8 +112,11 @@ function copyIndex(from: string, to: string): void {
  * it: `-t` tags each entry (`?` untracked, `C` modified or deleted, `H`/`S`/`M`… an index
  * entry), so a file whose name looks like an index line is never read as one.
  */
-function candidates(ws: CheckpointWorkspace, index: string): { candidates: Candidate[]; changed: string[] } {
-  const listing = gitOk(
+function* candidates(
+  ws: CheckpointWorkspace,
+  index: string,
+): Program<{ candidates: Candidate[]; changed: string[] }> {
+  const listing = yield* gitOkStep(
     ws.place,
     ['ls-files', '-z', '-t', '--stage', '--others', '--modified', '--exclude-standard'],
     { index },
@@ -133,10 +150,13 @@ function candidates(ws: CheckpointWorkspace, index: string): { candidates: Candi
       continue;
     }
     changed.push(path);
-    const stat = lstatOrNull(join(ws.place.top, path));
-    if (stat === null) continue; // deleted: `add -A` records the deletion
-    out.push({ path, kind: stat.isFile() ? 'file' : 'other', bytes: stat.isFile() ? stat.size : 0 });
   }
+  const stats = yield* lstatStep(changed.map((path) => join(ws.place.top, path)));
+  changed.forEach((path, i) => {
+    const stat = stats[i];
+    if (!stat) return; // deleted: `update-index --remove` records the deletion
+    out.push({ path, kind: stat.isFile() ? 'file' : 'other', bytes: stat.isFile() ? stat.size : 0 });
+  });
   return { candidates: out, changed };
 }
 
@@ -164,19 +184,11 @@ function* interestingEntries(listing: Buffer): Generator<string> {
   }
 }
 
-function lstatOrNull(path: string) {
-  try {
-    return lstatSync(path);
-  } catch {
-    return null;
-  }
-}
-
 /** An LFS filter configured while git-lfs is missing would fail `add` midway: refuse first. */
-function refuseMissingLfs(ws: CheckpointWorkspace): void {
-  const configured = git(ws.place, ['config', '--get-regexp', '^filter\\.lfs\\.']);
+function* refuseMissingLfs(ws: CheckpointWorkspace): Program<void> {
+  const configured = yield* gitStep(ws.place, ['config', '--get-regexp', '^filter\\.lfs\\.']);
   if (configured.code !== 0 || configured.stdout.length === 0) return;
-  const lfs = git(ws.place, ['lfs', 'version']);
+  const lfs = yield* gitStep(ws.place, ['lfs', 'version']);
   if (lfs.code !== 0) {
     throw new CheckpointRefused(
       'this repository configures a Git LFS filter but git-lfs is not installed; install git-lfs to take checkpoints',

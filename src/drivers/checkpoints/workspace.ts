@@ -4,7 +4,8 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { isObjectId } from '../../engine/checkpoints/rules';
-import { git, GitFailed, gitOk, type GitPlace, type GitResult } from './git';
+import { GitFailed, type GitPlace, type GitResult } from './git';
+import { gitStep, runAsync, runSync, type Program } from './program';
 
 export interface CheckpointWorkspace {
   place: GitPlace;
@@ -26,9 +27,18 @@ export class CheckpointRefused extends Error {}
  * HEAD's commit (`--revs-only` prints nothing for HEAD before the first commit).
  */
 export function openWorkspace(root: string): CheckpointWorkspace {
+  return runSync(openWorkspaceProgram(root));
+}
+
+/** `openWorkspace` without blocking the thread. */
+export function openWorkspaceAsync(root: string): Promise<CheckpointWorkspace> {
+  return runAsync(openWorkspaceProgram(root));
+}
+
+export function* openWorkspaceProgram(root: string): Program<CheckpointWorkspace> {
   let probe: GitResult;
   try {
-    probe = git({ top: root }, [
+    probe = yield* gitStep({ top: root }, [
       'rev-parse',
       '--is-bare-repository',
       '--show-toplevel',
@@ -57,7 +67,7 @@ export function openWorkspace(root: string): CheckpointWorkspace {
       loopPrefix: prefixOf(top, root),
     };
   }
-  return shadowWorkspace(root);
+  return yield* shadowWorkspace(root);
 }
 
 function prefixOf(top: string, root: string): string {
@@ -65,11 +75,14 @@ function prefixOf(top: string, root: string): string {
   return `${rel}/`;
 }
 
-function shadowWorkspace(root: string): CheckpointWorkspace {
+function* shadowWorkspace(root: string): Program<CheckpointWorkspace> {
   const gitDir = join(root, '.loop', 'checkpoints.git');
   if (!existsSync(join(gitDir, 'HEAD'))) {
     mkdirSync(join(root, '.loop'), { recursive: true });
-    gitOk({ top: root }, ['init', '--bare', '--quiet', '--', gitDir]);
+    const init = yield* gitStep({ top: root }, ['init', '--bare', '--quiet', '--', gitDir]);
+    if (init.code !== 0) {
+      throw new GitFailed(`git init: ${init.stderr.trim().split('\n')[0] || `exit ${init.code}`}`);
+    }
     // The shadow repository sees the whole root; the store's own folder is never part of it.
     mkdirSync(join(gitDir, 'info'), { recursive: true });
     writeFileSync(join(gitDir, 'info', 'exclude'), '/.loop/\n');

@@ -40,6 +40,7 @@ export class OverviewGate {
     switch (message.type) {
       case 'showIteration':
       case 'openBrief':
+      case 'checkpoint':
         if (!this.page.hasIteration(message.n))
           return { reject: `unknown iteration: ${message.n} is not in this ledger`, requestId };
         return { accept: message };

@@ -5,6 +5,7 @@
 // worker thread (overviewRunner.ts), so the extension host never parses it for the overview.
 import * as vscode from 'vscode';
 import type { FromOverview, SavedOverview, ToOverview } from '../../shared/overview-protocol';
+import type { OverviewCheckpoints } from '../checkpoints/overviewActions';
 import type { SessionEntry } from '../sessions/sessionEntry';
 import type { SessionsTreeProvider } from '../sessions/treeProvider';
 import { overviewHtml, overviewResourceRoots } from './overviewHtml';
@@ -24,6 +25,8 @@ export interface OverviewServices {
   readonly runner: OverviewRunner;
   /** Shows a critic brief of this session in the brief panel. */
   openBrief(root: string, session: string, briefId: string): Promise<void>;
+  /** The checkpoint actions of an iteration (the Sessions tree's commands); absent: none offered. */
+  readonly checkpoints?: OverviewCheckpoints;
 }
 
 export type OverviewReceipt =
@@ -125,7 +128,26 @@ export class OverviewPanel implements vscode.Disposable {
           });
           break;
         }
-        this.post({ type: 'iteration', requestId: message.requestId, n: message.n, lines: iteration.lines });
+        const checkpoint =
+          this.services.checkpoints?.offers(this.key.root, this.key.session, message.n) ?? false;
+        this.post({
+          type: 'iteration',
+          requestId: message.requestId,
+          n: message.n,
+          lines: iteration.lines,
+          checkpoint,
+        });
+        break;
+      }
+      case 'checkpoint': {
+        const why =
+          (await this.services.checkpoints?.run(
+            this.key.root,
+            this.key.session,
+            message.n,
+            message.action,
+          )) ?? (this.services.checkpoints ? null : 'checkpoints are not offered here');
+        if (why !== null) this.post({ type: 'rejected', requestId: message.requestId, reason: why });
         break;
       }
       case 'openBrief': {

@@ -114,6 +114,10 @@ function translated(): Record<OverviewWord, string> {
     'No sessions in this workspace yet.': l10n.t('No sessions in this workspace yet.'),
     'No session matches these filters.': l10n.t('No session matches these filters.'),
     Sessions: l10n.t('Sessions'),
+    Checkpoint: l10n.t('Checkpoint'),
+    'Compare with Previous Iteration': l10n.t('Compare with Previous Iteration'),
+    'Compare with Workspace': l10n.t('Compare with Workspace'),
+    'Restore Workspace to This Iteration': l10n.t('Restore Workspace to This Iteration'),
   };
 }
 

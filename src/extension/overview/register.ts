@@ -7,6 +7,7 @@ import type { BriefPanels } from '../brief/briefPanels';
 import { localResourceRoots } from '../brief/panelHtml';
 import type { CommandManager } from '../commandManager';
 import type { PrompterSlot } from '../input';
+import type { OverviewCheckpoints } from '../checkpoints/overviewActions';
 import type { SessionsTreeProvider } from '../sessions/treeProvider';
 import { ShowDashboardCommand, ShowSessionOverviewCommand } from './commands';
 import { DASHBOARD_VIEW_TYPE } from './dashboardPanel';
@@ -19,6 +20,7 @@ export interface OverviewDeps {
   readonly output: vscode.OutputChannel;
   readonly sessions: SessionsTreeProvider;
   readonly briefs: BriefPanels;
+  readonly checkpoints?: OverviewCheckpoints;
 }
 
 export function registerOverview(
@@ -37,6 +39,7 @@ export function registerOverview(
     runner,
     openBrief: (root, session, briefId) =>
       openBrief(deps.briefs, context.extensionUri, root, session, briefId),
+    checkpoints: deps.checkpoints,
   });
   context.subscriptions.push(
     runner,

@@ -5,6 +5,7 @@
 // src/app/repeat-operation.ts, as the CLI does.
 import * as vscode from 'vscode';
 import { repeatOperation } from '../../app/repeat-operation';
+import { checkpointSettings } from '../checkpoints/settings';
 import type { RepeatOutcome, RepeatRequest, StartRequest } from '../../app/repeat-types';
 import type { PrompterSlot } from '../input';
 import type { SessionsTreeProvider } from '../sessions/treeProvider';
@@ -39,6 +40,7 @@ export async function runRepeatInWindow(
     root: target.root,
     session: target.session,
     timeoutMs: STEP_TIMEOUT_MS,
+    ...checkpointSettings(target.root),
     ...(start ? { start } : {}),
     asker: new PrompterAsker(
       () => deps.prompter.current,

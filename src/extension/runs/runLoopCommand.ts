@@ -10,6 +10,7 @@ import type { Command } from '../commandManager';
 import type { CommandDeps, CommandReport } from '../commands/deps';
 import { CANCELLED, nothingToDo, reportUntrusted } from '../commands/report';
 import { runFindingInUiWords } from '../findingWords';
+import { checkpointSettings } from '../checkpoints/settings';
 import { sessionOf, type SessionsNode } from '../sessions/nodes';
 import { workspaceRoots } from '../workspace/roots';
 import { liveRuns, phaseLabel, type LiveRun } from './liveRuns';
@@ -149,6 +150,7 @@ export class RunLoopCommand implements Command {
       requireClean: true,
       env: agentEnv(),
       python: vscode.workspace.getConfiguration('loopLedger').get<string>('python') || undefined,
+      ...checkpointSettings(root.path),
       now: deps.now,
     });
   }

@@ -45,4 +45,26 @@ describe('overview message gate', () => {
     cyclic.self = cyclic;
     assert.match(rejected(g.check(cyclic)), /not a JSON value/);
   });
+
+  it('admits a checkpoint action only with a known action on an iteration of the ledger', () => {
+    const g = gate();
+    g.check({ type: 'ready' });
+    for (const action of ['compareWithPrevious', 'compareWithWorkspace', 'restore'])
+      assert.equal(
+        rejected(g.check({ type: 'checkpoint', requestId: `c-${action}`, n: 2, action })),
+        'accepted',
+      );
+    assert.match(
+      rejected(g.check({ type: 'checkpoint', requestId: 'c1', n: 2, action: 'reset --hard' })),
+      /^malformed: action:/,
+    );
+    assert.match(
+      rejected(g.check({ type: 'checkpoint', requestId: 'c2', n: 4, action: 'restore' })),
+      /unknown iteration/,
+    );
+    assert.match(
+      rejected(g.check({ type: 'checkpoint', requestId: 'c3', n: 2, action: 'restore', path: '/etc' })),
+      /^malformed/,
+    );
+  });
 });
