@@ -115,6 +115,7 @@ export class CloseCommand extends SessionCommand<CommandReport<ClosePayload>, Pi
       cli,
       (lock) => closeOp(target.root, target.session, input, lock),
       () => 'close',
+      (store) => store.close(target.session, input),
     );
     if ('refused' in written) return written.refused;
     return reportDone(

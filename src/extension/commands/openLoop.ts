@@ -156,15 +156,14 @@ export class OpenLoopCommand implements Command {
       ['baseline-evidence', baselineEvidence],
     ]);
     const now = deps.now();
-    const outcome = await writeWithoutBlocking((lock) =>
-      openOp(
-        root.path,
-        session,
-        { contractPath: path, stallThreshold: answers.stallThreshold, baselineEvidence, now },
-        lock,
-      ),
-    );
-    await deps.sessions.refreshFile(join(root.path, '.loop', 'ledgers', `${session}.json`));
+    const input = { contractPath: path, stallThreshold: answers.stallThreshold, baselineEvidence, now };
+    // A ledger store in the settings (loopLedger.store) takes the write; else the root's files.
+    const store = deps.sessions.storeWrites(root.path);
+    const outcome = store
+      ? await store.run((ops) => ops.open(session, input))
+      : await writeWithoutBlocking((lock) => openOp(root.path, session, input, lock));
+    if (store) await deps.sessions.refreshSession(root.path, session);
+    else await deps.sessions.refreshFile(join(root.path, '.loop', 'ledgers', `${session}.json`));
     if (outcome.exitCode !== 0 || !outcome.payload) {
       const findings = outcome.findings.map((f) =>
         f.path?.[0] === STALL_THRESHOLD_FIELD

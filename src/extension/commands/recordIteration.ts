@@ -65,6 +65,7 @@ export class RecordIterationCommand extends SessionCommand<CommandReport<Iterati
       cli,
       (lock) => iterateOp(target.root, target.session, input, lock),
       (record) => `iterate #${record.n}`,
+      (store) => store.iterate(target.session, input),
     );
     if ('refused' in written) return written.refused;
     const record = written.payload;

@@ -50,6 +50,7 @@ export class ResumeCommand extends SessionCommand<
       cli,
       (lock) => resumeOp(chosen.root, chosen.session, lock),
       () => 'resume',
+      (store) => store.resume(chosen.session),
     );
     if ('refused' in written) return written.refused;
     const p = written.payload;
