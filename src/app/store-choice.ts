@@ -31,18 +31,20 @@ export interface StoreChoiceInput {
 }
 
 /** The checked selection (a request id is added by the caller that knows what one write is). */
-export function chooseStore(input: StoreChoiceInput): Omit<StoreSelection, 'requestId'> & { requestId?: string } {
+export function chooseStore(
+  input: StoreChoiceInput,
+): Omit<StoreSelection, 'requestId'> & { requestId?: string } {
   // The value is never echoed: it may carry a password.
   if (!isPostgresUrl(input.url))
     throw new StoreChoiceError(`${input.from}: not a postgres:// or postgresql:// connection string`);
   const project = input.project ?? basename(input.root);
   if (project === '' || project.length > 200 || hasControl(project))
-    throw new StoreChoiceError(`${input.projectFrom ?? '--project'}: 1 to 200 characters, no control characters`);
+    throw new StoreChoiceError(
+      `${input.projectFrom ?? '--project'}: 1 to 200 characters, no control characters`,
+    );
   const requestId = input.requestId;
   if (requestId !== undefined && !/^[A-Za-z0-9._:-]{1,128}$/.test(requestId))
-    throw new StoreChoiceError(
-      '--request-id: 1 to 128 letters, digits, dots, colons, dashes or underscores',
-    );
+    throw new StoreChoiceError('--request-id: 1 to 128 letters, digits, dots, colons, dashes or underscores');
   return {
     url: input.url,
     project,

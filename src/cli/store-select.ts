@@ -23,8 +23,7 @@ export function storeFrom(flags: ParsedFlags, root: string): LedgerStoreOps | un
       from,
       project: typeof flags.project === 'string' ? flags.project : process.env.LOOP_LEDGER_PROJECT,
       root,
-      requestId:
-        typeof flags.requestId === 'string' ? flags.requestId : process.env.LOOP_LEDGER_REQUEST_ID,
+      requestId: typeof flags.requestId === 'string' ? flags.requestId : process.env.LOOP_LEDGER_REQUEST_ID,
       retryMs: retry !== undefined && /^\d{1,7}$/.test(retry) ? Number(retry) : undefined,
     });
   } catch (error) {

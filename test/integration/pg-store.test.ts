@@ -51,7 +51,16 @@ describe('Ledger store (PostgreSQL): the Sessions tree follows the store live', 
     new Promise((resolve) => {
       const child = spawn(
         process.execPath,
-        [join(extensionPath(), 'dist', 'cli.js'), ...args, '--root', root, '--store', cluster.url, '--project', project],
+        [
+          join(extensionPath(), 'dist', 'cli.js'),
+          ...args,
+          '--root',
+          root,
+          '--store',
+          cluster.url,
+          '--project',
+          project,
+        ],
         { env: { ...process.env, LOOP_LEDGER_STORE_RETRY_MS: '3000', ELECTRON_RUN_AS_NODE: '1' } },
       );
       let stderr = '';
@@ -71,7 +80,10 @@ describe('Ledger store (PostgreSQL): the Sessions tree follows the store live', 
     project = basename(root);
     cluster = await startCluster();
     const contract = join(extensionPath(), 'test', 'fixtures', 'contracts', 'valid.loop-contract.json');
-    for (const args of [['store', 'migrate'], ['open', '--session', 's1', '--contract', contract]]) {
+    for (const args of [
+      ['store', 'migrate'],
+      ['open', '--session', 's1', '--contract', contract],
+    ]) {
       const r = await cli(...args);
       assert.equal(r.code, 0, r.stderr);
     }
@@ -125,10 +137,7 @@ describe('Ledger store (PostgreSQL): the Sessions tree follows the store live', 
     // No password yet: the server refuses the role, and the state says so (not the password).
     await waitFor('disconnected without a password', () => state().state === 'disconnected', 10_000);
     assert.ok(!state().text.includes('s3cret'), state().text);
-    assert.equal(
-      await vscode.commands.executeCommand('loopLedger.setStorePassword', PASSWORD),
-      'stored',
-    );
+    assert.equal(await vscode.commands.executeCommand('loopLedger.setStorePassword', PASSWORD), 'stored');
     await waitFor('connected', () => state().state === 'connected', 15_000);
     await waitFor('s1 read from the store', () => iterations('s1') === 0, 5_000);
     const node = api.sessions.findSession(root, 's1');

@@ -39,7 +39,8 @@ export function registerLedgerStore(
     if (config.kind !== 'store') {
       if (config.kind === 'off') {
         status.off(config.reason);
-        if (warned !== config.reason) void vscode.window.showWarningMessage(`Loop Ledger: ${config.reason}`);
+        if (warned !== config.reason)
+          void vscode.window.showWarningMessage(vscode.l10n.t('Loop Ledger: {0}', config.reason));
         warned = config.reason;
       } else status.files();
       // Back to the files only when the tree was reading a store (a plain start reads nothing here).
@@ -68,7 +69,8 @@ export function registerLedgerStore(
     { dispose: () => link?.dispose() },
     passwords.onDidChange(() => void reapply()),
     vscode.workspace.onDidChangeConfiguration((event) => {
-      if (event.affectsConfiguration(STORE_SETTING) || event.affectsConfiguration(PROJECT_SETTING)) void reapply();
+      if (event.affectsConfiguration(STORE_SETTING) || event.affectsConfiguration(PROJECT_SETTING))
+        void reapply();
     }),
     vscode.workspace.onDidGrantWorkspaceTrust(() => void reapply()),
     vscode.workspace.onDidChangeWorkspaceFolders(() => void reapply()),

@@ -122,7 +122,8 @@ export class StoreLink implements SessionSource, vscode.Disposable {
   writes(rootPath: string): StoreWrites | undefined {
     const entry = this.lives.get(rootPath);
     const root = vscode.workspace.workspaceFolders?.find((f) => f.uri.fsPath === rootPath);
-    const project = entry?.project ?? (root ? this.projectOf({ name: root.name, path: rootPath }) : undefined);
+    const project =
+      entry?.project ?? (root ? this.projectOf({ name: root.name, path: rootPath }) : undefined);
     if (project === undefined) return undefined;
     return {
       label: `${this.label} (${project})`,

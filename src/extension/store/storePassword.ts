@@ -51,7 +51,10 @@ export class SetStorePasswordCommand implements Command {
         ? given
         : await vscode.window.showInputBox({
             title: vscode.l10n.t('Loop Ledger: Set Store Password'),
-            prompt: vscode.l10n.t('The password for the ledger store in {0} (empty removes it).', STORE_SETTING),
+            prompt: vscode.l10n.t(
+              'The password for the ledger store in {0} (empty removes it).',
+              STORE_SETTING,
+            ),
             password: true,
             ignoreFocusOut: true,
           });

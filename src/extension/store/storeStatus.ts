@@ -4,7 +4,11 @@ import * as vscode from 'vscode';
 import type { LinkState } from './storeLink';
 
 export class StoreStatus implements vscode.Disposable {
-  private readonly item = vscode.window.createStatusBarItem('loopLedger.store', vscode.StatusBarAlignment.Left, 49);
+  private readonly item = vscode.window.createStatusBarItem(
+    'loopLedger.store',
+    vscode.StatusBarAlignment.Left,
+    49,
+  );
   /** What the last update said, for tests and the output channel. */
   current: { state: LinkState['state'] | 'off' | 'files'; text: string } = { state: 'files', text: '' };
 
@@ -52,9 +56,11 @@ export class StoreStatus implements vscode.Disposable {
         );
       }
     }
-    this.item.tooltip = `${vscode.l10n.t('Loop Ledger reads and writes sessions in PostgreSQL')}: ${where}${
-      state.reason ? ` — ${state.reason}` : ''
-    }`;
+    this.item.tooltip = vscode.l10n.t(
+      'Loop Ledger reads and writes sessions in PostgreSQL: {0}{1}',
+      where,
+      state.reason ? ` — ${state.reason}` : '',
+    );
     this.item.show();
     this.current = { state: state.state, text: this.view.message ?? this.item.text };
   }

@@ -57,9 +57,15 @@ describe('PostgreSQL follower (LISTEN)', function () {
   const state = (follower: StoreFollower, wanted: FollowerStatus['state']) =>
     follower.status.state === wanted
       ? Promise.resolve(follower.status)
-      : next<FollowerStatus>((l) => follower.onState(l), (s) => s.state === wanted);
+      : next<FollowerStatus>(
+          (l) => follower.onState(l),
+          (s) => s.state === wanted,
+        );
   const changed = (follower: StoreFollower, session: string) =>
-    next<string[]>((l) => follower.onChanged(l), (sessions) => sessions.includes(session));
+    next<string[]>(
+      (l) => follower.onChanged(l),
+      (sessions) => sessions.includes(session),
+    );
 
   before(async () => {
     cluster = await startCluster();
@@ -94,8 +100,17 @@ describe('PostgreSQL follower (LISTEN)', function () {
     const before = follower.seqOf('s1');
     const woke = changed(follower, 's1');
     const writer = cliAsync([
-      'iterate', '--session', 's1', '--outcome', 'continue',
-      '--root', root, '--store', cluster.url, '--project', project,
+      'iterate',
+      '--session',
+      's1',
+      '--outcome',
+      'continue',
+      '--root',
+      root,
+      '--store',
+      cluster.url,
+      '--project',
+      project,
     ]);
     assert.equal((await writer.done).code, 0);
     assert.deepEqual(await woke, ['s1']);
@@ -111,9 +126,15 @@ describe('PostgreSQL follower (LISTEN)', function () {
     await state(follower, 'connected');
     assert.deepEqual(reported.flat().sort(), ['s1', 's2'], 'an unseeded follower reports every session once');
     reported.length = 0;
-    await sql('SELECT pg_notify($1, $2)', [NOTIFY_CHANNEL, JSON.stringify({ project: 'other', session: 's1', seq: 99 })]);
+    await sql('SELECT pg_notify($1, $2)', [
+      NOTIFY_CHANNEL,
+      JSON.stringify({ project: 'other', session: 's1', seq: 99 }),
+    ]);
     // A stale wake-up for a seq already seen, then a real write: only the write is reported.
-    await sql('SELECT pg_notify($1, $2)', [NOTIFY_CHANNEL, JSON.stringify({ project, session: 's2', seq: 1 })]);
+    await sql('SELECT pg_notify($1, $2)', [
+      NOTIFY_CHANNEL,
+      JSON.stringify({ project, session: 's2', seq: 1 }),
+    ]);
     const woke = changed(follower, 's2');
     store(['iterate', '--session', 's2', '--outcome', 'continue']);
     await woke;
@@ -134,7 +155,9 @@ describe('PostgreSQL follower (LISTEN)', function () {
     assert.ok(status.retryInMs !== undefined && status.retryInMs > 0);
     // Written while the follower has no connection: its notification reaches nobody.
     const caught = changed(follower, 's1');
-    await sql("UPDATE loop_ledger_sessions SET seq = seq + 1 WHERE project = $1 AND session = 's1'", [project]);
+    await sql("UPDATE loop_ledger_sessions SET seq = seq + 1 WHERE project = $1 AND session = 's1'", [
+      project,
+    ]);
     assert.equal(follower.status.state, 'disconnected', 'the write happened while it was down');
     assert.deepEqual(await caught, ['s1']);
     assert.equal(follower.seqOf('s1'), seq + 1);
@@ -185,7 +208,11 @@ describe('PostgreSQL follower (LISTEN)', function () {
       assert.ok(!text.includes(secret), text);
     }
     // The reader's errors too.
-    const live = openLiveStore({ url: 'postgres://ledger:s3cr3t-pw@127.0.0.1:1/ledgers', project, retryMs: 0 });
+    const live = openLiveStore({
+      url: 'postgres://ledger:s3cr3t-pw@127.0.0.1:1/ledgers',
+      project,
+      retryMs: 0,
+    });
     try {
       await assert.rejects(live.readAll(), (error: Error) => {
         assert.match(error.message, /127\.0\.0\.1:1\/ledgers/);
@@ -201,7 +228,10 @@ describe('PostgreSQL follower (LISTEN)', function () {
     const live = openLiveStore({ url: cluster.url, project, retryMs: 2000 });
     try {
       const all = await live.readAll();
-      assert.deepEqual(all.map((s) => s.session), ['s1', 's2']);
+      assert.deepEqual(
+        all.map((s) => s.session),
+        ['s1', 's2'],
+      );
       const s2 = await live.readOne('s2');
       assert.equal(s2?.ledger.session, 's2');
       assert.equal(s2?.ledger.iterations.length, 2);
