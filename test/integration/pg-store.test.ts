@@ -169,6 +169,8 @@ describe('Ledger store (PostgreSQL): the Sessions tree follows the store live', 
       using.dispose();
     }
     assert.equal(report.status, 'done', report.message);
+    // The CLI line that does the same names the store (without a password) and the project.
+    assert.ok(report.cli?.endsWith(` --store ${agentUrl} --project ${project}`), report.cli);
     const rows = await sql(
       'SELECT count(*)::int AS n FROM loop_ledger_iterations WHERE project = $1 AND session = $2',
       [project, 's1'],

@@ -59,7 +59,7 @@ export class RecordIterationCommand extends SessionCommand<CommandReport<Iterati
       sideEffects: answers.sideEffects,
       now: deps.now(),
     };
-    const cli = iterateCli(target.root, target.session, input);
+    const cli = this.cliFor(target.root, iterateCli(target.root, target.session, input));
     const written = await this.write(
       target,
       cli,

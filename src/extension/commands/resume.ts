@@ -41,10 +41,13 @@ export class ResumeCommand extends SessionCommand<
     // Read fresh: the tree may not have seen the last write (a CLI run, a crash mid-repeat).
     if (await resumeContinuesRepeatOnDiskAsync(chosen.root, chosen.session))
       return runRepeatInWindow(deps, chosen);
-    const cli = cliLine('resume', [
-      ['root', chosen.root],
-      ['session', chosen.session],
-    ]);
+    const cli = this.cliFor(
+      chosen.root,
+      cliLine('resume', [
+        ['root', chosen.root],
+        ['session', chosen.session],
+      ]),
+    );
     const written = await this.write(
       chosen,
       cli,

@@ -11,6 +11,7 @@ import type { Command } from '../commandManager';
 import type { ReadableSession, SessionEntry } from '../sessions/sessionEntry';
 import { writeWithoutBlocking } from '../workspace/ledgerWrites';
 import { brokenRefusal } from './broken';
+import { withFlags } from './cliHistory';
 import type { CommandDeps, CommandReport } from './deps';
 import { CANCELLED, nothingToDo, reportForeignArgument, reportRefusal, reportUntrusted } from './report';
 import { candidates, chooseSession, isForeign, sessionFromArgument } from './target';
@@ -133,6 +134,11 @@ export abstract class SessionCommand<Report, R extends TargetRule> implements Co
       return { refused: reportRefusal(deps, this.title(), outcome, cli) };
     deps.cliHistory.remember(session.root, session.session, remember(outcome.payload), cli);
     return { payload: outcome.payload };
+  }
+
+  /** `cli` with the ledger store's `--store` and `--project` when one is in use for `root`. */
+  protected cliFor(root: string, cli: string): string {
+    return withFlags(cli, this.deps.sessions.storeWrites(root)?.cliFlags ?? []);
   }
 
   /**

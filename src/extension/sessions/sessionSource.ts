@@ -9,6 +9,8 @@ import type { TimedEntry } from './sessionEntry';
 export interface StoreWrites {
   /** `host:port/database` and project, for messages (never the password). */
   readonly label: string;
+  /** `--store URL --project NAME` for the CLI line of a write (the URL from the settings has no password). */
+  readonly cliFlags: readonly (readonly [string, string])[];
   /** Runs one write on a store connection made for it (its own request id), then closes it. */
   run<Q>(write: (store: LedgerStoreOps) => Promise<Outcome<Q>>): Promise<Outcome<Q>>;
 }

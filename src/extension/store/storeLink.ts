@@ -127,6 +127,10 @@ export class StoreLink implements SessionSource, vscode.Disposable {
     if (project === undefined) return undefined;
     return {
       label: `${this.label} (${project})`,
+      cliFlags: [
+        ['store', this.url],
+        ['project', project],
+      ],
       run: async (write) => {
         // One connection per write, with a request id of its own: a retry after a lost
         // connection is recognised by the store, and two writes are never taken for one.
