@@ -148,7 +148,8 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionsNod
     if (this.source === undefined) return undefined;
     const folders = await this.load();
     const root = folders.get(rootPath);
-    return root ? this.queueReread(folders, root, session, undefined) : undefined;
+    // A store that cannot be read right now leaves the node as it is (the store reads again later).
+    return root ? this.queueReread(folders, root, session, undefined).catch(() => undefined) : undefined;
   }
 
   private queueReread(

@@ -113,9 +113,12 @@ export class StoreLink implements SessionSource, vscode.Disposable {
       const found = await live.readOne(session);
       if (found) live.follower.seen(found.session, found.seq);
       return found && this.entryOf(root, live.label, found);
-    } catch {
-      // The follower is reconnecting: it reports this session again once it catches up.
-      return undefined;
+    } catch (error) {
+      // Not "no such session": the tree keeps what it shows, and everything is read again once
+      // the follower is connected again (the seq it saw for this session is already counted).
+      this.failed.add(root.path);
+      this.fireState();
+      throw error;
     }
   }
 
