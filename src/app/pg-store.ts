@@ -343,3 +343,6 @@ function okRead(ledger: Ledger): LedgerRead {
 export function newRequestId(): string {
   return randomUUID();
 }
+
+// The extension's live reader and follower travel in this same bundle.
+export { openLiveStore } from './pg-live';

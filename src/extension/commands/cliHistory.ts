@@ -8,7 +8,18 @@ export function cliLine(
     value: string | number | boolean | null | undefined | readonly string[],
   ])[],
 ): string {
-  const parts = ['loop-ledger', subcommand];
+  return withFlags(`loop-ledger ${subcommand}`, flags);
+}
+
+/** `line` with more flags after it (a ledger store's `--store` and `--project`). */
+export function withFlags(
+  line: string,
+  flags: readonly (readonly [
+    flag: string,
+    value: string | number | boolean | null | undefined | readonly string[],
+  ])[],
+): string {
+  const parts = [line];
   for (const [flag, value] of flags) {
     if (value === undefined || value === null || value === false || value === '') continue;
     if (value === true) parts.push(`--${flag}`);

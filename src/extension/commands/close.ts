@@ -101,20 +101,24 @@ export class CloseCommand extends SessionCommand<CommandReport<ClosePayload>, Pi
       recommendedNext: answers.recommendedNext,
       note: answers.note,
     };
-    const cli = cliLine('close', [
-      ['root', target.root],
-      ['session', target.session],
-      ['outcome', input.outcome],
-      ['blocker', input.blocker],
-      ['evidence', input.evidence],
-      ['recommended-next', input.recommendedNext],
-      ['note', input.note],
-    ]);
+    const cli = this.cliFor(
+      target.root,
+      cliLine('close', [
+        ['root', target.root],
+        ['session', target.session],
+        ['outcome', input.outcome],
+        ['blocker', input.blocker],
+        ['evidence', input.evidence],
+        ['recommended-next', input.recommendedNext],
+        ['note', input.note],
+      ]),
+    );
     const written = await this.write(
       target,
       cli,
       (lock) => closeOp(target.root, target.session, input, lock),
       () => 'close',
+      (store) => store.close(target.session, input),
     );
     if ('refused' in written) return written.refused;
     return reportDone(

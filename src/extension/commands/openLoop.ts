@@ -10,7 +10,7 @@ import type { Command } from '../commandManager';
 import { askEach, BACK, runSteps, settle, type Step } from '../input';
 import { workspaceRoots, type WorkspaceRoot } from '../workspace/roots';
 import { inUiWords } from '../findingWords';
-import { cliLine } from './cliHistory';
+import { cliLine, withFlags } from './cliHistory';
 import type { CommandDeps, CommandReport } from './deps';
 import { CANCELLED, nothingToDo, reportDone, reportRefusal, reportUntrusted } from './report';
 import { writeWithoutBlocking } from '../workspace/ledgerWrites';
@@ -148,23 +148,25 @@ export class OpenLoopCommand implements Command {
     const baselineEvidence = answers.evidence.map(
       (e) => `${e.dimension}=${isAbsolute(e.path) ? e.path : join(root.path, e.path)}`,
     );
-    const cli = cliLine('open', [
-      ['root', root.path],
-      ['session', session],
-      ['contract', path],
-      ['stall-threshold', answers.stallThreshold],
-      ['baseline-evidence', baselineEvidence],
-    ]);
-    const now = deps.now();
-    const outcome = await writeWithoutBlocking((lock) =>
-      openOp(
-        root.path,
-        session,
-        { contractPath: path, stallThreshold: answers.stallThreshold, baselineEvidence, now },
-        lock,
-      ),
+    // A ledger store in the settings (loopLedger.store) takes the write; else the root's files.
+    const store = deps.sessions.storeWrites(root.path);
+    const cli = withFlags(
+      cliLine('open', [
+        ['root', root.path],
+        ['session', session],
+        ['contract', path],
+        ['stall-threshold', answers.stallThreshold],
+        ['baseline-evidence', baselineEvidence],
+      ]),
+      store?.cliFlags ?? [],
     );
-    await deps.sessions.refreshFile(join(root.path, '.loop', 'ledgers', `${session}.json`));
+    const now = deps.now();
+    const input = { contractPath: path, stallThreshold: answers.stallThreshold, baselineEvidence, now };
+    const outcome = store
+      ? await store.run((ops) => ops.open(session, input))
+      : await writeWithoutBlocking((lock) => openOp(root.path, session, input, lock));
+    if (store) await deps.sessions.refreshSession(root.path, session);
+    else await deps.sessions.refreshFile(join(root.path, '.loop', 'ledgers', `${session}.json`));
     if (outcome.exitCode !== 0 || !outcome.payload) {
       const findings = outcome.findings.map((f) =>
         f.path?.[0] === STALL_THRESHOLD_FIELD

@@ -59,12 +59,13 @@ export class RecordIterationCommand extends SessionCommand<CommandReport<Iterati
       sideEffects: answers.sideEffects,
       now: deps.now(),
     };
-    const cli = iterateCli(target.root, target.session, input);
+    const cli = this.cliFor(target.root, iterateCli(target.root, target.session, input));
     const written = await this.write(
       target,
       cli,
       (lock) => iterateOp(target.root, target.session, input, lock),
       (record) => `iterate #${record.n}`,
+      (store) => store.iterate(target.session, input),
     );
     if ('refused' in written) return written.refused;
     const record = written.payload;

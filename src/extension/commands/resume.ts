@@ -41,15 +41,19 @@ export class ResumeCommand extends SessionCommand<
     // Read fresh: the tree may not have seen the last write (a CLI run, a crash mid-repeat).
     if (await resumeContinuesRepeatOnDiskAsync(chosen.root, chosen.session))
       return runRepeatInWindow(deps, chosen);
-    const cli = cliLine('resume', [
-      ['root', chosen.root],
-      ['session', chosen.session],
-    ]);
+    const cli = this.cliFor(
+      chosen.root,
+      cliLine('resume', [
+        ['root', chosen.root],
+        ['session', chosen.session],
+      ]),
+    );
     const written = await this.write(
       chosen,
       cli,
       (lock) => resumeOp(chosen.root, chosen.session, lock),
       () => 'resume',
+      (store) => store.resume(chosen.session),
     );
     if ('refused' in written) return written.refused;
     const p = written.payload;

@@ -4,12 +4,14 @@
 // cancelled pick, an unreadable ledger), and the check-and-remember step after the operation.
 // A command says which sessions it acts on and what it does with one; the order of these steps,
 // and what each report says, is the same for every command.
+import type { LedgerStoreOps } from '../../app/ledger-store';
 import type { LockOptions } from '../../app/lock-options';
 import type { Outcome } from '../../app/outcome';
 import type { Command } from '../commandManager';
 import type { ReadableSession, SessionEntry } from '../sessions/sessionEntry';
 import { writeWithoutBlocking } from '../workspace/ledgerWrites';
 import { brokenRefusal } from './broken';
+import { withFlags } from './cliHistory';
 import type { CommandDeps, CommandReport } from './deps';
 import { CANCELLED, nothingToDo, reportForeignArgument, reportRefusal, reportUntrusted } from './report';
 import { candidates, chooseSession, isForeign, sessionFromArgument } from './target';
@@ -134,16 +136,29 @@ export abstract class SessionCommand<Report, R extends TargetRule> implements Co
     return { payload: outcome.payload };
   }
 
+  /** `cli` with the ledger store's `--store` and `--project` when one is in use for `root`. */
+  protected cliFor(root: string, cli: string): string {
+    return withFlags(cli, this.deps.sessions.storeWrites(root)?.cliFlags ?? []);
+  }
+
   /**
    * Runs a ledger write without blocking the extension host (retrying while the ledger is busy),
    * refreshes the session's row, then checks the outcome as `accepted` does with exit 0 required.
+   * With a ledger store in use (loopLedger.store), `onStore` is the same write on the store.
    */
   protected async write<Q>(
     session: SessionEntry,
     cli: string,
     op: (lock: LockOptions) => Outcome<Q>,
     remember: (payload: Q) => string,
+    onStore: (store: LedgerStoreOps) => Promise<Outcome<Q>>,
   ): Promise<Accepted<Q>> {
+    const store = this.deps.sessions.storeWrites(session.root);
+    if (store !== undefined) {
+      const outcome = await store.run(onStore);
+      await this.deps.sessions.refreshSession(session.root, session.session);
+      return this.accepted(session, outcome, cli, remember, true);
+    }
     const outcome = await writeWithoutBlocking(op);
     await this.deps.sessions.refreshFile(session.path);
     return this.accepted(session, outcome, cli, remember, true);

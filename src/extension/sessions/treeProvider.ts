@@ -5,6 +5,7 @@ import type { WorkspaceRoot } from '../workspace/roots';
 import { epochsOf } from './epochs';
 import type { EpochNode, FolderNode, IterationNode, SessionNode, SessionsNode } from './nodes';
 import { readSessionAsync, readSessionsAsync, type TimedEntry } from './sessionEntry';
+import type { SessionSource, StoreWrites } from './sessionSource';
 import { treeItemFor } from './treeItems';
 
 type Folder = { folder: FolderNode; sessions: Map<string, SessionNode> };
@@ -29,8 +30,21 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionsNod
   private generation = 0;
   /** One re-read at a time per session: the watcher and the poll may report one write twice. */
   private readonly rereads = new Map<string, Promise<unknown>>();
+  /** A ledger store the sessions are read from instead of the files (the settings choose it). */
+  private source: SessionSource | undefined;
 
   constructor(private readonly roots: () => WorkspaceRoot[]) {}
+
+  /** Reads sessions from `source` (undefined: the files under each root) from now on. */
+  setSource(source: SessionSource | undefined): Promise<void> {
+    this.source = source;
+    return this.refreshAll();
+  }
+
+  /** Where writes for sessions under `root` go when a ledger store is in use. */
+  storeWrites(root: string): StoreWrites | undefined {
+    return this.source?.writes(root);
+  }
 
   getTreeItem(node: SessionsNode): vscode.TreeItem {
     return treeItemFor(node);
@@ -121,11 +135,29 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionsNod
    * Resolves with the node that was refreshed, for tests.
    */
   async refreshFile(path: string): Promise<SessionsNode | 'root' | undefined> {
-    if (!path.endsWith('.json')) return undefined;
+    // With a ledger store in use, the files are not what the tree shows.
+    if (!path.endsWith('.json') || this.source !== undefined) return undefined;
     const folders = await this.load();
     const root = [...folders.values()].find((f) => isLedgerFolderOf(f.folder.root.path, dirname(path)));
     if (!root) return undefined;
-    const session = basename(path, '.json');
+    return this.queueReread(folders, root, basename(path, '.json'), path);
+  }
+
+  /** A session in a ledger store changed (another process wrote it): re-read that one session. */
+  async refreshSession(rootPath: string, session: string): Promise<SessionsNode | 'root' | undefined> {
+    if (this.source === undefined) return undefined;
+    const folders = await this.load();
+    const root = folders.get(rootPath);
+    // A store that cannot be read right now leaves the node as it is (the store reads again later).
+    return root ? this.queueReread(folders, root, session, undefined).catch(() => undefined) : undefined;
+  }
+
+  private queueReread(
+    folders: Map<string, Folder>,
+    root: Folder,
+    session: string,
+    path: string | undefined,
+  ): Promise<SessionsNode | 'root' | undefined> {
     const key = `${root.folder.root.path}\0${session}`;
     const previous = this.rereads.get(key) ?? Promise.resolve();
     const next = previous.then(() => this.reread(folders, root, session, path));
@@ -146,14 +178,17 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionsNod
     folders: Map<string, Folder>,
     root: Folder,
     session: string,
-    path: string,
+    path: string | undefined,
   ): Promise<SessionsNode | 'root' | undefined> {
     const existing = root.sessions.get(session);
     // The watcher and the folder poll may both report one write: read it once.
-    if (existing && existing.entry.path === path && existing.mtimeMs !== 0) {
+    if (path !== undefined && existing && existing.entry.path === path && existing.mtimeMs !== 0) {
       if ((await statMtime(path)) === existing.mtimeMs) return existing;
     }
-    const timed = await readSessionAsync(root.folder.root.path, session);
+    const source = this.source;
+    const timed = source
+      ? await source.readOne(root.folder.root, session)
+      : await readSessionAsync(root.folder.root.path, session);
     if (this.folders !== folders) return undefined; // everything was re-read meanwhile
     if (existing && timed) {
       existing.entry = timed.entry;
@@ -176,7 +211,7 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionsNod
     if (this.folders) return Promise.resolve(this.folders);
     if (this.loading) return this.loading;
     const generation = this.generation;
-    const loading = readFolders(this.roots()).then((folders) => {
+    const loading = readFolders(this.roots(), this.source).then((folders) => {
       // refreshAll ran while this read was in flight: its own read is the one to use.
       if (generation !== this.generation) return this.load();
       this.folders = folders;
@@ -199,11 +234,15 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionsNod
   }
 }
 
-async function readFolders(roots: WorkspaceRoot[]): Promise<Map<string, Folder>> {
+async function readFolders(
+  roots: WorkspaceRoot[],
+  source: SessionSource | undefined,
+): Promise<Map<string, Folder>> {
   const folders = new Map<string, Folder>();
   for (const root of roots) {
     const sessions = new Map<string, SessionNode>();
-    for (const timed of await readSessionsAsync(root.path)) {
+    const read = source ? await source.readAll(root) : await readSessionsAsync(root.path);
+    for (const timed of read) {
       sessions.set(timed.entry.session, sessionNode(root, timed));
     }
     folders.set(root.path, { folder: { kind: 'folder', root }, sessions });

@@ -1,0 +1,196 @@
+// The extension on a PostgreSQL ledger store, in a real VS Code against a throwaway cluster the
+// suite starts: the setting refused with a password in it and ignored in an untrusted workspace;
+// the password set through the command (secret storage) for a least-privilege role that needs it;
+// the Sessions tree read from the store and following a CLI process's writes through LISTEN; the
+// extension's own write going to the store; and the server stopped (shown disconnected) and
+// started again (reconnected, caught up).
+import * as assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { Client } from 'pg';
+import * as vscode from 'vscode';
+import type { CommandReport } from '../../src/extension/commands/deps';
+import type { LoopLedgerApi } from '../../src/extension/extension';
+import { ScriptedPrompter } from '../hooks/scriptedPrompter';
+import type { TestingApi } from '../hooks/testHooks';
+import { startCluster, type PgCluster } from '../unit/helpers/pg-cluster';
+import { extensionPath, loopLedgerApi, testingApi, waitFor, workspaceRoot } from './sessionsHelpers';
+
+const ROLE = 'loop_ledger_agent';
+const PASSWORD = "it's-a-s3cret\\pw";
+
+describe('Ledger store (PostgreSQL): the Sessions tree follows the store live', function () {
+  this.timeout(180_000);
+  let api: LoopLedgerApi;
+  let testing: TestingApi;
+  let cluster: PgCluster;
+  let root: string;
+  let project: string;
+  /** The agent role's URL, without its password (what a person puts in the setting). */
+  let agentUrl: string;
+
+  const config = () => vscode.workspace.getConfiguration();
+  const setStore = async (url: string | undefined) => {
+    await config().update('loopLedger.store', url, vscode.ConfigurationTarget.Workspace);
+    // The change event runs the store's reapply; wait for it to have been applied.
+    await new Promise((r) => setTimeout(r, 50));
+    await api.store.storeSettled();
+  };
+  const sql = async (text: string, params: unknown[] = []) => {
+    const client = new Client(cluster.url);
+    await client.connect();
+    try {
+      return await client.query(text, params);
+    } finally {
+      await client.end();
+    }
+  };
+  /** The CLI as a child process (asynchronously: the extension host keeps running meanwhile). */
+  const cli = (...args: string[]): Promise<{ code: number | null; stderr: string }> =>
+    new Promise((resolve) => {
+      const child = spawn(
+        process.execPath,
+        [
+          join(extensionPath(), 'dist', 'cli.js'),
+          ...args,
+          '--root',
+          root,
+          '--store',
+          cluster.url,
+          '--project',
+          project,
+        ],
+        { env: { ...process.env, LOOP_LEDGER_STORE_RETRY_MS: '3000', ELECTRON_RUN_AS_NODE: '1' } },
+      );
+      let stderr = '';
+      child.stderr.on('data', (d) => (stderr += d));
+      child.on('close', (code) => resolve({ code, stderr }));
+    });
+  const iterations = (session: string): number | undefined => {
+    const node = api.sessions.findSession(root, session);
+    return node?.entry.kind === 'ledger' ? node.entry.ledger.iterations.length : undefined;
+  };
+  const state = () => api.store.storeStatus.current;
+
+  before(async () => {
+    api = await loopLedgerApi();
+    testing = await testingApi();
+    root = workspaceRoot();
+    project = basename(root);
+    cluster = await startCluster();
+    const contract = join(extensionPath(), 'test', 'fixtures', 'contracts', 'valid.loop-contract.json');
+    for (const args of [
+      ['store', 'migrate'],
+      ['open', '--session', 's1', '--contract', contract],
+    ]) {
+      const r = await cli(...args);
+      assert.equal(r.code, 0, r.stderr);
+    }
+    // The least-privilege role docs/postgres.md documents, which must give a password.
+    await sql(`CREATE ROLE ${ROLE} LOGIN PASSWORD '${PASSWORD.replace(/'/g, "''")}'`);
+    await sql(`GRANT SELECT ON loop_ledger_schema TO ${ROLE}`);
+    await sql(
+      `GRANT SELECT, INSERT, UPDATE, DELETE ON loop_ledger_sessions, loop_ledger_epochs,
+         loop_ledger_iterations, loop_ledger_actions, loop_ledger_requests TO ${ROLE}`,
+    );
+    const hba = (await sql('SHOW hba_file')).rows[0].hba_file as string;
+    writeFileSync(
+      hba,
+      'local all all trust\nhost all postgres 127.0.0.1/32 trust\nhost all all 127.0.0.1/32 scram-sha-256\n',
+    );
+    await sql('SELECT pg_reload_conf()');
+    agentUrl = `postgres://${ROLE}@127.0.0.1:${cluster.port}/postgres`;
+    assert.ok(readFileSync(hba, 'utf8').includes('scram'));
+  });
+
+  after(async () => {
+    await setStore(undefined);
+    await vscode.commands.executeCommand('loopLedger.setStorePassword', '');
+    cluster?.destroy();
+  });
+
+  it('refuses a URL with a password in the settings, and never shows it', async () => {
+    await setStore(`postgres://${ROLE}:${encodeURIComponent(PASSWORD)}@127.0.0.1:${cluster.port}/postgres`);
+    assert.equal(state().state, 'off');
+    assert.match(state().text, /holds a password.*Set Store Password/);
+    assert.ok(!state().text.includes('s3cret'));
+    assert.equal(iterations('s1'), undefined, 'the store is not read');
+  });
+
+  it('an untrusted workspace connects to no store and says why', async () => {
+    const untrusted = testing.trust.simulateUntrusted();
+    try {
+      await setStore(agentUrl);
+      assert.equal(state().state, 'off');
+      assert.match(state().text, /not trusted/);
+      assert.equal(iterations('s1'), undefined);
+    } finally {
+      untrusted.dispose();
+      await setStore(undefined);
+    }
+  });
+
+  it('with the password from Set Store Password, reads the store and shows a CLI write within seconds', async () => {
+    await vscode.commands.executeCommand('loopLedger.setStorePassword', '');
+    await setStore(agentUrl);
+    // No password yet: the server refuses the role, and the state says so (not the password).
+    await waitFor('disconnected without a password', () => state().state === 'disconnected', 10_000);
+    assert.ok(!state().text.includes('s3cret'), state().text);
+    assert.equal(await vscode.commands.executeCommand('loopLedger.setStorePassword', PASSWORD), 'stored');
+    await waitFor('connected', () => state().state === 'connected', 15_000);
+    await waitFor('s1 read from the store', () => iterations('s1') === 0, 5_000);
+    const node = api.sessions.findSession(root, 's1');
+    assert.match(node!.entry.path, /^postgres:\/\/127\.0\.0\.1:\d+\/postgres#/);
+    assert.equal(existsSync(join(root, '.loop', 'ledgers', 's1.json')), false);
+
+    const written = await cli('iterate', '--session', 's1', '--outcome', 'continue', '--action', 'cli-1');
+    assert.equal(written.code, 0, written.stderr);
+    const shown = Date.now();
+    await waitFor('the CLI write in the tree', () => iterations('s1') === 1, 5_000);
+    console.log(`    tree showed the CLI's write ${Date.now() - shown} ms after the CLI exited`);
+  });
+
+  it("the extension's Record Iteration writes to the store", async () => {
+    const prompter = new ScriptedPrompter([
+      { step: 'record.outcome', pick: 'continue' },
+      { step: 'record.actions', text: 'ext-1' },
+      { step: 'record.measure', pick: 'No measurements' },
+      { step: 'record.details', pickMany: [] },
+    ]);
+    const using = testing.prompter.use(prompter);
+    let report: CommandReport;
+    try {
+      report = (await vscode.commands.executeCommand('loopLedger.recordIteration', {
+        root,
+        session: 's1',
+      })) as CommandReport;
+    } finally {
+      using.dispose();
+    }
+    assert.equal(report.status, 'done', report.message);
+    // The CLI line that does the same names the store (without a password) and the project.
+    assert.ok(report.cli?.endsWith(` --store ${agentUrl} --project ${project}`), report.cli);
+    const rows = await sql(
+      'SELECT count(*)::int AS n FROM loop_ledger_iterations WHERE project = $1 AND session = $2',
+      [project, 's1'],
+    );
+    assert.equal(rows.rows[0].n, 2);
+    assert.equal(iterations('s1'), 2);
+    assert.equal(existsSync(join(root, '.loop', 'ledgers', 's1.json')), false, 'no file written');
+  });
+
+  it('the server stopped: shown disconnected; started again: reconnects and catches up', async () => {
+    cluster.stopServer();
+    try {
+      await waitFor('disconnected', () => state().state === 'disconnected', 10_000);
+      assert.match(state().text, /disconnected/);
+    } finally {
+      cluster.startServer();
+    }
+    const written = await cli('iterate', '--session', 's1', '--outcome', 'continue', '--action', 'cli-2');
+    assert.equal(written.code, 0, written.stderr);
+    await waitFor('reconnected', () => state().state === 'connected', 15_000);
+    await waitFor('the write made while reconnecting', () => iterations('s1') === 3, 5_000);
+  });
+});
