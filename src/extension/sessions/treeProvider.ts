@@ -4,14 +4,15 @@ import * as vscode from 'vscode';
 import type { WorkspaceRoot } from '../workspace/roots';
 import { epochsOf } from './epochs';
 import type { EpochNode, FolderNode, IterationNode, SessionNode, SessionsNode } from './nodes';
-import { readSessionAsync, readSessionsAsync, type TimedEntry } from './sessionEntry';
+import type { TimedEntry } from './sessionEntry';
+import { SessionsReader } from './sessionsReader';
 import { treeItemFor } from './treeItems';
 
 type Folder = { folder: FolderNode; sessions: Map<string, SessionNode> };
 
 /**
- * The Sessions view: (folder →) session → epoch → iteration. Sessions are read asynchronously
- * (each ledger parsed once) on first use and then kept; a ledger file change re-reads that one
+ * The Sessions view: (folder →) session → epoch → iteration. Sessions are read off the host's
+ * thread (`SessionsReader`: each ledger parsed once, in a worker) on first use and then kept; a ledger file change re-reads that one
  * session and refreshes only its node (see `refreshFile`). Until the first read finishes,
  * `getChildren` hands VS Code a promise (it shows its progress bar, not the welcome text).
  */
@@ -30,7 +31,11 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionsNod
   /** One re-read at a time per session: the watcher and the poll may report one write twice. */
   private readonly rereads = new Map<string, Promise<unknown>>();
 
-  constructor(private readonly roots: () => WorkspaceRoot[]) {}
+  /** `reader`: where ledgers are read (a worker thread in the extension; inline by default). */
+  constructor(
+    private readonly roots: () => WorkspaceRoot[],
+    readonly reader: SessionsReader = new SessionsReader(undefined),
+  ) {}
 
   getTreeItem(node: SessionsNode): vscode.TreeItem {
     return treeItemFor(node);
@@ -140,6 +145,7 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionsNod
   dispose(): void {
     this.changed.dispose();
     this.sessionsChanged.dispose();
+    this.reader.dispose();
   }
 
   private async reread(
@@ -153,7 +159,7 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionsNod
     if (existing && existing.entry.path === path && existing.mtimeMs !== 0) {
       if ((await statMtime(path)) === existing.mtimeMs) return existing;
     }
-    const timed = await readSessionAsync(root.folder.root.path, session);
+    const timed = await this.reader.session(root.folder.root.path, session);
     if (this.folders !== folders) return undefined; // everything was re-read meanwhile
     if (existing && timed) {
       existing.entry = timed.entry;
@@ -176,7 +182,7 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionsNod
     if (this.folders) return Promise.resolve(this.folders);
     if (this.loading) return this.loading;
     const generation = this.generation;
-    const loading = readFolders(this.roots()).then((folders) => {
+    const loading = readFolders(this.roots(), this.reader).then((folders) => {
       // refreshAll ran while this read was in flight: its own read is the one to use.
       if (generation !== this.generation) return this.load();
       this.folders = folders;
@@ -199,11 +205,11 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionsNod
   }
 }
 
-async function readFolders(roots: WorkspaceRoot[]): Promise<Map<string, Folder>> {
+async function readFolders(roots: WorkspaceRoot[], reader: SessionsReader): Promise<Map<string, Folder>> {
   const folders = new Map<string, Folder>();
   for (const root of roots) {
     const sessions = new Map<string, SessionNode>();
-    for (const timed of await readSessionsAsync(root.path)) {
+    for (const timed of await reader.sessions(root.path)) {
       sessions.set(timed.entry.session, sessionNode(root, timed));
     }
     folders.set(root.path, { folder: { kind: 'folder', root }, sessions });
