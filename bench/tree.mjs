@@ -194,7 +194,7 @@ console.log(
 // Where the tree parses: on the host (the inline reader, as before) or in the worker thread
 // (SessionsReader, as the extension does now), over the same 500 sessions plus a few long ledgers,
 // interleaved round by round. Needs `node scripts/build.mjs` (dist/overviewWorker.js).
-const WORKER = join(repo, 'dist', 'sessionsWorker.js');
+const WORKER = join(repo, 'dist', 'overviewWorker.js');
 const LONG = Number(process.env.LONG ?? 20_000);
 const LONG_LEDGERS = 3;
 for (let s = 0; s < LONG_LEDGERS; s++) {
@@ -223,7 +223,7 @@ for (let round = 0; round < 3; round++) {
     workerTime = performance.now() - t0;
   });
   if (reader.readInWorker !== SESSIONS + LONG_LEDGERS)
-    throw new Error('bench: the worker did not read every ledger');
+    throw new Error(`bench: the worker read ${reader.readInWorker} of ${SESSIONS + LONG_LEDGERS} ledgers`);
   reader.dispose();
   workerRows.push({ ...inWorker, time: workerTime });
 }
