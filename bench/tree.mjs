@@ -6,7 +6,8 @@
 // them on first expansion, which is the full refresh measured here.
 // A benchmark, not a test: prints what it measured and exits 0.
 import { build } from 'esbuild';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { performance } from 'node:perf_hooks';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -19,11 +20,12 @@ const work = mkdtempSync(join(tmpdir(), 'loop-ledger-bench-tree-'));
 process.on('exit', () => rmSync(work, { recursive: true, force: true }));
 
 // The tree's pure parts (no vscode), bundled the way the extension bundles them.
-const bundle = join(work, 'tree-entry.mjs');
+const bundle = join(work, 'tree-entry.cjs');
 await build({
   stdin: {
     contents: `
       export { readSessionsAsync, readSessionAsync } from './src/extension/sessions/sessionEntry';
+      export { SessionsReader } from './src/extension/sessions/sessionsReader';
       export { listSessions, readLedgerFile } from './src/store';
       export { epochsOf } from './src/extension/sessions/epochs';
       export * from './src/extension/sessions/labels';`,
@@ -32,11 +34,11 @@ await build({
   },
   bundle: true,
   platform: 'node',
-  format: 'esm',
+  format: 'cjs',
   outfile: bundle,
   logLevel: 'error',
 });
-const tree = await import(pathToFileURL(bundle).href);
+const tree = (await import(pathToFileURL(bundle).href)).default;
 
 const rubric = [
   {
@@ -122,6 +124,7 @@ for (let s = 0; s < SESSIONS; s++) {
   writeFileSync(join(ledgers, `${ledger.session}.json`), JSON.stringify(ledger, null, 2));
 }
 
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 async function time(fn) {
   const samples = [];
   for (let i = 0; i < ROUNDS; i++) {
@@ -187,4 +190,48 @@ console.log(`  expand one session (epochs + 20 iteration rows):   ${fmt(expand)}
 console.log(
   `  event-loop delay while every ledger loads: sync p99 ${syncDelay.p99.toFixed(1)} ms (max ${syncDelay.max.toFixed(1)}), async p99 ${asyncDelay.p99.toFixed(1)} ms (max ${asyncDelay.max.toFixed(1)})`,
 );
+
+// Where the tree parses: on the host (the inline reader, as before) or in the worker thread
+// (SessionsReader, as the extension does now), over the same 500 sessions plus a few long ledgers,
+// interleaved round by round. Needs `node scripts/build.mjs` (dist/overviewWorker.js).
+const WORKER = join(repo, 'dist', 'overviewWorker.js');
+const LONG = Number(process.env.LONG ?? 20_000);
+const LONG_LEDGERS = 3;
+for (let s = 0; s < LONG_LEDGERS; s++) {
+  const long = Array.from({ length: LONG }, (_, i) => record(i + 1));
+  const session = `long-${s}`;
+  const ledger = JSON.parse(readFileSync(join(ledgers, 'session-000.json'), 'utf8'));
+  Object.assign(ledger, { session, iterations: long, completed_actions: long.map((r) => r.actions[0]) });
+  writeFileSync(join(ledgers, `${session}.json`), JSON.stringify(ledger, null, 2));
+}
+const longBytes = statSync(join(ledgers, 'long-0.json')).size;
+const hostRows = [];
+const workerRows = [];
+for (let round = 0; round < 3; round++) {
+  let hostTime = 0;
+  const host = await loopDelayDuring(async () => {
+    const t0 = performance.now();
+    await tree.readSessionsAsync(work);
+    hostTime = performance.now() - t0;
+  });
+  hostRows.push({ ...host, time: hostTime });
+  const reader = new tree.SessionsReader(WORKER);
+  let workerTime = 0;
+  const inWorker = await loopDelayDuring(async () => {
+    const t0 = performance.now();
+    await reader.sessions(work);
+    workerTime = performance.now() - t0;
+  });
+  if (reader.readInWorker !== SESSIONS + LONG_LEDGERS)
+    throw new Error(`bench: the worker read ${reader.readInWorker} of ${SESSIONS + LONG_LEDGERS} ledgers`);
+  reader.dispose();
+  workerRows.push({ ...inWorker, time: workerTime });
+}
+const summary = (rows) =>
+  `read ${median(rows.map((r) => r.time)).toFixed(0)} ms, loop p99 ${median(rows.map((r) => r.p99)).toFixed(1)} ms (max ${Math.max(...rows.map((r) => r.max)).toFixed(1)} ms)`;
+console.log(
+  `\nSessions tree over ${SESSIONS} × ${ITERATIONS} plus ${LONG_LEDGERS} × ${LONG} iterations (${(longBytes / 1e6).toFixed(1)} MB each), 3 interleaved rounds (medians):`,
+);
+console.log(`  before: parsed on the host (inline reader):  ${summary(hostRows)}`);
+console.log(`  after:  parsed in the worker (SessionsReader): ${summary(workerRows)}`);
 console.log('  activate() in a real extension host: printed by bench/brief-panel.mjs (it starts VS Code)');

@@ -178,7 +178,8 @@ if (existsSync(join(root, 'src/extension/extension.ts'))) {
     outfile: 'dist/contractCheckWorker.js',
     minify: true,
   });
-  // The worker thread that reads large ledgers for the session overview (overviewRunner.ts).
+  // The worker thread that reads ledgers for the Sessions tree (sessionsReader.ts) and large ones
+  // for the session overview (overviewRunner.ts).
   builds.push({
     ...common,
     entryPoints: ['src/extension/overview/overviewWorker.ts'],

@@ -5,6 +5,7 @@
 // from the table and falls back to the key. Plain constants: the webview bundle imports them.
 import { z } from 'zod';
 import { MAX_BRIEF_WORD_CHARS } from './brief-words';
+export { RECORD_FIELDS, type RecordField } from './record-fields';
 
 export const OVERVIEW_WORDS = [
   'Overview',
@@ -101,6 +102,26 @@ export const OVERVIEW_WORDS = [
   'Compare with Previous Iteration',
   'Compare with Workspace',
   'Restore Workspace to This Iteration',
+  'reported outcome',
+  'timestamp',
+  'epoch',
+  'stall',
+  'decision',
+  'critic verdict',
+  'critic next',
+  'critic brief',
+  'weighted total',
+  'measurements',
+  'actions',
+  'files changed',
+  'commands run',
+  'evidence paths',
+  'note',
+  'blocker',
+  'recommended next',
+  'cost usd',
+  'tokens in',
+  'tokens out',
 ] as const;
 
 export type OverviewWord = (typeof OVERVIEW_WORDS)[number];

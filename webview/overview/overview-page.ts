@@ -5,6 +5,7 @@
 import type { DimensionChart, OverviewModel } from '../../src/engine/overview/model';
 import type { Series } from '../../src/engine/overview/series';
 import type { CheckpointActionName, RecordLine } from '../../src/shared/overview-protocol';
+import { RECORD_FIELDS, type RecordField } from '../../src/shared/record-fields';
 import { checkpointButtons } from './checkpoint-actions';
 import { h } from '../dom';
 import { lineChart, timeline, type Reference } from './charts';
@@ -420,6 +421,13 @@ function detailPane(): HTMLElement {
   return aside;
 }
 
+const FIELDS = new Set<string>(RECORD_FIELDS);
+
+/** A record field's name in the display language (a name the page does not know reads as sent). */
+function fieldName(key: string): string {
+  return FIELDS.has(key) ? w(key as RecordField) : key;
+}
+
 function fillDetail(aside: HTMLElement): void {
   if (!detail) {
     aside.replaceChildren(
@@ -429,7 +437,7 @@ function fillDetail(aside: HTMLElement): void {
     return;
   }
   const rows = detail.lines.flatMap((line) => [
-    h('dt', {}, line.key),
+    h('dt', {}, fieldName(line.key)),
     h(
       'dd',
       {},

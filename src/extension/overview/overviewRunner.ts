@@ -9,9 +9,9 @@ import { readSessionAsync, type SessionEntry } from '../sessions/sessionEntry';
 import { iterationOf, prepareOverview, type PreparedOverview } from './overviewPrepare';
 import type { OverviewWorkerRequest } from './overviewWorker';
 import { WorkerChannel } from '../workerChannel';
+import { INLINE_RECORDS } from './overviewLimits';
 
-/** A ledger of at most this many records is prepared on the host from the tree's own read. */
-export const INLINE_RECORDS = 2_000;
+export { INLINE_RECORDS };
 
 export type IterationAnswer = { lines: RecordLine[]; brief: string | null } | null;
 
@@ -20,13 +20,23 @@ type Request = OverviewWorkerRequest extends infer R ? (R extends unknown ? Omit
 
 export class OverviewRunner {
   private readonly channel: WorkerChannel<Request, Reply> | undefined;
+  /** False when the channel is the Sessions tree's: the tree's reader ends that worker. */
+  private readonly ownsChannel: boolean;
   private disposed = false;
   /** How many requests the worker answered (tests and the benchmark read it). */
   answeredInWorker = 0;
 
-  /** `workerPath`: the bundled overviewWorker.js; undefined runs everything inline. */
-  constructor(workerPath: string | undefined) {
-    this.channel = workerPath === undefined ? undefined : new WorkerChannel(workerPath, 'overview worker');
+  /**
+   * `worker`: the bundled overviewWorker.js, or the channel to it the Sessions tree already
+   * reads through (then a ledger the tree has read is not parsed again); undefined runs
+   * everything inline.
+   */
+  constructor(worker: string | WorkerChannel<object, { id: number }> | undefined) {
+    this.ownsChannel = typeof worker === 'string';
+    this.channel =
+      typeof worker === 'string'
+        ? new WorkerChannel(worker, 'overview worker')
+        : (worker as WorkerChannel<Request, Reply> | undefined);
   }
 
   /**
@@ -68,7 +78,7 @@ export class OverviewRunner {
 
   dispose(): void {
     this.disposed = true;
-    this.channel?.dispose();
+    if (this.ownsChannel) this.channel?.dispose();
   }
 }
 

@@ -3,9 +3,11 @@
 // which on the extension host would freeze every extension in the window. The host receives only
 // the model (downsampled, a few hundred kilobytes) and the records' numbers. The last ledgers read
 // are kept while their file is unchanged, so a redraw or a click on an iteration reads nothing.
-import { stat } from 'node:fs/promises';
 import { parentPort } from 'node:worker_threads';
-import { readSessionAsync, type SessionEntry } from '../sessions/sessionEntry';
+import type { SessionEntry } from '../sessions/sessionEntry';
+import { answerSessions, type SessionsWorkerRequest } from '../sessions/sessionsWorker';
+import { readSessionNow, sizeAndTime, type SizedRead } from '../sessions/workerRead';
+import { INLINE_RECORDS } from './overviewLimits';
 import { iterationOf, prepareOverview, type PreparedOverview } from './overviewPrepare';
 
 export type OverviewWorkerRequest =
@@ -23,13 +25,23 @@ interface Kept {
 }
 const kept = new Map<string, Kept>();
 
-async function sizeAndTime(path: string): Promise<{ mtimeMs: number; size: number } | null> {
-  try {
-    const s = await stat(path);
-    return { mtimeMs: s.mtimeMs, size: s.size };
-  } catch {
-    return null;
-  }
+/** Keeps a fresh read (the newest use last), dropping the oldest beyond KEPT. */
+function keep(key: string, value: Kept): void {
+  kept.delete(key);
+  kept.set(key, value);
+  while (kept.size > KEPT) kept.delete(kept.keys().next().value as string);
+}
+
+/**
+ * The tree read a ledger here: a long one is kept, so opening or redrawing its overview reuses
+ * that parse (a write re-reads it once for both the tree and the overview, not twice).
+ */
+function keepTreeRead(root: string, read: SizedRead): void {
+  const { entry, mtimeMs } = read.timed;
+  const key = `${root}\0${entry.session}`;
+  if (entry.kind === 'ledger' && entry.ledger.iterations.length > INLINE_RECORDS && mtimeMs !== 0)
+    keep(key, { entry, mtimeMs, size: read.size });
+  else kept.delete(key); // an older kept read of it is not the file any more
 }
 
 /** The session's kept read while its file is unchanged, else read again. */
@@ -44,12 +56,9 @@ async function keptOf(root: string, session: string): Promise<Kept> {
       return known;
     }
   }
-  kept.delete(key);
-  const timed = await readSessionAsync(root, session);
-  const size = timed ? ((await sizeAndTime(timed.entry.path))?.size ?? -1) : -1;
-  const fresh: Kept = { entry: timed?.entry, mtimeMs: timed?.mtimeMs ?? 0, size };
-  kept.set(key, fresh);
-  while (kept.size > KEPT) kept.delete(kept.keys().next().value as string);
+  const read = await readSessionNow(root, session);
+  const fresh: Kept = { entry: read?.timed.entry, mtimeMs: read?.timed.mtimeMs ?? 0, size: read?.size ?? -1 };
+  keep(key, fresh);
   return fresh;
 }
 
@@ -71,7 +80,18 @@ async function answer(request: OverviewWorkerRequest): Promise<void> {
   }
 }
 
-parentPort?.on('message', (request: OverviewWorkerRequest) => {
+parentPort?.on('message', (request: OverviewWorkerRequest | SessionsWorkerRequest) => {
+  if (request.type !== 'overview' && request.type !== 'iteration') {
+    void answerSessions(request, keepTreeRead).then(
+      (reply) => parentPort?.postMessage(reply),
+      (error: unknown) =>
+        parentPort?.postMessage({
+          id: request.id,
+          error: error instanceof Error ? error.message : String(error),
+        }),
+    );
+    return;
+  }
   answer(request).catch((error: unknown) => {
     parentPort?.postMessage({
       id: request.id,

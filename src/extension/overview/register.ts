@@ -28,9 +28,11 @@ export function registerOverview(
   commands: CommandManager,
   deps: OverviewDeps,
 ): OverviewPanels {
-  // Large ledgers are read and prepared in a worker thread, bundled beside the extension.
+  // Large ledgers are read and prepared in the worker thread the Sessions tree reads through
+  // (bundled beside the extension): a ledger the tree has read there is not parsed again.
   const runner = new OverviewRunner(
-    vscode.Uri.joinPath(context.extensionUri, 'dist', 'overviewWorker.js').fsPath,
+    deps.sessions.reader.channel ??
+      vscode.Uri.joinPath(context.extensionUri, 'dist', 'overviewWorker.js').fsPath,
   );
   const panels = new OverviewPanels({
     extensionUri: context.extensionUri,

@@ -4,6 +4,7 @@ import { workspaceRoots } from '../workspace/roots';
 import { pollLedgerFolders, type LedgerPoller } from './ledgerPoller';
 import { watchLedgers } from './ledgerWatcher';
 import type { SessionsNode } from './nodes';
+import { SessionsReader } from './sessionsReader';
 import { SessionsTreeProvider } from './treeProvider';
 
 export interface SessionsServices {
@@ -18,7 +19,9 @@ export interface SessionsServices {
  * into the context. Nothing is read until the view or a command asks.
  */
 export function registerSessions(context: vscode.ExtensionContext): SessionsServices {
-  const provider = new SessionsTreeProvider(workspaceRoots);
+  // Ledgers are parsed in the ledger worker thread (shared with the overview), never on the host's.
+  const worker = vscode.Uri.joinPath(context.extensionUri, 'dist', 'overviewWorker.js').fsPath;
+  const provider = new SessionsTreeProvider(workspaceRoots, new SessionsReader(worker));
   const view = createSessionsView(provider);
   const poller = pollLedgerFolders(provider, workspaceRoots);
   const onLedgerChanged = (path: string): void => {

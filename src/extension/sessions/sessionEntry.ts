@@ -48,20 +48,23 @@ export interface TimedEntry {
  * and parsed once, asynchronously, so the extension host stays responsive while they load.
  */
 export async function readSessionsAsync(root: string): Promise<TimedEntry[]> {
-  const files = await listLedgerFilesAsync(root);
   const entries: TimedEntry[] = [];
-  for (const file of files) {
-    if (isWindowsDeviceId(file.session)) {
-      // Listed as `list` lists it, never opened: no command can address it by that id.
-      const problem = deviceNameProblem(file.session);
-      const base = { root, session: file.session, path: file.path, legacy: file.legacy };
-      entries.push({ entry: { kind: 'broken', ...base, problem }, mtimeMs: 0 });
-      continue;
-    }
-    const { read, mtimeMs } = await readLedgerFileTimedAsync(file.path);
-    entries.push({ entry: entryOf(root, file, read), mtimeMs });
-  }
+  for (const file of await listLedgerFilesAsync(root)) entries.push(await readListedAsync(root, file));
   return entries;
+}
+
+/**
+ * One listed ledger file as the tree shows it. A Windows device name is listed as `list` lists
+ * it and never opened: no command can address it by that id.
+ */
+export async function readListedAsync(root: string, file: LedgerFileRef): Promise<TimedEntry> {
+  if (isWindowsDeviceId(file.session)) {
+    const problem = deviceNameProblem(file.session);
+    const base = { root, session: file.session, path: file.path, legacy: file.legacy };
+    return { entry: { kind: 'broken', ...base, problem }, mtimeMs: 0 };
+  }
+  const { read, mtimeMs } = await readLedgerFileTimedAsync(file.path);
+  return { entry: entryOf(root, file, read), mtimeMs };
 }
 
 /** One session as it is now on disk, or undefined when it has no ledger (any more). */
@@ -71,7 +74,8 @@ export async function readSessionAsync(root: string, session: string): Promise<T
   return found ? { entry: entryOf(root, found.ref, found.read), mtimeMs: found.mtimeMs } : undefined;
 }
 
-function entryOf(root: string, file: LedgerFileRef, read: LedgerRead): SessionEntry {
+/** What the tree shows for one read of a listed file (also the overview worker's verdict). */
+export function entryOf(root: string, file: LedgerFileRef, read: LedgerRead): SessionEntry {
   const base = { root, session: file.session, path: file.path, legacy: file.legacy };
   switch (read.kind) {
     case 'ok':

@@ -4,15 +4,16 @@ import * as vscode from 'vscode';
 import type { WorkspaceRoot } from '../workspace/roots';
 import { epochsOf } from './epochs';
 import type { EpochNode, FolderNode, IterationNode, SessionNode, SessionsNode } from './nodes';
-import { readSessionAsync, readSessionsAsync, type TimedEntry } from './sessionEntry';
+import type { TimedEntry } from './sessionEntry';
+import { SessionsReader } from './sessionsReader';
 import type { SessionSource, StoreWrites } from './sessionSource';
 import { treeItemFor } from './treeItems';
 
 type Folder = { folder: FolderNode; sessions: Map<string, SessionNode> };
 
 /**
- * The Sessions view: (folder →) session → epoch → iteration. Sessions are read asynchronously
- * (each ledger parsed once) on first use and then kept; a ledger file change re-reads that one
+ * The Sessions view: (folder →) session → epoch → iteration. Sessions are read off the host's
+ * thread (`SessionsReader`: each ledger parsed once, in a worker) on first use and then kept; a ledger file change re-reads that one
  * session and refreshes only its node (see `refreshFile`). Until the first read finishes,
  * `getChildren` hands VS Code a promise (it shows its progress bar, not the welcome text).
  */
@@ -33,7 +34,11 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionsNod
   /** A ledger store the sessions are read from instead of the files (the settings choose it). */
   private source: SessionSource | undefined;
 
-  constructor(private readonly roots: () => WorkspaceRoot[]) {}
+  /** `reader`: where ledgers are read (a worker thread in the extension; inline by default). */
+  constructor(
+    private readonly roots: () => WorkspaceRoot[],
+    readonly reader: SessionsReader = new SessionsReader(undefined),
+  ) {}
 
   /** Reads sessions from `source` (undefined: the files under each root) from now on. */
   setSource(source: SessionSource | undefined): Promise<void> {
@@ -172,6 +177,7 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionsNod
   dispose(): void {
     this.changed.dispose();
     this.sessionsChanged.dispose();
+    this.reader.dispose();
   }
 
   private async reread(
@@ -188,7 +194,7 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionsNod
     const source = this.source;
     const timed = source
       ? await source.readOne(root.folder.root, session)
-      : await readSessionAsync(root.folder.root.path, session);
+      : await this.reader.session(root.folder.root.path, session);
     if (this.folders !== folders) return undefined; // everything was re-read meanwhile
     if (existing && timed) {
       existing.entry = timed.entry;
@@ -211,7 +217,7 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionsNod
     if (this.folders) return Promise.resolve(this.folders);
     if (this.loading) return this.loading;
     const generation = this.generation;
-    const loading = readFolders(this.roots(), this.source).then((folders) => {
+    const loading = readFolders(this.roots(), this.source, this.reader).then((folders) => {
       // refreshAll ran while this read was in flight: its own read is the one to use.
       if (generation !== this.generation) return this.load();
       this.folders = folders;
@@ -237,11 +243,12 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionsNod
 async function readFolders(
   roots: WorkspaceRoot[],
   source: SessionSource | undefined,
+  reader: SessionsReader,
 ): Promise<Map<string, Folder>> {
   const folders = new Map<string, Folder>();
   for (const root of roots) {
     const sessions = new Map<string, SessionNode>();
-    const read = source ? await source.readAll(root) : await readSessionsAsync(root.path);
+    const read = source ? await source.readAll(root) : await reader.sessions(root.path);
     for (const timed of read) {
       sessions.set(timed.entry.session, sessionNode(root, timed));
     }

@@ -40,6 +40,10 @@ const ALLOWED: Record<string, { calls: string[]; why: string }> = {
     calls: ['existsSync('],
     why: 'runs only in test mode (extensionTestsPath given), once, right before a require — itself synchronous',
   },
+  'sessions/workerRead.ts': {
+    calls: ['import readLedgerFile'],
+    why: 'imported only by the ledger worker thread (dist/overviewWorker.js), never by host code',
+  },
   // Not scanned here, and still synchronous: the Work Orders view's writes (status, HALT, kill
   // switch) call the app's work-order operations (src/app/workorders/admin.ts), which read and
   // write files of a few KB once per click.

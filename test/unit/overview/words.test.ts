@@ -7,7 +7,9 @@ import { join, resolve } from 'node:path';
 import * as l10n from '@vscode/l10n';
 import { overviewWordTable } from '../../../src/extension/overview/overviewWords';
 import { MAX_BRIEF_WORD_CHARS } from '../../../src/shared/brief-words';
-import { OVERVIEW_WORDS, OverviewWordTable } from '../../../src/shared/overview-words';
+import { OVERVIEW_WORDS, OverviewWordTable, RECORD_FIELDS } from '../../../src/shared/overview-words';
+import { recordInWords } from '../../../src/engine/overview/model';
+import { syntheticLedger } from './synthetic-ledger';
 import { useWords, w } from '../../../webview/overview/words';
 import { untranslatedLiterals } from '../helpers/webview-literals';
 
@@ -70,12 +72,47 @@ describe('overview and dashboard webview words', () => {
       keys.filter((k) => !known.has(k)),
       [],
     );
-    // Every key is used by a page (a key left behind would be translated for nothing).
-    const used = new Set(keys);
+    // Every key is used by a page (a key left behind would be translated for nothing); a record
+    // field's name is translated by the side panel from the key the host sends.
+    const used = new Set<string>([...keys, ...RECORD_FIELDS]);
     const multiline = files.map((f) => readFileSync(join(pageDir, f), 'utf8')).join('\n');
     assert.deepEqual(
       OVERVIEW_WORDS.filter((k) => !used.has(k) && !multiline.includes(`'${k}'`)),
       [],
     );
+  });
+
+  it('every field name of a record in words is a word the page translates', () => {
+    const fields = new Set<string>(RECORD_FIELDS);
+    for (const key of RECORD_FIELDS) assert.ok((OVERVIEW_WORDS as readonly string[]).includes(key), key);
+    // A record with every field the side panel shows, repeat keys included.
+    const record = {
+      ...syntheticLedger(3).iterations[1]!,
+      reported_outcome: 'complete',
+      stall: 'no-progress',
+      decision: 'KEEP',
+      critic_verdict: 'PASS',
+      critic_next: 'x',
+      critic_brief: 'b-1',
+      evidence_paths: ['e.txt'],
+      evidence: 'e',
+      note: 'n',
+      blocker: 'b',
+      recommended_next: 'r',
+      cost_usd: 0.1,
+      tokens_in: 1,
+      tokens_out: 2,
+      repeat: { classification: 'steady', change_metric: 1 },
+    };
+    const keys = recordInWords(record as never).map((line) => line.key);
+    assert.ok(keys.length >= 20, keys.join(', '));
+    assert.deepEqual(
+      keys.filter((k) => !fields.has(k)),
+      [],
+    );
+    useWords(overviewWordTable());
+    l10n.config({ contents: { 'files changed': 'fichiers modifiés' } });
+    useWords(overviewWordTable());
+    assert.equal(w('files changed'), 'fichiers modifiés');
   });
 });

@@ -57,7 +57,7 @@ describe('third-party notices', () => {
       'dist/extension.js',
       // `loop-ledger mcp`: the MCP server and its SDK, required only by that command.
       'dist/mcp.js',
-      // The session overview's worker thread, which reads large ledgers off the host.
+      // The ledger worker thread: the Sessions tree's reads and large ledgers' overviews, off the host.
       'dist/overviewWorker.js',
       // A PostgreSQL store's operations and the `pg` driver, required only when one is selected.
       'dist/pg.js',
