@@ -107,7 +107,9 @@ describe('PostgreSQL ledger store under load and faults', function () {
     assert.equal(r.code, 0, r.stderr);
   };
 
-  it(`${MACHINES} machines × ${WRITERS} writer processes × ${ITERATIONS} iterations into shared sessions: none lost, none doubled, n gapless`, async () => {
+  it(`${MACHINES} machines × ${WRITERS} writer processes × ${ITERATIONS} iterations into shared sessions: none lost, none doubled, n gapless`, async function () {
+    // Seconds on a quiet machine; a machine shared with other heavy work stretches every wake-up.
+    this.timeout(900_000);
     const sessions = ['load-a', 'load-b', 'load-c', 'load-d'];
     sessions.forEach(open);
     const roots = Array.from({ length: MACHINES }, () => tempRoot('shared'));
