@@ -11,10 +11,10 @@
 import type { Client } from 'pg';
 import type { SessionKey } from './ledger-rows';
 
-export const REQUEST_KEEP_DAYS = 7;
-export const REQUEST_KEEP_COUNT = 1000;
+const REQUEST_KEEP_DAYS = 7;
+const REQUEST_KEEP_COUNT = 1000;
 /** Pruning runs on every PRUNE_EVERY-th write of a session, so its cost is spread thin. */
-export const PRUNE_EVERY = 64;
+const PRUNE_EVERY = 64;
 
 /**
  * Inside the write's transaction (holding the session's row), after the write at `seq`: removes
