@@ -118,8 +118,12 @@ export function openSettingsProblem(input: OpenOpInput): Outcome<OpenPayload> | 
  */
 function refuseCaseTwin(root: string, session: string): void {
   const twin = caseTwin(root, session);
-  if (twin === null) return;
-  throw new Refused(EXIT.usage, [
+  if (twin !== null) throw caseTwinRefusal(session, twin);
+}
+
+/** The refusal of a new `session` whose id differs only in case from `twin`'s (both stores). */
+export function caseTwinRefusal(session: string, twin: string): Refused {
+  return new Refused(EXIT.usage, [
     `session id ${JSON.stringify(session)}: a ledger for ${JSON.stringify(twin)} exists, and ids that differ only in case name the same file on macOS and Windows; use ${JSON.stringify(twin)} or another id`,
   ]);
 }

@@ -23,28 +23,53 @@ import type { LedgerRead } from '../store/ledger-file';
 import { redact } from '../store/pg/address';
 import { StoreConnection } from '../store/pg/connection';
 import { StoreSchemaError, StoreUnreachableError } from '../store/pg/errors';
-import { loadStored, saveStored, type SessionKey, type StoredLedger } from '../store/pg/ledger-rows';
+import {
+  loadStored,
+  saveStored,
+  EVERYTHING,
+  type Wanted,
+  type SessionKey,
+  type StoredLedger,
+} from '../store/pg/ledger-rows';
+import { pruneRequests } from '../store/pg/requests';
 import { migrate } from '../store/pg/schema';
-import { openSettingsProblem, openStep, type OpenOpInput } from './contract-operations';
+import { caseTwinRefusal, openSettingsProblem, openStep, type OpenOpInput } from './contract-operations';
 import type { LedgerStoreOps, StoreSelection, TransferPayload } from './ledger-store';
-import { closeStep, iterateStep, resumeStep, type StepResult } from './ledger-steps';
+import { closeStep, iterateStep, resumeStep, type LedgerStep, type StepResult } from './ledger-steps';
 import { scoreOutcome, statusOutcome } from './operations';
 import { operationAsync, Refused, type Outcome } from './outcome';
 
 /** The channel writers notify: `{"project","session","seq"}`, a wake-up for readers, never the data. */
 export const NOTIFY_CHANNEL = 'loop_ledger';
 
-export function createPgStore(selection: StoreSelection): LedgerStoreOps {
+/** A store one process keeps open for many writes, each with a request id of its own. */
+export interface PgLedgerStoreOps extends LedgerStoreOps {
+  /**
+   * The same store over the same connection, sending `requestId` with its writes: a process that
+   * writes many times (a server, the extension, a load test's writer) gives each write its own id,
+   * as each CLI process has its own. `end` on either closes the shared connection.
+   */
+  withRequestId(requestId: string): PgLedgerStoreOps;
+}
+
+export function createPgStore(selection: StoreSelection): PgLedgerStoreOps {
   return new PgLedgerStore(selection);
 }
 
-class PgLedgerStore implements LedgerStoreOps {
+class PgLedgerStore implements PgLedgerStoreOps {
   private readonly connection: StoreConnection;
   readonly label: string;
 
-  constructor(private readonly selection: StoreSelection) {
-    this.connection = new StoreConnection({ url: selection.url, retryMs: selection.retryMs });
+  constructor(
+    private readonly selection: StoreSelection,
+    connection?: StoreConnection,
+  ) {
+    this.connection = connection ?? new StoreConnection({ url: selection.url, retryMs: selection.retryMs });
     this.label = this.connection.address.label;
+  }
+
+  withRequestId(requestId: string): PgLedgerStoreOps {
+    return new PgLedgerStore({ ...this.selection, requestId }, this.connection);
   }
 
   private key(session: string): SessionKey {
@@ -92,18 +117,21 @@ class PgLedgerStore implements LedgerStoreOps {
    * gets the outcome it had), the step run on the ledger as loaded, its changes saved, readers
    * notified, committed. A transaction that did not commit is sent again whole after a lost
    * connection (StoreConnection.run). `create`: the step accepts a session with no ledger (open).
+   * `wanted`: whether the step reads the old records or only their fold (then it gets the
+   * ledger with no records and the fold, and returns just the records it adds).
    */
   private write<P>(
     session: string,
     create: boolean,
-    step: (ledger: Ledger | null) => StepResult<P>,
+    wanted: Wanted,
+    step: (ledger: Ledger | null, stored: StoredLedger | null) => StepResult<P>,
   ): Promise<Outcome<P>> {
     return this.guard(async () => {
       const key = this.key(session);
       return this.connection.run(async (client) => {
         await client.query('BEGIN');
         try {
-          const { outcome, wrote } = await this.writeIn(client, key, create, step);
+          const { outcome, wrote } = await this.writeIn(client, key, create, wanted, step);
           await client.query(wrote ? 'COMMIT' : 'ROLLBACK');
           return outcome;
         } catch (error) {
@@ -118,43 +146,54 @@ class PgLedgerStore implements LedgerStoreOps {
     client: Client,
     key: SessionKey,
     create: boolean,
-    step: (ledger: Ledger | null) => StepResult<P>,
+    wanted: Wanted,
+    step: (ledger: Ledger | null, stored: StoredLedger | null) => StepResult<P>,
   ): Promise<{ outcome: Outcome<P>; wrote: boolean }> {
     const params = [key.project, key.session];
-    if (create)
+    if (create) {
+      await refuseCaseTwin(client, key);
       await client.query(
         'INSERT INTO loop_ledger_sessions (project, session) VALUES ($1, $2) ON CONFLICT DO NOTHING',
         params,
       );
-    const old = await loadStored(client, key, true);
-    const done = await client.query<{ outcome: string }>(
-      'SELECT outcome FROM loop_ledger_requests WHERE project = $1 AND session = $2 AND request_id = $3',
-      [...params, this.selection.requestId],
-    );
-    if (done.rows[0] !== undefined)
-      return { outcome: JSON.parse(done.rows[0].outcome) as Outcome<P>, wrote: false };
+    }
+    const requestId = this.selection.requestId;
+    const old = await loadStored(client, key, true, { ...wanted, requestId });
+    if (old?.done != null) return { outcome: JSON.parse(old.done) as Outcome<P>, wrote: false };
     if (old === null && !create) throw this.absent(key.session);
-    const { write, result } = step(old?.ledger ?? null);
+    const { write, result } = step(old?.ledger ?? null, old);
     // A refusal or a step that changes nothing writes nothing (the caller rolls back).
     if (write === undefined || result.exitCode !== 0) return { outcome: result, wrote: false };
     const seq = await saveStored(client, key, old, write);
+    // The request remembered and readers woken in one statement (one round trip fewer under the lock).
     await client.query(
-      'INSERT INTO loop_ledger_requests (project, session, request_id, outcome) VALUES ($1, $2, $3, $4)',
-      [...params, this.selection.requestId, JSON.stringify(result)],
+      `WITH remembered AS (
+         INSERT INTO loop_ledger_requests (project, session, request_id, outcome, seq)
+         VALUES ($1, $2, $3, $4, $5) RETURNING seq)
+       SELECT pg_notify($6, $7) FROM remembered`,
+      [
+        ...params,
+        requestId,
+        JSON.stringify(result),
+        seq,
+        NOTIFY_CHANNEL,
+        JSON.stringify({ project: key.project, session: key.session, seq }),
+      ],
     );
-    await client.query('SELECT pg_notify($1, $2)', [
-      NOTIFY_CHANNEL,
-      JSON.stringify({ project: key.project, session: key.session, seq }),
-    ]);
+    await pruneRequests(client, key, seq);
     return { outcome: result, wrote: true };
   }
 
-  /** The session's ledger as one consistent snapshot. */
-  private read<P>(session: string, use: (stored: StoredLedger) => Outcome<P>): Promise<Outcome<P>> {
+  /** The session's ledger as one consistent snapshot (`wanted`: its records, or only their fold). */
+  private read<P>(
+    session: string,
+    wanted: Wanted,
+    use: (stored: StoredLedger) => Outcome<P>,
+  ): Promise<Outcome<P>> {
     return this.guard(async () => {
       const key = this.key(session);
       const stored = await this.connection.run((client) =>
-        snapshot(client, () => loadStored(client, key, false)),
+        snapshot(client, () => loadStored(client, key, false, wanted)),
       );
       if (stored === null) throw this.absent(session);
       return use(stored);
@@ -164,29 +203,36 @@ class PgLedgerStore implements LedgerStoreOps {
   open(session: string, input: OpenOpInput) {
     const settings = openSettingsProblem(input);
     if (settings) return Promise.resolve(settings);
-    return this.write(session, true, openStep(this.selection.root, session, input));
+    return this.write(session, true, EVERYTHING, openStep(this.selection.root, session, input));
   }
 
+  /**
+   * Reads the old records only through their fold (as the file store's sealed path does), and of
+   * the completed actions only those it names: its cost does not grow with the loop's length.
+   */
   iterate(session: string, input: EngineeringIterateInput) {
-    const step = iterateStep(input);
-    return this.write(session, false, (ledger) => step(ledger as Ledger));
+    const wanted: Wanted = { records: 'summary', actions: input.actions ?? [] };
+    return this.write(session, false, wanted, withFold(iterateStep(input)));
   }
 
   resume(session: string) {
-    return this.write(session, false, (ledger) => resumeStep(ledger as Ledger));
+    return this.write(session, false, EVERYTHING, (ledger) => resumeStep(ledger as Ledger));
   }
 
   close(session: string, input: CloseInput) {
     const step = closeStep(input);
-    return this.write(session, false, (ledger) => step(ledger as Ledger));
+    return this.write(session, false, EVERYTHING, (ledger) => step(ledger as Ledger));
   }
 
+  /** Reads the head, epochs, actions and the records' fold: never the records themselves. */
   status(session: string) {
-    return this.read(session, (stored) => statusOutcome(stored.ledger));
+    return this.read(session, { records: 'summary' }, (stored) =>
+      statusOutcome(stored.ledger, stored.summary),
+    );
   }
 
   score(session: string, measures: string[]) {
-    return this.read(session, (stored) => scoreOutcome(stored.ledger, measures));
+    return this.read(session, EVERYTHING, (stored) => scoreOutcome(stored.ledger, measures));
   }
 
   list() {
@@ -320,6 +366,33 @@ class PgLedgerStore implements LedgerStoreOps {
   end(): Promise<void> {
     return this.connection.close();
   }
+}
+
+/** A step over an existing ledger, given the fold of its records as loaded. */
+function withFold<P>(
+  step: LedgerStep<P>,
+): (ledger: Ledger | null, stored: StoredLedger | null) => StepResult<P> {
+  return (ledger, stored) => step(ledger as Ledger, stored?.summary);
+}
+
+/**
+ * The file store's rule on PostgreSQL: a new session whose id differs only in case from one the
+ * project holds is refused, so `store export` can always write the project's ledgers to a
+ * folder on macOS or Windows. The advisory lock on the id's lower-case spelling serialises two
+ * such opens racing on different machines (neither would see the other's uncommitted row).
+ */
+async function refuseCaseTwin(client: Client, key: SessionKey): Promise<void> {
+  await client.query(`SELECT pg_advisory_xact_lock(hashtext($1))`, [
+    JSON.stringify(['loop-ledger case', key.project, key.session.toLowerCase()]),
+  ]);
+  const twin = await client.query<{ session: string }>(
+    `SELECT session FROM loop_ledger_sessions
+     WHERE project = $1 AND lower(session) = lower($2) AND session <> $2 AND head IS NOT NULL
+     ORDER BY session LIMIT 1`,
+    [key.project, key.session],
+  );
+  const found = twin.rows[0];
+  if (found !== undefined) throw caseTwinRefusal(key.session, found.session);
 }
 
 /** `read` inside one read-only REPEATABLE READ transaction: every row from one moment. */

@@ -55,6 +55,16 @@ const MIGRATIONS: readonly (readonly string[])[] = [
        FOREIGN KEY (project, session) REFERENCES loop_ledger_sessions ON DELETE CASCADE
      )`,
   ],
+  [
+    // The fold of the session's records (engine/records-summary.ts), kept beside them so `status`
+    // and `iterate` read one row instead of every record. NULL (a session written before this
+    // version): read the records and fold them; the next write stores it.
+    `ALTER TABLE loop_ledger_sessions ADD COLUMN records_summary text`,
+    // The session's seq at the request's write: what pruning keeps ("the newest K") is a range
+    // of it. NULL for requests written before this version (pruned by age alone).
+    `ALTER TABLE loop_ledger_requests ADD COLUMN seq bigint`,
+    `CREATE INDEX loop_ledger_requests_by_seq ON loop_ledger_requests (project, session, seq)`,
+  ],
 ];
 
 export const SCHEMA_LATEST = MIGRATIONS.length;

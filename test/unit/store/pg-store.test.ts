@@ -9,7 +9,7 @@ import { startCluster, type PgCluster } from '../helpers/pg-cluster';
 import { cli, CONTRACT, tempRoot, withoutClock } from '../helpers/pg-cli';
 
 describe('PostgreSQL ledger store', function () {
-  this.timeout(120_000);
+  this.timeout(300_000);
   let cluster: PgCluster;
   let url: string;
 
@@ -36,9 +36,9 @@ describe('PostgreSQL ledger store', function () {
     assert.match(before.stderr, /no Loop Ledger schema.*store migrate/);
     const first = cli(['store', 'migrate', '--root', root, '--store', url, '--json']);
     assert.equal(first.code, 0, first.stderr);
-    assert.deepEqual([first.json.from_version, first.json.to_version], [0, 1]);
+    assert.deepEqual([first.json.from_version, first.json.to_version], [0, 2]);
     const again = cli(['store', 'migrate', '--root', root, '--store', url, '--json']);
-    assert.deepEqual([again.json.from_version, again.json.to_version], [1, 1]);
+    assert.deepEqual([again.json.from_version, again.json.to_version], [2, 2]);
     await sql('UPDATE loop_ledger_schema SET version = 99');
     try {
       for (const args of [
@@ -50,7 +50,7 @@ describe('PostgreSQL ledger store', function () {
         assert.match(r.stderr, /version 99, newer than this loop-ledger understands.*upgrade loop-ledger/);
       }
     } finally {
-      await sql('UPDATE loop_ledger_schema SET version = 1');
+      await sql('UPDATE loop_ledger_schema SET version = 2');
     }
   });
 
@@ -251,5 +251,182 @@ describe('PostgreSQL ledger store', function () {
     }
     const tables = await sql(`SELECT count(*)::int AS c FROM pg_tables WHERE tablename LIKE 'loop_ledger_%'`);
     assert.equal(tables.rows[0].c, 6);
+  });
+
+  it('a session id differing only in case from an existing one: the same refusal on both stores', () => {
+    const fileRoot = tempRoot('twins');
+    const pgRoot = tempRoot('twins');
+    const elsewhere = tempRoot('twins'); // another machine, same project
+    for (const [args, root] of [
+      [['open', '--session', 'Fix-1', '--contract', CONTRACT], null],
+      [['open', '--session', 'fix-1', '--contract', CONTRACT], null],
+      [['open', '--session', 'FIX-1', '--contract', CONTRACT, '--force'], null],
+      [['open', '--session', 'Fix-1', '--contract', CONTRACT, '--force'], null],
+      [['open', '--session', 'fix-2', '--contract', CONTRACT], elsewhere],
+    ] as [string[], string | null][]) {
+      const onFiles = cli([...args, '--root', fileRoot]);
+      const onPg = cli([...args, '--root', root ?? pgRoot, '--project', 'twins', '--store', url]);
+      assert.equal(onPg.code, onFiles.code, `${args.join(' ')}: ${onPg.stderr}`);
+      assert.equal(onPg.stderr, onFiles.stderr, args.join(' '));
+      assert.equal(withoutClock(onPg.stdout), withoutClock(onFiles.stdout), args.join(' '));
+    }
+    const refused = cli([
+      'open',
+      '--session',
+      'fix-1',
+      '--contract',
+      CONTRACT,
+      '--root',
+      elsewhere,
+      '--store',
+      url,
+    ]);
+    assert.equal(refused.code, 2);
+    assert.match(
+      refused.stderr,
+      /session id "fix-1": a ledger for "Fix-1" exists, and ids that differ only in case/,
+    );
+    const listed = cli(['list', '--root', pgRoot, '--project', 'twins', '--store', url, '--json']);
+    assert.deepEqual(
+      listed.json.sessions.map((s: { session: string }) => s.session),
+      ['Fix-1', 'fix-2'],
+    );
+  });
+
+  it('status reads the records’ stored fold, never the records; without a fold it reads them and the next write stores one', async () => {
+    const root = tempRoot('fold');
+    const on = ['--root', root, '--store', url];
+    assert.equal(cli(['open', '--session', 'f1', '--contract', CONTRACT, ...on]).code, 0);
+    for (const [i, extra] of [
+      [0, ['--error', 'E1 boom']],
+      [1, ['--measure', 'todo-count=2', '--measure', 'module-lines=40']],
+      [2, ['--state', 's-x']],
+    ] as [number, string[]][])
+      assert.equal(
+        cli(['iterate', '--session', 'f1', '--outcome', 'continue', '--action', `a${i}`, ...extra, ...on])
+          .code,
+        0,
+      );
+    const before = cli(['status', '--session', 'f1', ...on, '--json']);
+    assert.equal(before.code, 0, before.stderr);
+    assert.equal(before.json.iterations, 3);
+    // Every record row made unreadable: status answers the same, so it read none of them; score,
+    // which does read them, fails.
+    const where = `project = 'fold' AND session = 'f1'`;
+    const records = await sql(`SELECT n, record FROM loop_ledger_iterations WHERE ${where}`);
+    await sql(`UPDATE loop_ledger_iterations SET record = 'not json' WHERE ${where}`);
+    const blind = cli(['status', '--session', 'f1', ...on, '--json']);
+    assert.equal(blind.code, 0, blind.stderr);
+    assert.equal(blind.stdout, before.stdout);
+    const score = cli([
+      'score',
+      '--session',
+      'f1',
+      '--measure',
+      'todo-count=1',
+      '--measure',
+      'module-lines=1',
+      ...on,
+    ]);
+    assert.notEqual(score.code, 0);
+    for (const row of records.rows)
+      await sql(`UPDATE loop_ledger_iterations SET record = $1 WHERE ${where} AND n = $2`, [
+        row.record,
+        row.n,
+      ]);
+    // No fold (a session written before it existed): status reads the records, and says the same.
+    const noFold = `UPDATE loop_ledger_sessions SET records_summary = NULL WHERE ${where}`;
+    await sql(noFold);
+    assert.equal(cli(['status', '--session', 'f1', ...on, '--json']).stdout, before.stdout);
+    // The next write stores the fold again, folded from the records; status from it and from the
+    // records agree.
+    const next = [
+      'iterate',
+      '--session',
+      'f1',
+      '--outcome',
+      'continue',
+      '--action',
+      'b1',
+      '--error',
+      'E1 boom',
+    ];
+    assert.equal(cli([...next, ...on]).code, 0);
+    const fold = await sql(`SELECT records_summary FROM loop_ledger_sessions WHERE ${where}`);
+    assert.equal(JSON.parse(fold.rows[0].records_summary).count, 4);
+    const fromFold = cli(['status', '--session', 'f1', ...on, '--json']);
+    await sql(noFold);
+    const fromRecords = cli(['status', '--session', 'f1', ...on, '--json']);
+    assert.equal(fromFold.code, 0, fromFold.stderr);
+    assert.equal(fromFold.json.iterations, 4);
+    assert.equal(fromFold.stdout, fromRecords.stdout);
+  });
+
+  it('remembered request ids are pruned when old and not among the newest, and a kept one still answers a retry', async () => {
+    const root = tempRoot('prune');
+    const on = ['--root', root, '--store', url];
+    assert.equal(cli(['open', '--session', 'p1', '--contract', CONTRACT, ...on]).code, 0);
+    const first = cli([
+      'iterate',
+      '--session',
+      'p1',
+      '--outcome',
+      'continue',
+      '--action',
+      'kept',
+      '--request-id',
+      'req-kept',
+      ...on,
+      '--json',
+    ]);
+    assert.equal(first.code, 0, first.stderr);
+    const where = `project = 'prune' AND session = 'p1'`;
+    // Pretend the session has had 2047 writes, with requests of every kind of age.
+    await sql(`UPDATE loop_ledger_sessions SET seq = 2047 WHERE ${where}`);
+    const add = (id: string, seq: number | null, daysAgo: number) =>
+      sql(
+        `INSERT INTO loop_ledger_requests (project, session, request_id, outcome, seq, created_at)
+         VALUES ('prune', 'p1', $1, '{}', $2, now() - make_interval(days => $3))`,
+        [id, seq, daysAgo],
+      );
+    await add('old-far', 10, 8); // old, and 2000+ writes ago: pruned
+    await add('old-unnumbered', null, 8); // old, written before requests were numbered: pruned
+    await add('young-far', 20, 1); // a day old: kept, however many writes ago
+    await add('old-near', 1500, 30); // among the newest 1000 writes: kept, however old
+    const ids = async () =>
+      (await sql(`SELECT request_id FROM loop_ledger_requests WHERE ${where} ORDER BY request_id`)).rows.map(
+        (r) => r.request_id as string,
+      );
+    const iterate = (action: string) =>
+      cli(['iterate', '--session', 'p1', '--outcome', 'continue', '--action', action, ...on]);
+    // Write 2048 (a multiple of 64) prunes.
+    assert.equal(iterate('x1').code, 0);
+    const left = await ids();
+    assert.ok(!left.includes('old-far') && !left.includes('old-unnumbered'), left.join(' '));
+    for (const id of ['young-far', 'old-near', 'req-kept']) assert.ok(left.includes(id), id);
+    // Kept besides: the open's request and the new write's.
+    assert.equal(left.length, 5, left.join(' '));
+    // Write 2049 does not prune (the cost is spread over 64 writes).
+    await add('old-far-2', 11, 8);
+    assert.equal(iterate('x2').code, 0);
+    assert.ok((await ids()).includes('old-far-2'));
+    // A kept request still answers its retry with the first outcome, written once.
+    const retry = cli([
+      'iterate',
+      '--session',
+      'p1',
+      '--outcome',
+      'continue',
+      '--action',
+      'kept',
+      '--request-id',
+      'req-kept',
+      ...on,
+      '--json',
+    ]);
+    assert.equal(retry.code, 0, retry.stderr);
+    assert.deepEqual(retry.json, first.json);
+    const kept = await sql(`SELECT count(*)::int AS c FROM loop_ledger_iterations WHERE ${where}`);
+    assert.equal(kept.rows[0].c, 3);
   });
 });
