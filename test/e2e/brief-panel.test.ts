@@ -90,7 +90,7 @@ describe('critic brief panel', function () {
     await answerQuickInput(page, 'Assemble Critic Brief: session', { pick: SESSION });
     await answerQuickInput(page, 'Assemble Critic Brief: change', { pick: 'Working tree vs HEAD' });
     await answerQuickInput(page, 'Assemble Critic Brief: verification output', { pick: 'From a file' });
-    // A missing file first: the box checks the disk asynchronously (issue 10 item 8), shows why,
+    // A missing file first: the box checks the disk asynchronously (the host never waits), shows why,
     // and stays open on Enter; then the real file is accepted.
     await answerQuickInput(page, 'Assemble Critic Brief: verification output file', {
       text: '.loop/evidence/missing.txt',

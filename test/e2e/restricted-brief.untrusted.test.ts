@@ -1,4 +1,4 @@
-// Issue 10 item 15: a brief panel restored in a really untrusted window. The folder opens in
+// A brief panel restored in a really untrusted window. The folder opens in
 // Restricted Mode (scripts/run-e2e.mjs runs *.untrusted.test.js with workspace trust on); the test
 // trusts it through VS Code's own trust editor, assembles a brief, then takes the trust back with
 // "Don't Trust", which makes code-server reload the window. VS Code then restores the panel through

@@ -1,4 +1,4 @@
-// Item 9 of issue 10: the extension activates only where it belongs, and once active in a
+// The extension activates only where it belongs, and once active in a
 // workspace without `.loop/` it runs nothing: no poll, no timers of its own, no ledger reads
 // beyond listing two absent folders once. (Sorted first, so it sees the window before any other
 // suite activates the extension or copies ledgers in.)

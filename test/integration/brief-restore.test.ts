@@ -1,4 +1,4 @@
-// Issue 10 item 4: a brief panel keeps only which brief it shows in its webview state (root,
+// A brief panel keeps only which brief it shows in its webview state (root,
 // session, brief id) and the host re-reads the packet from the file it kept when the panel
 // opened. The saved state comes back from the workbench as untrusted input: a root that is not a
 // workspace folder, a traversal in an id, a huge string or an old whole-packet state is refused,

@@ -200,7 +200,7 @@ describe('contract editor: diagnostics, CodeLens, New Contract', () => {
       );
     });
 
-    it('refuses a name already taken, the disk checked asynchronously (issue 10 item 8)', async () => {
+    it('refuses a name already taken, the disk checked asynchronously so the extension host never waits', async () => {
       const taken = join(contracts(), 'tidy-greeting.json');
       assert.ok(existsSync(taken), 'created by the test above');
       const before = readFileSync(taken, 'utf8');

@@ -1,4 +1,4 @@
-// Item 3 of issue 10: `loop-ledger-git:` documents take root, revision and path from their URI,
+// `loop-ledger-git:` documents take root, revision and path from their URI,
 // which anything can construct. Only a workspace folder, a real revision and a repository path
 // reach git, and never as an option.
 import * as assert from 'node:assert/strict';

@@ -1,4 +1,4 @@
-// Item 8 of issue 10: the extension host stays responsive (event-loop delay, measured here with
+// The extension host stays responsive (event-loop delay, measured here with
 // perf_hooks inside the real extension host) while a CLI holds a ledger's lock for 2 s and while
 // 500 sessions × 20 iterations load. Prints p99 and max; asserts only a generous sanity bound
 // (a synchronous wait would show the whole 2 s).

@@ -1,7 +1,8 @@
-// Issue 10 item 8: Show Status and Score in the extension read the ledger through the store's
-// asynchronous reader. The outcome must be exactly the synchronous operation's, for every kind of
-// ledger the CLI meets: a good one (with and without iterations), none, a corrupt one, one from a
-// newer version, a folder in its place, a symlink, the original engine's folder, a bad session id.
+// Show Status and Score in the extension read the ledger through the store's asynchronous reader,
+// so the extension host never waits on the disk. The outcome must be exactly the synchronous
+// operation's, for every kind of ledger the CLI meets: a good one (with and without iterations),
+// none, a corrupt one, one from a newer version, a folder in its place, a symlink, the original
+// engine's folder, a bad session id.
 import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -84,7 +84,7 @@ describe('cli: iterate', () => {
     assert.deepEqual(ledger.iterations[0], r.json);
   });
 
-  describe('refusals, in the reference order, write nothing', () => {
+  describe("refusals, in the original work loop's order, write nothing", () => {
     it('1: over a closed ledger → 3 (before the action check)', () => {
       const loop = loopWith();
       loop.cli('iterate', '--outcome', 'complete', '--action', 'a1');

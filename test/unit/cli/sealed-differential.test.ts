@@ -1,4 +1,4 @@
-// Red team of the sealed read (issue 15), through the real CLI: every scenario runs the same
+// Red team of the sealed read, through the real CLI: every scenario runs the same
 // commands on a long ledger read through its seal and on a copy read in full (sealed-pair.ts),
 // and every step must answer and write the same bytes on both.
 import assert from 'node:assert/strict';

@@ -113,7 +113,7 @@ describe('contract: placeholder detection', () => {
 });
 
 describe('contract: evidence command static checks', () => {
-  it('passes the reference examples', () => {
+  it("passes the examples in the original work loop's documentation", () => {
     assert.deepEqual(
       codes('tool --format JSON', (w) => w === 'tool'),
       [],

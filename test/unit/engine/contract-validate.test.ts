@@ -330,7 +330,7 @@ describe('contract: validateContract', () => {
         'not-boolean',
       ]);
     });
-    it('(e) the reference §12 commands pass', () => {
+    it("(e) the commands the original work loop's tests accept pass (upper-case flag value, pipe, script, env prefix)", () => {
       for (const command of [
         'npm run x --format JSON',
         'ls src | wc -l',

@@ -1,4 +1,4 @@
-// Issue 10 item 8: a large contract is checked in a worker thread, so the extension host's event
+// A large contract is checked in a worker thread, so the extension host's event
 // loop keeps turning while it is parsed, validated and located. The worker gives exactly the
 // inline check's answer; a worker that cannot start falls back to the inline check.
 import assert from 'node:assert/strict';

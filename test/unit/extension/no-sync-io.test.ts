@@ -1,4 +1,4 @@
-// Issue 10 item 8: the extension host never waits on the disk. Every synchronous file call
+// The extension host never waits on the disk. Every synchronous file call
 // (`*Sync(`) and every synchronous read operation of src/app or src/store that src/extension
 // could call instead of its asynchronous twin is found by scanning the source; a new one fails
 // here unless it is added to the allow-list below with the reason it cannot block the window.
@@ -14,7 +14,7 @@ const EXTENSION_SRC = resolve(__dirname, '../../../../src/extension');
  * readTextFileAsync, readLedgerFileAsync, listSessionsAsync, findUnfinishedRunAsync,
  * resumeContinuesRepeatOnDiskAsync).
  * Ledger writes through src/app under the lock (iterateOp, closeOp, briefOp, …) are not listed:
- * they take one lock attempt and retry on timers (issue 10 item 8 leaves them as they are).
+ * they take one lock attempt and retry on timers, so they never hold the host while a lock is busy.
  */
 const SYNC_READ_OPERATIONS = [
   'listOp',
@@ -87,7 +87,7 @@ function sourceFiles(dir: string): string[] {
   });
 }
 
-describe('no synchronous disk access on the extension host (issue 10 item 8)', () => {
+describe('no synchronous disk access on the extension host', () => {
   it('finds a *Sync( call and an import of a synchronous read operation (the scan can fail)', () => {
     const sample = [
       "import { listOp, type Outcome } from '../../app/operations';",

@@ -1,4 +1,4 @@
-// Issue 10 item 3: the `loop-ledger-git:` document provider runs no git in an untrusted
+// The `loop-ledger-git:` document provider runs no git in an untrusted
 // workspace, for any URI, even one that would be served when trusted; and a refused URI never
 // reaches git either. Trust, folders and git are injected; the spy records every git call.
 import assert from 'node:assert/strict';

@@ -1,6 +1,7 @@
-// Files a cloned repository can carry where ledgers, locks and their folders go (issue 9, items
-// 6, 7, 10, 11), through the real CLI. Every child runs under a deadline and is killed past it,
-// so a hang fails the test instead of hanging the suite.
+// Files a cloned repository can carry where ledgers, locks and their folders go (special or huge
+// ledgers, odd entries at the lock, file modes, folders leading outside), through the real CLI.
+// Every child runs under a deadline and is killed past it, so a hang fails the test instead of
+// hanging the suite.
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
 import {
@@ -102,7 +103,7 @@ describe('reliability: hostile files in the ledger folder', function () {
   });
   afterEach(() => rmSync(root, { recursive: true, force: true }));
 
-  describe('ledgers that are not regular files, or too big (item 6)', () => {
+  describe('ledgers that are not regular files, or too big', () => {
     function plant(): void {
       symlinkSync('/dev/zero', join(dir(), 'zero.json'));
       execFileSync('mkfifo', [join(dir(), 'fifo.json')]);
@@ -166,7 +167,7 @@ describe('reliability: hostile files in the ledger folder', function () {
     });
   });
 
-  describe("entries in the lock's place (item 7)", () => {
+  describe("entries in the lock's place", () => {
     it('a dangling symlink at <ledger>.lock is cleared, not spun on', () => {
       symlinkSync(join(root, 'nowhere'), `${ledgerPath(root, 'good')}.lock`);
       const run = iterate('good');
@@ -211,7 +212,7 @@ describe('reliability: hostile files in the ledger folder', function () {
     });
   });
 
-  describe('file modes (item 10)', () => {
+  describe('file modes', () => {
     for (const mode of [0o600, 0o640, 0o444]) {
       it(`a ${mode.toString(8)} ledger keeps its mode through a rewrite`, () => {
         chmodSync(ledgerPath(root, 'good'), mode);
@@ -223,7 +224,7 @@ describe('reliability: hostile files in the ledger folder', function () {
     }
   });
 
-  describe('ledger folders that lead outside the root (item 11)', () => {
+  describe('ledger folders that lead outside the root', () => {
     let outside: string;
     beforeEach(() => {
       outside = tempRoot('loop-ledger-outside-');

@@ -43,7 +43,7 @@ function contractText(names: string[]): string {
   return text.replace('"PROTO"', '"__proto__"');
 }
 
-describe('reliability: names special to objects (issue 9, item 4)', function () {
+describe('reliability: names special to objects (`__proto__`, `constructor`, `toString`)', function () {
   this.timeout(60_000);
   let root: string;
   let contract: string;
@@ -131,7 +131,7 @@ describe('reliability: names special to objects (issue 9, item 4)', function () 
   });
 });
 
-describe('engine: maps keyed by user text (issue 9, item 4)', () => {
+describe('engine: maps keyed by user text keep names special to objects', () => {
   const rubric = SPECIAL.map((name, i) => dimension(name, i === 0)) as unknown as RubricDimension[];
 
   it('parseMeasurements and scoreRubric keep `__proto__` as a key', () => {
@@ -173,7 +173,7 @@ describe('engine: maps keyed by user text (issue 9, item 4)', () => {
   });
 });
 
-describe('extension: packet export with names special to objects (issue 9, item 4)', () => {
+describe('extension: packet export with names special to objects', () => {
   it('a `toString` or `constructor` dimension shows its declared baseline, not a function', () => {
     const rubric = ['toString', 'constructor', '__proto__'].map((name) => dimension(name, false));
     const markdown = packetMarkdown(
@@ -197,7 +197,7 @@ describe('extension: packet export with names special to objects (issue 9, item 
   });
 });
 
-describe('reliability: Windows device names as session ids (issue 9, item 5)', function () {
+describe('reliability: Windows device names as session ids', function () {
   this.timeout(60_000);
   const devices = [
     'CON',

@@ -1,4 +1,4 @@
-// Inputs that are not regular files (issue 9, item 9): pipes, process substitution, /dev/stdin,
+// Inputs that are not regular files: pipes, process substitution, /dev/stdin,
 // named FIFOs and character devices are read to their end under the same size caps, through the
 // real CLI. A FIFO nobody writes to is refused after a bounded wait instead of hanging.
 import assert from 'node:assert/strict';
@@ -34,7 +34,7 @@ function mkfifo(path: string): void {
   assert.equal(made.status, 0, String(made.stderr));
 }
 
-describe('reliability: inputs that are pipes, FIFOs or devices (issue 9, item 9)', function () {
+describe('reliability: inputs that are pipes, FIFOs or devices', function () {
   this.timeout(120_000);
   let root: string;
 

@@ -1,4 +1,4 @@
-// Hand-edited ledgers through the real CLI (issue 9, items 2 and 3): every malformed variant is
+// Hand-edited ledgers through the real CLI: every malformed variant is
 // "corrupt" — exit 2, one line naming the file and the JSON path of the first bad field — on
 // every command, and the file is left byte for byte as it was. Ledgers that are merely laid out
 // differently (a record over two lines) stay readable, and the next write is valid JSON.
@@ -250,7 +250,7 @@ describe('reliability: malformed ledgers', function () {
     assert.equal(entries.get('base')?.kind, 'ledger');
   });
 
-  describe("layouts that are not the writer's own stay readable, and the next write is valid (item 2)", () => {
+  describe("layouts that are not the writer's own stay readable, and the next write is valid", () => {
     const session = 'edited';
     /** The CLI's own file, with records re-laid out by hand: same data, other lines. */
     function handEdited(layout: (records: Json[]) => string): Json {

@@ -1,4 +1,4 @@
-// Messages and exit codes (issue 9, item 12), through the real CLI: control characters in echoed
+// Messages and exit codes, through the real CLI: control characters in echoed
 // values are spelled out, an OS error is named once, disk full / permission denied exit 74 and a
 // bug exits 70 (never 1, which means malformed input), each on one line naming the file.
 //
@@ -74,7 +74,7 @@ function oneLine(stderr: string): string {
   return lines[0] as string;
 }
 
-describe('reliability: messages and exit codes (issue 9, item 12)', function () {
+describe('reliability: messages and exit codes', function () {
   this.timeout(120_000);
   let root: string;
   let contract: string;

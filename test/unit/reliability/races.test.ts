@@ -1,6 +1,6 @@
 // Writers racing through the real CLI where the ledger's location is itself in play: a session
-// still in the original engine's folder (issue 9, item 1) and two sessions whose ids share a
-// prefix (item 8). Every writer that exits 0 must find its iteration in the ledger.
+// still in the original engine's folder and two sessions whose ids share a prefix. Every writer
+// that exits 0 must find its iteration in the ledger.
 import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';

@@ -91,8 +91,8 @@ describe('repeat: state capture (drivers)', () => {
     assert.notEqual((await captureGit({ root, scope: [], exclude: [] })).key, edited.key);
   });
 
-  // The keys, recomputed here from the reference's §2 formulas with other tools: a faster capture
-  // must still capture exactly this.
+  // The keys, recomputed here with other tools from the original repeat tool's state-capture
+  // recipes: a faster capture must still capture exactly this.
   const sha = (data: string | Buffer) => createHash('sha256').update(data).digest('hex');
 
   it('fs: the key is sha256 over the path-sorted "path NUL content-sha256" lines, cold and warm', async () => {

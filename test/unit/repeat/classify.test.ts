@@ -19,7 +19,7 @@ const reported = (d: ReturnType<typeof drive>) => d.ledger.iterations.map((r) =>
 const concerns = (...c: string[]) =>
   JSON.stringify({ summary: 'oscillating on formatPath', concerns: c, recommendations: ['x'] });
 
-describe('repeat: classifyRepeat (reference §§4–8)', () => {
+describe("repeat: classifyRepeat (the original repeat tool's outcomes, counters, stalls, cycles and exit reasons)", () => {
   it('settles when the state holds and the summary says nothing is left (settle at 3)', () => {
     const d = drive([
       { post: 'A', summary: work('8 recommendations') },

@@ -1,5 +1,6 @@
-// The follow-up's rules (reference §8) and the kept question: which exits run it, which skip it,
-// which ask; the question's place in the `repeat` key; which ledgers `resume` hands to the driver.
+// The follow-up's rules (the original repeat tool's exit-reason table) and the kept question:
+// which exits run it, which skip it, which ask; the question's place in the `repeat` key; which
+// ledgers `resume` hands to the driver.
 import assert from 'node:assert/strict';
 import { followUpAnswered, followUpPlan, keepFollowUpQuestion } from '../../../src/engine/repeat/follow-up';
 import { resumeContinuesRepeat, withRepeatState } from '../../../src/engine/repeat/ledger';

@@ -13,8 +13,8 @@ function refused(raw: string): string {
   return parsed.message;
 }
 
-describe('repeat: --spec grammar (reference §1)', () => {
-  it('the reference examples', () => {
+describe('repeat: --spec grammar of the original repeat tool (`<inner> [then <follow-up>] [max=N]`)', () => {
+  it("the examples in the original repeat tool's documentation", () => {
     assert.deepEqual(ok('improve-code-structure'), {
       inner: 'improve-code-structure',
       followUp: null,

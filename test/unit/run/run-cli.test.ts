@@ -1,5 +1,5 @@
 // `loop-ledger run` as a real child process against the sample target, one case per behaviour the
-// original harness's tests pin (reference §9), each receipt also put through `validate`.
+// original harness's tests pin, each receipt also put through `validate`.
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

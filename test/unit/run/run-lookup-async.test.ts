@@ -1,4 +1,4 @@
-// Issue 10 item 8: Run Loop asks whether a session has an unfinished run without blocking the
+// Run Loop asks whether a session has an unfinished run without blocking the
 // extension host. The rule (newest run linked to the session, finished when it has a receipt, its
 // request read back) is one generator in run-session.ts; the CLI drives it synchronously, the
 // extension with promises. Both drivers must answer the same for every layout below.

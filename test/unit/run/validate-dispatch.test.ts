@@ -40,7 +40,7 @@ function v1Receipt(overrides: Record<string, unknown> = {}): Record<string, unkn
   };
 }
 
-/** A valid receipt in the older format (reference §11): no `schema`, per-attempt receipts. */
+/** A valid receipt in the original harness's older format: no `schema`, per-attempt receipts. */
 function legacyReceipt(overrides: Record<string, unknown> = {}): Record<string, unknown> {
   const inAttempt = (name: string) => `${RUN_DIR}/attempts/01/${name}`;
   return {

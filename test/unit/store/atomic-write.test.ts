@@ -106,7 +106,7 @@ describe('store: atomic write', () => {
     assert.deepEqual(readdirSync(tmp()), ['dir.json']);
   });
 
-  it('keeps the permission bits of the file it replaces (issue 9, item 10)', () => {
+  it('keeps the permission bits of the file it replaces', () => {
     const target = join(tmp(), 'x.json');
     for (const mode of [0o600, 0o640, 0o444, 0o755]) {
       writeFileSync(target, 'old');
@@ -119,7 +119,7 @@ describe('store: atomic write', () => {
     }
   });
 
-  it("reads a temporary name as one target's only, whatever other ids share its prefix (item 8)", () => {
+  it("reads a temporary name as one target's only, whatever other ids share its prefix", () => {
     assert.equal(tempWriterPid('.a.json.123.4.k3j2.tmp', 'a.json'), 123);
     assert.equal(tempWriterPid('.a.json.123.4..tmp', 'a.json'), 123);
     // The temporary file of session "a.json.999999" is not one of "a"'s.

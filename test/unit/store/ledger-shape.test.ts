@@ -1,5 +1,5 @@
 // The read-side checks in isolation: duplicate keys anywhere, the proof that record text may be
-// reused, and the shape validator's messages (issue 9, items 2 and 3).
+// reused, and the shape validator's messages for hand-edited ledgers.
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import type { IterationRecord, Ledger } from '../../../src/engine/types';

@@ -133,7 +133,7 @@ describe('store: lock', () => {
     assert.deepEqual(readdirSync(tmp()), []);
   });
 
-  it("clears a dangling symlink left as a break guard beside a dead holder's lock (issue 9, item 7)", async () => {
+  it("clears a dangling symlink left as a break guard beside a dead holder's lock", async () => {
     const ledger = join(tmp(), 's.json');
     writeLock(ledger, { pid: await deadPid(), hostname: hostname(), acquired_at: new Date().toISOString() });
     symlinkSync(join(tmp(), 'nowhere'), `${ledger}.lock.break`);

@@ -1,5 +1,5 @@
 // `wo reconcile-table` (read-only, one row per work order) and the pure recovery rules it feeds:
-// the §7 disposition table, the three-way verdict and the ready queue.
+// the crash-recovery disposition table, the three-way verdict and the ready queue.
 import assert from 'node:assert/strict';
 import { spawnSync, execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';

@@ -1,7 +1,7 @@
-// Crash recovery of `wo run` (§7): the runner is SIGKILLed by a fake agent at each step, then
-// `wo run` is simply run again. A completed phase never repeats, an attempt is counted once per
-// dispatch, and a property test checks that no sequence of crashes and re-runs exceeds the cap
-// or builds a TERMINAL work order.
+// Crash recovery of `wo run` (the reconcile table decides how each work order resumes): the runner
+// is SIGKILLed by a fake agent at each step, then `wo run` is simply run again. A completed phase
+// never repeats, an attempt is counted once per dispatch, and a property test checks that no
+// sequence of crashes and re-runs exceeds the cap or builds a TERMINAL work order.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';

@@ -1,6 +1,7 @@
-// The exit of `wo run` (§7's last row, §10): once every work order is done, a task review of the
-// assembled HEAD, then the ship, merge and mode gates as their kernels answer. The merge gate's
-// exit code decides the run's; the mode gate's answer (may a PR be opened) is reported only.
+// The exit of `wo run` (the reconcile table's "all done" row, then the exit gates): once every work
+// order is done, a task review of the assembled HEAD, then the ship, merge and mode gates as their
+// kernels answer. The merge gate's exit code decides the run's; the mode gate's answer (may a PR be
+// opened) is reported only.
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -1,7 +1,8 @@
-// `wo run --parallel --max N` (§13) over real git repositories: co-batching of disjoint work
-// orders at one ROUND_BASE, each in its own worktree and branch, merge-back in batch order, a
-// deferred overlap, a retry, a merge conflict HALT with the integration tree left clean, no
-// stray branches or worktrees, the kill switch per round, and the --max refusals.
+// `wo run --parallel --max N` (the parallel variant of the original work-order loop) over real git
+// repositories: co-batching of disjoint work orders at one ROUND_BASE, each in its own worktree and
+// branch, merge-back in batch order, a deferred overlap, a retry, a merge conflict HALT with the
+// integration tree left clean, no stray branches or worktrees, the kill switch per round, and the
+// --max refusals.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, writeFileSync } from 'node:fs';
