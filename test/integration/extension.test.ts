@@ -46,6 +46,7 @@ describe('Loop Ledger extension in a real extension host', () => {
       'receipts',
       'runs',
       'sessions',
+      'store',
       'testing',
       'workOrders',
     ]);
