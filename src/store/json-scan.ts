@@ -51,20 +51,17 @@ function keyText(text: string, open: number, close: number): string {
  * Scans `text`, which JSON.parse accepted and turned into `parsed` (a ledger object). `proven`
  * is the records' span when their digest matched (records-digest.ts): those records were
  * checked for repeated keys before they were written, so only the text around them is counted.
- * `counted`, when given, is the keys of `parsed` as counted here, already counted by the walk
- * that checked its shape (ledgerShapeKeys).
  */
 export function scanLedgerJson(
   text: string,
   parsed: Record<string, unknown>,
   proven: RecordsSpan | null = null,
-  counted?: number,
 ): LedgerScan {
   const colons =
     proven === null
       ? colonsAfterQuotes(text, 0, text.length)
       : colonsAfterQuotes(text, 0, proven.start) + colonsAfterQuotes(text, proven.end, text.length);
-  const keys = counted ?? (proven === null ? countKeys(parsed) : countKeysBesideRecords(parsed));
+  const keys = proven === null ? countKeys(parsed) : countKeysBesideRecords(parsed);
   if (colons !== keys) {
     const duplicate = findDuplicate(text);
     if (duplicate !== null) return { duplicate, records: null };
@@ -108,7 +105,7 @@ function colonsAfterQuotes(text: string, from: number, to: number): number {
 }
 
 /** Every key of every object in `value` (for…in: no key list is allocated per object). */
-export function countKeys(value: object): number {
+function countKeys(value: object): number {
   let count = 0;
   if (Array.isArray(value)) {
     for (const item of value)

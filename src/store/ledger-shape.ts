@@ -13,7 +13,7 @@
 // their own top-level and record keys and validate them themselves, and the store keeps them.
 import { isObject } from '../engine/json-object';
 import { CRITIC_VERDICTS, DECISIONS, DIRECTIONS, OUTCOMES } from '../engine/types';
-import { countKeys, pathKey } from './json-scan';
+import { pathKey } from './json-scan';
 
 /** Where a check failed (built on the way back up, so a passing check allocates nothing). */
 interface Problem {
@@ -46,8 +46,6 @@ interface Spec {
   readonly keys?: readonly string[];
   readonly fields?: readonly Spec[];
   readonly required?: readonly boolean[];
-  /** The keys, as a set (objects): which of an object's keys the table does not know. */
-  readonly known?: ReadonlySet<string>;
 }
 
 /** What a bad value is, without quoting it: a message about a ledger never echoes its text. */
@@ -169,123 +167,7 @@ function checkObject(spec: Spec, object: Record<string, unknown>): Problem | nul
   return null;
 }
 
-/**
- * The same verdict as `check`, in the same walk as counting the keys of every object in `value`
- * (what the duplicate-key check compares with the members written in the text): the count when
- * `value` passes, -1 when it does not (the caller then asks `check` where). One walk over a
- * long ledger's records instead of two.
- */
-function counted(spec: Spec, value: unknown): number {
-  if (value === null && spec.nullable) return 0;
-  switch (spec.kind) {
-    case STRING:
-      return typeof value === 'string' ? 0 : -1;
-    case LIST:
-    case RECORDS:
-      if (!Array.isArray(value)) return -1;
-      return spec.kind === LIST ? countedList(spec, value) : countedRecords(spec, value);
-    case PROVEN_RECORDS:
-      // Proven records were counted when they were written; their keys are not counted again.
-      return Array.isArray(value) ? 0 : -1;
-    case MAP:
-      return isObject(value) ? countedMap(spec, value) : -1;
-    case OBJECT:
-      return isObject(value) ? countedObject(spec, value) : -1;
-    default:
-      return check(spec, value) === null ? 0 : -1;
-  }
-}
-
-function countedList(spec: Spec, list: unknown[]): number {
-  const item = spec.item as Spec;
-  let i = 0;
-  if (item.kind === STRING && !item.nullable) while (i < list.length && typeof list[i] === 'string') i += 1;
-  let keys = 0;
-  for (; i < list.length; i += 1) {
-    const inner = counted(item, list[i]);
-    if (inner < 0) return -1;
-    keys += inner;
-  }
-  return keys;
-}
-
-function countedRecords(spec: Spec, list: unknown[]): number {
-  const keys = countedList(spec, list);
-  if (keys < 0) return -1;
-  for (let i = 0; i < list.length; i += 1) if ((list[i] as { n: number }).n !== i + 1) return -1;
-  return keys;
-}
-
-function countedMap(spec: Spec, map: Record<string, unknown>): number {
-  const item = spec.item as Spec;
-  let keys = 0;
-  for (const key in map) {
-    const inner = item.kind < LIST ? (check(item, map[key]) === null ? 0 : -1) : counted(item, map[key]);
-    if (inner < 0) return -1;
-    keys += 1 + inner;
-  }
-  return keys;
-}
-
-function countedObject(spec: Spec, object: Record<string, unknown>): number {
-  const keys = spec.keys as readonly string[];
-  const fields = spec.fields as readonly Spec[];
-  const required = spec.required as readonly boolean[];
-  let inside = 0;
-  let present = 0;
-  for (let i = 0; i < keys.length; i += 1) {
-    const value = object[keys[i] as string];
-    if (value === undefined) {
-      if (required[i]) return -1;
-      continue;
-    }
-    present += 1;
-    const field = fields[i] as Spec;
-    if (field.kind === STRING && (typeof value === 'string' || (value === null && field.nullable))) continue;
-    // A leaf holds no keys: checked in one call, not two (cold, a call is most of the cost).
-    if (field.kind < LIST) {
-      if (check(field, value) !== null) return -1;
-      continue;
-    }
-    const inner = counted(field, value);
-    if (inner < 0) return -1;
-    inside += inner;
-  }
-  let own = 0;
-  for (const _key in object) own += 1;
-  if (own !== present) {
-    // Keys the table does not know (other parts of Loop Ledger add their own): counted, with
-    // every key inside their values.
-    const known = spec.known as ReadonlySet<string>;
-    for (const key in object) {
-      if (known.has(key)) continue;
-      const value = object[key];
-      if (typeof value === 'object' && value !== null) inside += countKeys(value);
-    }
-  }
-  return own + inside;
-}
-
-/**
- * Every spec built with every field, in one order: all specs then share one hidden class, and
- * the interpreter's `spec.kind` and the like stay single-shape lookups (a table of a dozen
- * shapes made each one a slow generic lookup, most of the check's cost on a long ledger).
- */
-function spec(kind: number, expected: string, parts: Partial<Spec> = {}): Spec {
-  return {
-    kind,
-    expected,
-    nullable: parts.nullable ?? false,
-    words: parts.words,
-    item: parts.item,
-    keys: parts.keys,
-    fields: parts.fields,
-    required: parts.required,
-    known: parts.known,
-  };
-}
-
-const leaf = (kind: number, expected: string): Spec => spec(kind, expected);
+const leaf = (kind: number, expected: string): Spec => ({ kind, expected, nullable: false });
 const text = leaf(STRING, 'a string');
 const flag = leaf(FLAG, 'true or false');
 const number = leaf(NUMBER, 'a number');
@@ -293,19 +175,19 @@ const positive = leaf(POSITIVE, 'a whole number ≥ 1');
 const count = leaf(COUNT, 'a whole number ≥ 0');
 
 function oneOf(words: readonly string[]): Spec {
-  return spec(WORD, `one of ${words.join(', ')}`, { words });
+  return { kind: WORD, expected: `one of ${words.join(', ')}`, nullable: false, words };
 }
 
-function nullable(of: Spec): Spec {
-  return spec(of.kind, `${of.expected} or null`, { ...of, nullable: true });
+function nullable(spec: Spec): Spec {
+  return { ...spec, expected: `${spec.expected} or null`, nullable: true };
 }
 
 function listOf(item: Spec): Spec {
-  return spec(LIST, 'a list', { item });
+  return { kind: LIST, expected: 'a list', nullable: false, item };
 }
 
 function mapOf(item: Spec): Spec {
-  return spec(MAP, 'an object', { item });
+  return { kind: MAP, expected: 'an object', nullable: false, item };
 }
 
 /** [spec, required] per known key. */
@@ -313,12 +195,14 @@ type Fields = Record<string, readonly [Spec, boolean]>;
 
 function objectOf(fields: Fields): Spec {
   const entries = Object.entries(fields);
-  return spec(OBJECT, 'an object', {
+  return {
+    kind: OBJECT,
+    expected: 'an object',
+    nullable: false,
     keys: entries.map(([key]) => key),
-    fields: entries.map(([, [field]]) => field),
+    fields: entries.map(([, [spec]]) => spec),
     required: entries.map(([, [, required]]) => required),
-    known: new Set(entries.map(([key]) => key)),
-  });
+  };
 }
 
 const REQUIRED = true;
@@ -396,7 +280,7 @@ const iterationRecord = objectOf({
   note: [maybeText, OPTIONAL],
 });
 
-const iterations: Spec = spec(RECORDS, 'a list', { item: iterationRecord });
+const iterations: Spec = { kind: RECORDS, expected: 'a list', nullable: false, item: iterationRecord };
 
 const closeFields: Fields = {
   close_note: [maybeText, OPTIONAL],
@@ -430,7 +314,7 @@ const ledgerFields: Fields = {
   ...closeFields,
 };
 const ledger = objectOf(ledgerFields);
-const provenRecords: Spec = spec(PROVEN_RECORDS, 'a list');
+const provenRecords: Spec = { kind: PROVEN_RECORDS, expected: 'a list', nullable: false };
 const ledgerWithProvenRecords = objectOf({ ...ledgerFields, iterations: [provenRecords, REQUIRED] });
 
 /** `iterations[3].evaluation.dimensions[0].score` */
@@ -451,22 +335,8 @@ export function ledgerShapeProblem(value: unknown, session?: string, recordsProv
     const where = problem.path.length === 0 ? '' : ` at ${formatPath(problem.path)}`;
     return `is invalid${where}: ${problem.detail}`;
   }
-  return sessionProblem(value, session);
-}
-
-/** Why a ledger of the right shape does not belong in `<session>.json`, or null. */
-export function sessionProblem(value: unknown, session?: string): string | null {
   const claimed = (value as { session: string }).session;
   if (session !== undefined && claimed !== session)
     return `is invalid at session: it names another session than its file name ${JSON.stringify(`${session}.json`)}`;
   return null;
-}
-
-/**
- * The keys of every object in a ledger (the records' excepted when `recordsProven`: see
- * countKeysBesideRecords in json-scan.ts) when it has the shape of a ledger, checked in the same
- * walk; -1 when it has not (ledgerShapeProblem then says where). The session is not checked.
- */
-export function ledgerShapeKeys(value: unknown, recordsProven = false): number {
-  return counted(recordsProven ? ledgerWithProvenRecords : ledger, value);
 }

@@ -7,7 +7,7 @@ import type { Stats } from 'node:fs';
 import { basename } from 'node:path';
 import type { Ledger } from '../engine/types';
 import { scanLedgerJson, type RecordsSpan } from './json-scan';
-import { ledgerShapeKeys, ledgerShapeProblem, sessionProblem } from './ledger-shape';
+import { ledgerShapeProblem } from './ledger-shape';
 import { LEDGER_SIZE_LIMIT, MiB } from './limits';
 import { provenRecords } from './records-digest';
 
@@ -170,13 +170,9 @@ function checkParsed(
   // a reused record text would keep the first: either way one of them is silently dropped.
   // Records byte for byte as this store last wrote them are not checked again (records-digest.ts).
   const proven = provenRecords(text, record, bytes);
-  // The shape check counts the keys as it walks (one walk, not two); only a ledger it refuses
-  // is walked again, by the checks that say why, in the order they always said it.
-  const keys = ledgerShapeKeys(record, proven !== null);
-  const scan = scanLedgerJson(text, record, proven, keys < 0 ? undefined : keys);
+  const scan = scanLedgerJson(text, record, proven);
   if (scan.duplicate !== null) return { kind: 'corrupt', reason: scan.duplicate };
-  const problem =
-    keys < 0 ? ledgerShapeProblem(record, session, proven !== null) : sessionProblem(record, session);
+  const problem = ledgerShapeProblem(record, session, proven !== null);
   if (problem !== null) return { kind: 'corrupt', reason: problem };
   return {
     kind: 'ok',
