@@ -20,14 +20,21 @@ import {
   type LedgerLocation,
   type LedgerRead,
 } from '../store';
+import { sessionLedgerSteps } from '../store/locate';
+import { runReadSync } from '../store/read-sync';
 import { LEDGER_BUSY, type LockOptions } from './lock-options';
 import { Refused } from './outcome';
 import { unreadableBySystem } from './system-error';
 
 export function checkedLocation(root: string, session: string): LedgerLocation {
+  checkSessionId(session);
+  return locateLedger(root, session);
+}
+
+/** A session id no command may use is exit 2, before anything is read. */
+export function checkSessionId(session: string): void {
   const problem = sessionIdProblem(session);
   if (problem) throw new Refused(EXIT.usage, [problem]);
-  return locateLedger(root, session);
 }
 
 /** A readable ledger, or exit 2 naming why there is none. */
@@ -52,8 +59,19 @@ export function requireLedger(read: LedgerRead, location: LedgerLocation, sessio
 }
 
 export function loadLedger(root: string, session: string): Ledger {
-  const location = checkedLocation(root, session);
-  return guardDepth(location, () => requireLedger(readLedgerFile(location.readPath), location, session));
+  checkSessionId(session);
+  return ledgerOfSession(runReadSync(sessionLedgerSteps(root, session)), session);
+}
+
+/**
+ * The ledger a read-only command works on, from its session's read (sessionLedgerSteps, driven
+ * by loadLedger or loadLedgerAsync), or a Refused naming why there is none.
+ */
+export function ledgerOfSession(
+  found: { location: LedgerLocation; read: LedgerRead },
+  session: string,
+): Ledger {
+  return guardDepth(found.location, () => requireLedger(found.read, found.location, session));
 }
 
 /**

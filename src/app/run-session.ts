@@ -1,8 +1,6 @@
 // Which session and epoch a run records into, and whether this is a resume (README "loop-ledger
 // run → Resume"): a run is one epoch; with --session, an unfinished run of that session (no
 // receipt) continues at its first unrecorded attempt instead of starting over.
-import { existsSync, readdirSync } from 'node:fs';
-import { readRunJson } from './run-files';
 import { join } from 'node:path';
 import { DEFAULT_STALL_THRESHOLD, epochRecords } from '../engine/ledger-view';
 import { generatedContract, recordedAttempts, type RunRequestFacts } from '../engine/harness/ledger-mapping';
@@ -14,6 +12,8 @@ import { EXIT } from '../engine/refusal';
 import { requireLedger, updateLedger } from './ledger-access';
 import { Refused } from './outcome';
 import { programResolver } from './resolve-program';
+import { jsonFileSteps, type FolderEntry, type ReadSteps } from '../store/read-steps';
+import { runReadSync } from '../store/read-sync';
 
 /** The sidecar tying a run directory to its session (not part of the original layout). */
 export const RUN_LEDGER_FILE = 'run-ledger.json';
@@ -38,38 +38,12 @@ export interface UnfinishedRun {
 }
 
 /**
- * The file reads the run lookup needs, as requests: the rule below is written once as a generator
- * and driven either synchronously (the CLI, here) or asynchronously (the extension host,
- * run-session-async.ts), so the two never disagree about which run is the newest or unfinished.
+ * The run lookup is written once as store read steps (store/read-steps.ts) and driven either
+ * synchronously (the CLI, here) or asynchronously (the extension host, run-session-async.ts), so
+ * the two never disagree about which run is the newest or unfinished. Run files are read as a
+ * ledger is (regular files only, capped, no FIFO waited on).
  */
-export type RunLookupRead =
-  { kind: 'names'; dir: string } | { kind: 'json'; path: string } | { kind: 'exists'; path: string };
-
-/** What a read answers: names (sorted or not; [] when unreadable), parsed JSON or undefined, a boolean. */
-export type RunLookupAnswer = string[] | unknown | boolean;
-
-export type RunLookup<T> = Generator<RunLookupRead, T, RunLookupAnswer>;
-
-function answerSync(read: RunLookupRead): RunLookupAnswer {
-  switch (read.kind) {
-    case 'names':
-      try {
-        return readdirSync(read.dir);
-      } catch {
-        return [];
-      }
-    case 'json':
-      return readRunJson(read.path);
-    case 'exists':
-      return existsSync(read.path);
-  }
-}
-
-function runSync<T>(lookup: RunLookup<T>): T {
-  let step = lookup.next();
-  while (!step.done) step = lookup.next(answerSync(step.value));
-  return step.value;
-}
+export type RunLookup<T> = ReadSteps<T>;
 
 /** The newest run directory under `runRootRel` linked to `session`, or null. */
 export interface LinkedRun {
@@ -88,10 +62,13 @@ export function* newestLinkedRunLookup(
   session: string,
 ): RunLookup<LinkedRun | null> {
   const dir = join(root, runRootRel);
-  const names = [...((yield { kind: 'names', dir }) as string[])].sort().reverse();
+  const entries = (yield { kind: 'entries', dir }) as FolderEntry[];
+  const names = entries
+    .map((entry) => entry.name)
+    .sort()
+    .reverse();
   for (const name of names) {
-    const link = (yield { kind: 'json', path: join(dir, name, RUN_LEDGER_FILE) }) as
-      RunLedgerLink | undefined;
+    const link = (yield* jsonFileSteps(join(dir, name, RUN_LEDGER_FILE))) as RunLedgerLink | undefined;
     if (!link || link.session !== session) continue;
     return {
       runId: name,
@@ -105,7 +82,7 @@ export function* newestLinkedRunLookup(
 }
 
 export function newestLinkedRun(root: string, runRootRel: string, session: string): LinkedRun | null {
-  return runSync(newestLinkedRunLookup(root, runRootRel, session));
+  return runReadSync(newestLinkedRunLookup(root, runRootRel, session));
 }
 
 /** The newest run under `runRootRel` linked to `session`, when it has no receipt. */
@@ -116,14 +93,14 @@ export function* unfinishedRunLookup(
 ): RunLookup<UnfinishedRun | null> {
   const newest = yield* newestLinkedRunLookup(root, runRootRel, session);
   if (!newest || newest.finished) return null;
-  const request = (yield { kind: 'json', path: join(newest.runDir, 'request.json') }) as
+  const request = (yield* jsonFileSteps(join(newest.runDir, 'request.json'))) as
     UnfinishedRun['request'] | undefined;
   if (!request) return null;
   return { runId: newest.runId, runDirRel: newest.runDirRel, request };
 }
 
 export function findUnfinishedRun(root: string, runRootRel: string, session: string): UnfinishedRun | null {
-  return runSync(unfinishedRunLookup(root, runRootRel, session));
+  return runReadSync(unfinishedRunLookup(root, runRootRel, session));
 }
 
 /**

@@ -55,7 +55,10 @@ export function isJudged(record: IterationRecord): boolean {
 /** A record whose measurements can serve as a baseline (an unmeasured record never does). */
 export function measuredValues(record: IterationRecord): Record<string, number> | null {
   const measured = record.measurements;
-  return measured && Object.keys(measured).length > 0 ? measured : null;
+  if (!measured) return null;
+  // One own key is enough (Object.keys would build a list per record of a long ledger).
+  for (const key in measured) if (Object.hasOwn(measured, key)) return measured;
+  return null;
 }
 
 export function emptySummary(): RecordsSummary {
@@ -64,19 +67,49 @@ export function emptySummary(): RecordsSummary {
 
 /** Folds one more record (the next in file order) into `summary`, in place. */
 export function addRecord(summary: RecordsSummary, record: IterationRecord): RecordsSummary {
-  summary.count += 1;
-  const key = String(recordEpoch(record));
+  return addToEpoch(summary, epochEntry(summary, recordEpoch(record)), record);
+}
+
+/** The summary of `records`, folded from the first. */
+export function summarizeRecords(records: readonly IterationRecord[]): RecordsSummary {
+  const summary = emptySummary();
+  // Consecutive records share an epoch: its entry is looked up once per run of them.
+  let epochNumber: number | undefined;
+  let epoch: EpochSummary | undefined;
+  for (const record of records) {
+    const n = recordEpoch(record);
+    if (epoch === undefined || n !== epochNumber) {
+      epochNumber = n;
+      epoch = epochEntry(summary, n);
+    }
+    addToEpoch(summary, epoch, record);
+  }
+  return summary;
+}
+
+/** The summary's entry for epoch `n`, made when it has none yet. */
+function epochEntry(summary: RecordsSummary, n: number): EpochSummary {
+  const key = String(n);
   let epoch = ownValue(summary.epochs, key);
   if (epoch === undefined) {
     epoch = { records: 0, errors: [], states: [] };
     setOwn(summary.epochs, key, epoch);
   }
+  return epoch;
+}
+
+/** addRecord, with the record's epoch entry already found. */
+function addToEpoch(summary: RecordsSummary, epoch: EpochSummary, record: IterationRecord): RecordsSummary {
+  summary.count += 1;
   epoch.records += 1;
   if (typeof record.error_signature === 'string') epoch.errors.push(record.error_signature);
   if (typeof record.state_hash === 'string') epoch.states.push(record.state_hash);
-  const spent = recordSpend(record);
-  if (hasSpend(spent))
-    epoch.spend = addSpend(epoch.spend ?? { cost_usd: 0, tokens_in: 0, tokens_out: 0 }, spent);
+  // Most records report no spend: look before building one.
+  if (record.cost_usd !== undefined || record.tokens_in !== undefined || record.tokens_out !== undefined) {
+    const spent = recordSpend(record);
+    if (hasSpend(spent))
+      epoch.spend = addSpend(epoch.spend ?? { cost_usd: 0, tokens_in: 0, tokens_out: 0 }, spent);
+  }
   if (isJudged(record)) {
     summary.judged = {
       n: record.n,
@@ -90,13 +123,6 @@ export function addRecord(summary: RecordsSummary, record: IterationRecord): Rec
   const measured = measuredValues(record);
   if (measured !== null) summary.measurements = measured;
   if (record.stall !== null && record.stall !== undefined) summary.stalls.push(record.stall);
-  return summary;
-}
-
-/** The summary of `records`, folded from the first. */
-export function summarizeRecords(records: readonly IterationRecord[]): RecordsSummary {
-  const summary = emptySummary();
-  for (const record of records) addRecord(summary, record);
   return summary;
 }
 

@@ -1,11 +1,12 @@
 // Every session in a workspace, for `list` and the extension's tree. A file that cannot be
 // read is listed with its problem instead of hiding it or failing the whole listing.
-import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { spendOf, type Spend } from '../engine/spend';
 import type { Outcome } from '../engine/types';
-import { readLedgerFile, type LedgerRead } from './ledger-file';
+import type { LedgerRead } from './ledger-verdict';
 import { ledgerDir, legacyLedgerDir } from './paths';
+import { ledgerFileSteps, type FolderEntry, type ReadSteps } from './read-steps';
+import { runReadSync } from './read-sync';
 import { isWindowsDeviceId, sessionIdProblem } from './session-id';
 
 export interface SessionSummary {
@@ -26,39 +27,60 @@ export interface SessionSummary {
   error?: string;
 }
 
+export interface LedgerFileRef {
+  session: string;
+  path: string;
+  /** In the original engine's folder (.claude/.runtime/work-loop/). */
+  legacy: boolean;
+}
+
 /** Sessions from .loop/ledgers and the original engine's folder, sorted by id; .loop wins a clash. */
 export function listSessions(root: string): SessionSummary[] {
-  const found = new Map<string, SessionSummary>();
+  return runReadSync(listSessionsSteps(root));
+}
+
+/**
+ * The listing's rule (listSessions, and listSessionsAsync for the extension): every ledger file,
+ * each summarised from its read, a device-named file listed and never opened.
+ */
+export function* listSessionsSteps(root: string): ReadSteps<SessionSummary[]> {
+  const summaries: SessionSummary[] = [];
+  for (const { session, path, legacy } of yield* ledgerFilesSteps(root)) {
+    summaries.push(
+      isWindowsDeviceId(session)
+        ? deviceNamed(session, path, legacy)
+        : summaryOfRead(session, path, legacy, (yield* ledgerFileSteps(path)).read),
+    );
+  }
+  return summaries;
+}
+
+/**
+ * The ledger files under `root`, sorted by session id; a session in .loop/ledgers wins over the
+ * original engine's file of the same id (as locateLedger decides). Nothing is read.
+ */
+export function* ledgerFilesSteps(root: string): ReadSteps<LedgerFileRef[]> {
+  const found = new Map<string, LedgerFileRef>();
   for (const [dir, legacy] of [
     [ledgerDir(root), false],
     [legacyLedgerDir(root), true],
   ] as const) {
-    for (const session of sessionFilesIn(dir)) {
-      if (found.has(session)) continue;
-      const path = join(dir, `${session}.json`);
-      found.set(
-        session,
-        isWindowsDeviceId(session) ? deviceNamed(session, path, legacy) : summarize(session, path, legacy),
-      );
+    const entries = (yield { kind: 'entries', dir }) as FolderEntry[];
+    for (const session of sessionFilesIn(entries)) {
+      if (!found.has(session)) found.set(session, { session, path: join(dir, `${session}.json`), legacy });
     }
   }
-  return [...found.keys()].sort().map((session) => found.get(session) as SessionSummary);
+  return [...found.keys()].sort().map((session) => found.get(session) as LedgerFileRef);
 }
 
 /**
- * Session ids with a `<id>.json` file in `dir`. Lock files (`.json.lock`), kept corrupt copies
- * (`.json.corrupt-…`) and temporary files (hidden, `.tmp`) do not end in `.json`; anything else
- * whose stem is not a session id cannot have been written by us and is skipped.
+ * Session ids with a `<id>.json` file among a folder's entries. Lock files (`.json.lock`), kept
+ * corrupt copies (`.json.corrupt-…`) and temporary files (hidden, `.tmp`) do not end in `.json`;
+ * anything else whose stem is not a session id cannot have been written by us and is skipped.
  */
-function sessionFilesIn(dir: string): string[] {
-  let entries;
-  try {
-    entries = readdirSync(dir, { withFileTypes: true });
-  } catch {
-    return []; // no such folder: no sessions there
-  }
+function sessionFilesIn(entries: readonly FolderEntry[]): string[] {
   return entries.flatMap((entry) => {
-    const session = entry.isDirectory() ? null : sessionOfLedgerFileName(entry.name);
+    const session = entry.directory ? null : sessionOfLedgerFileName(entry.name);
     return session === null ? [] : [session];
   });
 }
@@ -99,10 +121,6 @@ function unknownSummary(session: string, path: string, legacy: boolean): Session
     last_outcome: null,
     spend: null,
   };
-}
-
-function summarize(session: string, path: string, legacy: boolean): SessionSummary {
-  return summaryOfRead(session, path, legacy, readLedgerFile(path));
 }
 
 /** A listing's line for a ledger already read: the one rule `list` and the async listing share. */

@@ -81,6 +81,7 @@ function sealedFromBytes(bytes: Buffer, session: string): SealedLedger | null {
   const open = bytes.indexOf(RECORDS_OPEN);
   if (open < 0) return null;
   const start = open + RECORDS_OPEN.length;
+  if (!firstRecordOnOneLine(bytes, start)) return null;
   const end = recordsEnd(bytes, start);
   if (end < 0 || end - start < DIGEST_MIN_BYTES) return null;
   // Only the header is decoded, so only it must be UTF-8 (a stray byte would decode to U+FFFD
@@ -106,6 +107,20 @@ function sealedFromBytes(bytes: Buffer, session: string): SealedLedger | null {
   const recordsHash = hashOfRecords([bytes.subarray(start, end)]);
   if (finishDigest(recordsHash.copy(), summaryText) !== claimed) return null;
   return { ledger: header as unknown as Ledger, summary, bytes, start, end, recordsHash };
+}
+
+/**
+ * Whether the first record is one line, as this store writes every record (a record's text
+ * holds no raw line break). Another writer's pretty-printed records (the original engine's
+ * first touch) are turned away here, at their first line, before recordsEnd searches the whole
+ * file backwards for an end it cannot find.
+ */
+function firstRecordOnOneLine(bytes: Buffer, start: number): boolean {
+  if (bytes[start] !== OPEN_OBJECT) return false;
+  const lineEnd = bytes.indexOf(NEWLINE, start);
+  if (lineEnd < 0) return false;
+  const last = bytes[lineEnd - 1];
+  return last === CLOSE_OBJECT || (last === COMMA && bytes[lineEnd - 2] === CLOSE_OBJECT);
 }
 
 /**
