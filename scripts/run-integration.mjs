@@ -21,7 +21,9 @@ function readOptions() {
   try {
     return parseArgs({ options: { 'no-build': { type: 'boolean' }, grep: { type: 'string' } } }).values;
   } catch (error) {
-    console.error(`run-integration: ${error.message} (usage: node scripts/run-integration.mjs [--no-build] [--grep PATTERN])`);
+    console.error(
+      `run-integration: ${error.message} (usage: node scripts/run-integration.mjs [--no-build] [--grep PATTERN])`,
+    );
     process.exit(2);
   }
 }
