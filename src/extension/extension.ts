@@ -39,9 +39,13 @@ export function activate(context: vscode.ExtensionContext): void {
   context.subscriptions.push(commands);
   commands.register(new ShowLedgerFolderCommand());
   registerContractEditor(context, commands, prompter);
-  const briefs = registerBriefPanel(context, commands, prompter, output, () => trust.isTrusted);
-
+  // The sessions feature first: it knows whether the window uses a ledger store, which the
+  // commands working on the ledger files only (the brief panel among them) refuse.
   const sessions = registerSessionsFeature(context, commands, prompter, output, trust, testHooks?.attention);
+  const briefs = registerBriefPanel(context, commands, prompter, output, {
+    isTrusted: () => trust.isTrusted,
+    filesOnly: sessions.store,
+  });
   registerRepeat(context, commands, { prompter, output, trust, ...sessions });
   const runs = registerRuns(context, commands, prompter, output, { ...sessions, trust });
   const workOrders = registerWorkOrders(context, commands, prompter, trust, output);
@@ -59,10 +63,12 @@ export function activate(context: vscode.ExtensionContext): void {
     trust,
     sessions: sessions.sessions,
     extensionPath: context.extensionPath,
+    filesOnly: sessions.store,
   });
   registerAgentTools(
     context,
     trust,
+    sessions.store,
     (root, session) => sessions.sessions.refreshFile(locateLedger(root, session).readPath),
     testHooks?.mcpProvider,
   );

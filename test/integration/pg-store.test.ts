@@ -2,11 +2,12 @@
 // suite starts: the setting refused with a password in it and ignored in an untrusted workspace;
 // the password set through the command (secret storage) for a least-privilege role that needs it;
 // the Sessions tree read from the store and following a CLI process's writes through LISTEN; the
-// extension's own write going to the store; and the server stopped (shown disconnected) and
+// extension's own write going to the store; the commands that work on the files only (Run Loop,
+// the brief, the language-model tools) refused up front, writing nothing; and the server stopped (shown disconnected) and
 // started again (reconnected, caught up).
 import * as assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { Client } from 'pg';
 import * as vscode from 'vscode';
@@ -116,6 +117,7 @@ describe('Ledger store (PostgreSQL): the Sessions tree follows the store live', 
     assert.match(state().text, /holds a password.*Set Store Password/);
     assert.ok(!state().text.includes('s3cret'));
     assert.equal(iterations('s1'), undefined, 'the store is not read');
+    assert.equal(api.store.filesOnlyRefusal('Run Loop'), undefined, 'the files are used: nothing refused');
   });
 
   it('an untrusted workspace connects to no store and says why', async () => {
@@ -125,6 +127,7 @@ describe('Ledger store (PostgreSQL): the Sessions tree follows the store live', 
       assert.equal(state().state, 'off');
       assert.match(state().text, /not trusted/);
       assert.equal(iterations('s1'), undefined);
+      assert.equal(api.store.filesOnlyRefusal('Run Loop'), undefined, 'the files are used: nothing refused');
     } finally {
       untrusted.dispose();
       await setStore(undefined);
@@ -178,6 +181,68 @@ describe('Ledger store (PostgreSQL): the Sessions tree follows the store live', 
     assert.equal(rows.rows[0].n, 2);
     assert.equal(iterations('s1'), 2);
     assert.equal(existsSync(join(root, '.loop', 'ledgers', 's1.json')), false, 'no file written');
+  });
+
+  it('Run Loop, Assemble Critic Brief and the record tool refuse on the store and write nothing', async () => {
+    const ledgersDir = join(root, '.loop', 'ledgers');
+    const files = () => (existsSync(ledgersDir) ? readdirSync(ledgersDir).sort() : []);
+    const rows = async () =>
+      (
+        await sql(
+          `SELECT (SELECT count(*) FROM loop_ledger_sessions WHERE project = $1)::int AS sessions,
+                  (SELECT count(*) FROM loop_ledger_iterations WHERE project = $1)::int AS iterations`,
+          [project],
+        )
+      ).rows[0];
+    const filesBefore = files();
+    const rowsBefore = await rows();
+    const refusal =
+      /works on the ledger files only; this window uses the PostgreSQL store 127\.0\.0\.1:\d+\/postgres\. Unset loopLedger\.store/;
+
+    // From the palette (it would ask for a session, then create a file ledger for it) and from
+    // the session's node: refused before any question.
+    const prompter = new ScriptedPrompter([{ step: 'run.session', text: 'run-here' }]);
+    const using = testing.prompter.use(prompter);
+    let fromPalette: CommandReport;
+    let fromNode: CommandReport;
+    try {
+      fromPalette = (await vscode.commands.executeCommand('loopLedger.runLoop')) as CommandReport;
+      fromNode = (await vscode.commands.executeCommand(
+        'loopLedger.runLoop',
+        api.sessions.findSession(root, 's1'),
+      )) as CommandReport;
+    } finally {
+      using.dispose();
+    }
+    for (const report of [fromPalette, fromNode]) {
+      assert.equal(report.status, 'refused', report.message);
+      assert.equal(report.exitCode, 2);
+      assert.match(report.message ?? '', /^Loop Ledger: Run Loop works on the ledger files only/);
+      assert.match(report.message ?? '', refusal);
+      assert.ok(!report.message?.includes('s3cret'), report.message);
+    }
+    assert.equal(prompter.remaining.length, 1, 'no question was asked');
+
+    const brief = (await vscode.commands.executeCommand('loopLedger.assembleBrief')) as {
+      status: string;
+      reason?: string;
+    };
+    assert.equal(brief.status, 'unavailable');
+    assert.match(brief.reason ?? '', refusal);
+
+    const tool = await vscode.lm.invokeTool(
+      'loopLedger_recordIteration',
+      { input: { session: 's1', outcome: 'continue', actions: ['lm-1'] }, toolInvocationToken: undefined },
+      new vscode.CancellationTokenSource().token,
+    );
+    const text = (tool.content[0] as vscode.LanguageModelTextPart).value;
+    assert.match(text, /^refused \(exit 2\): Loop Ledger: Record iteration works on the ledger files only/);
+    assert.match(text, refusal);
+
+    assert.deepEqual(files(), filesBefore, 'no ledger file written');
+    assert.equal(existsSync(join(ledgersDir, 'run-here.json')), false);
+    assert.deepEqual(await rows(), rowsBefore, 'no row written');
+    assert.equal(iterations('s1'), 2);
   });
 
   it('the server stopped: shown disconnected; started again: reconnects and catches up', async () => {

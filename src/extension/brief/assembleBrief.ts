@@ -19,6 +19,7 @@ import { CHANGE_LABELS, rangeProblem, readChange, type ChangeChoice } from '../.
 import { GitError } from '../../drivers/git/git';
 import { askVerification, readVerification, type VerificationChoice } from './verificationSource';
 import { writeWithoutBlocking } from '../workspace/ledgerWrites';
+import { refuseOnStore } from '../store/filesOnly';
 
 export type AssembleResult =
   | { status: 'shown'; panel: BriefPanel; outcome: Outcome<BriefPacket> }
@@ -56,6 +57,8 @@ export class AssembleBriefCommand implements Command {
       void vscode.window.showWarningMessage(reason);
       return { status: 'unavailable', reason };
     }
+    const onStore = refuseOnStore(this.panels.services.filesOnly, vscode.l10n.t('Assemble Critic Brief'));
+    if (onStore) return { status: 'unavailable', reason: onStore };
     const roots = workspaceRoots();
     if (roots.length === 0) {
       const reason = vscode.l10n.t(

@@ -12,6 +12,7 @@ import { briefWordTable } from './briefWords';
 import { MessageGate } from './messageGate';
 import { localResourceRoots, panelHtml } from './panelHtml';
 import { recordVerdict } from './recordVerdict';
+import type { FilesOnlyGate } from '../store/filesOnly';
 
 export const BRIEF_VIEW_TYPE = 'loopLedger.briefPanel';
 
@@ -21,6 +22,8 @@ export interface PanelServices {
   readonly output: vscode.OutputChannel;
   /** False in an untrusted workspace: the panel then records and writes nothing. */
   readonly isTrusted: () => boolean;
+  /** Refuses recording while the window uses a ledger store (the panel records in the files). */
+  readonly filesOnly: FilesOnlyGate;
 }
 
 /** What `receive` did with one message; tests read it, the webview never sees it. */
@@ -152,6 +155,14 @@ export class BriefPanel implements vscode.Disposable {
       const reason = vscode.l10n.t('this workspace is not trusted; Loop Ledger records nothing here');
       this.log(vscode.l10n.t('did not record a verdict — {0}', reason));
       this.post({ type: 'rejected', requestId, reason });
+      return;
+    }
+    // A panel kept from before the store was chosen: its verdict would go to the files.
+    const onStore = this.services.filesOnly.filesOnlyRefusal(vscode.l10n.t('Record Verdict'));
+    if (onStore !== undefined) {
+      this.gate.settleVerdict(false);
+      this.log(vscode.l10n.t('did not record a verdict — {0}', onStore));
+      this.post({ type: 'rejected', requestId, reason: onStore });
       return;
     }
     const outcome = await recordVerdict(this.root, this.session, this.briefId, message.form);

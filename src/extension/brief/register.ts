@@ -4,7 +4,7 @@ import * as vscode from 'vscode';
 import type { CommandManager } from '../commandManager';
 import type { PrompterSlot } from '../input';
 import { AssembleBriefCommand } from './assembleBrief';
-import { BRIEF_VIEW_TYPE } from './briefPanel';
+import { BRIEF_VIEW_TYPE, type PanelServices } from './briefPanel';
 import { BriefPanels } from './briefPanels';
 import { ExportPacketCommand } from './exportCommand';
 import { registerGitRevisionDocuments } from './gitRevisionDocuments';
@@ -14,9 +14,10 @@ export function registerBriefPanel(
   commands: CommandManager,
   prompter: PrompterSlot,
   output: vscode.OutputChannel,
-  isTrusted: () => boolean,
+  gates: Pick<PanelServices, 'isTrusted' | 'filesOnly'>,
 ): BriefPanels {
-  const panels = new BriefPanels({ extensionUri: context.extensionUri, output, isTrusted });
+  const { isTrusted } = gates;
+  const panels = new BriefPanels({ extensionUri: context.extensionUri, output, ...gates });
   context.subscriptions.push(
     panels,
     vscode.window.registerWebviewPanelSerializer(BRIEF_VIEW_TYPE, panels),

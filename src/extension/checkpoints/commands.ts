@@ -8,6 +8,7 @@ import { gitOkAsync } from '../../drivers/checkpoints/git';
 import type { Command } from '../commandManager';
 import type { CommandDeps, CommandReport } from '../commands/deps';
 import { nothingToDo, reportDone, reportRefusal, reportUntrusted } from '../commands/report';
+import { refuseOnStore, type FilesOnlyGate } from '../store/filesOnly';
 import { runCheckpointCli } from './cli';
 import { checkpointUri } from './documents';
 import { placeOf } from './query';
@@ -15,6 +16,7 @@ import { checkpointTarget, type CheckpointTarget } from './target';
 
 export interface CheckpointDeps extends CommandDeps {
   readonly extensionPath: string;
+  readonly filesOnly: FilesOnlyGate;
 }
 
 interface Opened {
@@ -64,6 +66,8 @@ abstract class CheckpointCommand<P> implements Command {
 
   async execute(arg?: unknown): Promise<CommandReport<P>> {
     if (!this.deps.trust.isTrusted) return reportUntrusted(this.deps, this.title());
+    const onStore = refuseOnStore(this.deps.filesOnly, this.title(), this.deps.output);
+    if (onStore) return { status: 'refused', message: onStore, exitCode: 2 };
     const target = checkpointTarget(arg);
     if ('refused' in target) return refused(this.deps, this.title(), 2, [`${target.refused}.`]);
     try {

@@ -7,6 +7,7 @@ import type { Command } from '../commandManager';
 import { cliLine } from '../commands/cliHistory';
 import type { CommandDeps, CommandReport } from '../commands/deps';
 import { CANCELLED, nothingToDo, reportDone, reportRefusal, reportUntrusted } from '../commands/report';
+import { refuseOnStore, type FilesOnlyGate } from '../store/filesOnly';
 import { workspaceRoots } from '../workspace/roots';
 
 export const OPEN_ENGINEERING_LOOP_COMMAND = 'loopLedger.openEngineeringLoop';
@@ -20,11 +21,16 @@ const TITLE = (): string => vscode.l10n.t('Open Loop (loop-engineering)');
 export class OpenEngineeringLoopCommand implements Command {
   readonly id = 'loopLedger.openEngineeringLoop';
 
-  constructor(private readonly deps: CommandDeps) {}
+  constructor(
+    private readonly deps: CommandDeps,
+    private readonly filesOnly: FilesOnlyGate,
+  ) {}
 
   async execute(argument?: unknown): Promise<CommandReport<OpenPayload>> {
     const { deps } = this;
     if (!deps.trust.isTrusted) return reportUntrusted(deps, TITLE());
+    const onStore = refuseOnStore(this.filesOnly, TITLE(), deps.output);
+    if (onStore) return { status: 'refused', message: onStore, exitCode: 2 };
     const uri = argument instanceof vscode.Uri ? argument : vscode.window.activeTextEditor?.document.uri;
     // A JSON file is judged by the engine like any other: not of the loop-engineering kind → refused.
     if (!uri || !/\.(?:loop\.md|json)$/.test(uri.path))

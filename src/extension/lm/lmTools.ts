@@ -8,6 +8,7 @@ import { callTool } from '../../mcp/call';
 import type { ServerContext } from '../../mcp/context';
 import type { Tool } from '../../mcp/tool';
 import { TOOLS } from '../../mcp/tools';
+import type { FilesOnlyGate } from '../store/filesOnly';
 import { TrustGate } from '../workspace/trust';
 import { writeWithoutBlocking } from '../workspace/ledgerWrites';
 
@@ -39,6 +40,7 @@ class LedgerTool implements vscode.LanguageModelTool<Input> {
     private readonly tool: Tool,
     private readonly writes: boolean,
     private readonly trust: TrustGate,
+    private readonly filesOnly: FilesOnlyGate,
     private readonly briefs: BriefStore,
     private readonly onWritten: (root: string, session: string) => Promise<unknown>,
   ) {}
@@ -67,6 +69,9 @@ class LedgerTool implements vscode.LanguageModelTool<Input> {
     const text = (line: string) =>
       new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(line)]);
     if (this.writes && !this.trust.isTrusted) return text(TrustGate.refusal(this.tool.title));
+    // Every tool, the status read too: it reads the ledger files, not the store the window shows.
+    const onStore = this.filesOnly.filesOnlyRefusal(this.tool.title);
+    if (onStore !== undefined) return text(`refused (exit 2): ${onStore}`);
     const folder = folderFor(options.input);
     if (!folder) return text(vscode.l10n.t('refused (exit 2): folder: no such workspace folder'));
     const { folder: _folder, ...args } = options.input;
@@ -92,6 +97,7 @@ class LedgerTool implements vscode.LanguageModelTool<Input> {
 export function registerLmTools(
   context: vscode.ExtensionContext,
   trust: TrustGate,
+  filesOnly: FilesOnlyGate,
   onWritten: (root: string, session: string) => Promise<unknown>,
 ): void {
   const briefs = new BriefStore();
@@ -99,7 +105,7 @@ export function registerLmTools(
     const found = TOOLS.find((t) => t.name === tool);
     if (!found) throw new Error(`no MCP tool ${tool}`);
     context.subscriptions.push(
-      vscode.lm.registerTool(name, new LedgerTool(name, found, writes, trust, briefs, onWritten)),
+      vscode.lm.registerTool(name, new LedgerTool(name, found, writes, trust, filesOnly, briefs, onWritten)),
     );
   }
 }

@@ -18,6 +18,7 @@ export function registerRepeat(
       trust: services.trust,
       output: services.output,
       memory: context.workspaceState,
+      filesOnly: services.store,
     }),
   );
 }

@@ -11,6 +11,7 @@ import type { Command } from '../commandManager';
 import { BACK } from '../input';
 import type { PrompterSlot } from '../input';
 import type { SessionsTreeProvider } from '../sessions/treeProvider';
+import { refuseOnStore, type FilesOnlyGate } from '../store/filesOnly';
 import type { TrustGate } from '../workspace/trust';
 import { chooseSession } from '../commands/target';
 import { runRepeatInWindow, type RepeatCommandReport } from './runInWindow';
@@ -26,6 +27,7 @@ export interface RepeatDeps {
   readonly trust: TrustGate;
   readonly output: vscode.OutputChannel;
   readonly memory: vscode.Memento;
+  readonly filesOnly: FilesOnlyGate;
 }
 
 /** A `{root, session}` key (tests, other commands) or a tree node, else the person picks. */
@@ -72,6 +74,8 @@ export class RepeatUntilSettledCommand implements Command {
       void vscode.window.showWarningMessage(message);
       return { status: 'untrusted', message };
     }
+    const onStore = refuseOnStore(deps.filesOnly, TITLE(), deps.output);
+    if (onStore) return { status: 'refused', message: onStore, exitCode: 2 };
     const chosen = await target(deps, argument);
     if (chosen === 'cancelled') return { status: 'cancelled', message: 'cancelled' };
     if ('none' in chosen) {

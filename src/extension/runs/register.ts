@@ -36,7 +36,14 @@ export function registerRuns(
   const runOutput = vscode.window.createOutputChannel(vscode.l10n.t('Loop Ledger Run'));
   const receipts = new ReceiptPanels();
   context.subscriptions.push(runOutput, receipts, liveRuns);
-  commands.register(new RunLoopCommand(deps, { extensionPath: context.extensionPath, runOutput, receipts }));
+  commands.register(
+    new RunLoopCommand(deps, {
+      extensionPath: context.extensionPath,
+      runOutput,
+      receipts,
+      filesOnly: sessions.store,
+    }),
+  );
   commands.register(new CancelRunCommand());
   commands.register(new OpenReceiptCommand(deps, receipts));
   return { runs: liveRuns, receipts };

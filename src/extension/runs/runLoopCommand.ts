@@ -12,6 +12,7 @@ import { CANCELLED, nothingToDo, reportUntrusted } from '../commands/report';
 import { runFindingInUiWords } from '../findingWords';
 import { checkpointSettings } from '../checkpoints/settings';
 import { sessionOf, type SessionsNode } from '../sessions/nodes';
+import { refuseOnStore, type FilesOnlyGate } from '../store/filesOnly';
 import { workspaceRoots } from '../workspace/roots';
 import { liveRuns, phaseLabel, type LiveRun } from './liveRuns';
 import type { ReceiptPanels } from './receiptPanel';
@@ -24,6 +25,7 @@ export interface RunServices {
   readonly extensionPath: string;
   readonly runOutput: vscode.OutputChannel;
   readonly receipts: ReceiptPanels;
+  readonly filesOnly: FilesOnlyGate;
 }
 
 export type RunReport = CommandReport<RunOpResult>;
@@ -51,6 +53,8 @@ export class RunLoopCommand implements Command {
     const { deps } = this;
     if (!deps.trust.isTrusted)
       return reportUntrusted(deps, vscode.l10n.t('{0} (it runs agents and checks)', TITLE()));
+    const onStore = refuseOnStore(this.services.filesOnly, TITLE(), deps.output);
+    if (onStore) return { status: 'refused', message: onStore, exitCode: 2 };
     const node = isNode(argument) ? sessionOf(argument) : undefined;
     const roots = workspaceRoots();
     const root = node?.root ?? roots[0];
