@@ -48,7 +48,7 @@ export function activate(context: vscode.ExtensionContext): void {
   });
   registerRepeat(context, commands, { prompter, output, trust, ...sessions });
   const runs = registerRuns(context, commands, prompter, output, { ...sessions, trust });
-  const workOrders = registerWorkOrders(context, commands, prompter, trust, output);
+  const workOrders = registerWorkOrders(context, commands, prompter, trust, output, sessions.store);
   registerEngineeringEditor(context, commands, { prompter, output, trust, ...sessions });
   registerOverview(context, commands, {
     prompter,

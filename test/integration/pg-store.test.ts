@@ -183,7 +183,7 @@ describe('Ledger store (PostgreSQL): the Sessions tree follows the store live', 
     assert.equal(existsSync(join(root, '.loop', 'ledgers', 's1.json')), false, 'no file written');
   });
 
-  it('Run Loop, Assemble Critic Brief and the record tool refuse on the store and write nothing', async () => {
+  it('Run Loop, Run Queue, Assemble Critic Brief and the record tool refuse on the store and write nothing', async () => {
     const ledgersDir = join(root, '.loop', 'ledgers');
     const files = () => (existsSync(ledgersDir) ? readdirSync(ledgersDir).sort() : []);
     const rows = async () =>
@@ -222,6 +222,15 @@ describe('Ledger store (PostgreSQL): the Sessions tree follows the store live', 
       assert.ok(!report.message?.includes('s3cret'), report.message);
     }
     assert.equal(prompter.remaining.length, 1, 'no question was asked');
+
+    // Run Queue (`wo run`, which writes ledger files): refused before it asks for a task; an
+    // unscripted question would throw here.
+    const usingQueue = testing.prompter.use(new ScriptedPrompter([]));
+    try {
+      assert.equal(await vscode.commands.executeCommand('loopLedger.wo.runQueue'), undefined);
+    } finally {
+      usingQueue.dispose();
+    }
 
     const brief = (await vscode.commands.executeCommand('loopLedger.assembleBrief')) as {
       status: string;

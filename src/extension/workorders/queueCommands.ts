@@ -9,10 +9,13 @@ import { obsReportMarkdown } from './report';
 import { queueNotice, type QueueNotice } from './queueOutcome';
 import { askQueueChoices } from './queueQuestions';
 import { runQueue, type QueueResult } from './runQueue';
+import { refuseOnStore, type FilesOnlyGate } from '../store/filesOnly';
 
 export interface QueueDeps extends WoCommandDeps {
   extensionPath: string;
   output: vscode.OutputChannel;
+  /** Run Queue's `wo run` writes ledger files: it refuses while the window uses a ledger store. */
+  filesOnly: FilesOnlyGate;
 }
 
 function setting<T>(key: string, fallback: T): T {
@@ -30,6 +33,7 @@ export class RunQueueCommand implements Command {
       );
       return undefined;
     }
+    if (refuseOnStore(this.deps.filesOnly, vscode.l10n.t('Run Queue'), this.deps.output)) return undefined;
     const node = await taskArg(this.deps, arg, vscode.l10n.t('Run the work-order queue of a task'));
     if (!node) return undefined;
     const folder =
