@@ -19,7 +19,7 @@ const bundle = join(work, 'contract-entry.mjs');
 await build({
   stdin: {
     contents: `
-      export { validateContractText } from './src/app/contract-operations';
+      export { validateContractText } from './src/app/contract/operations';
       export { locateFindings } from './src/extension/contract/findingSpan';
       export { ContractCheckRunner } from './src/extension/contract/contractCheckRunner';
       export { findNodeAtLocation, parseTree } from 'jsonc-parser';`,

@@ -27,7 +27,7 @@ const bundle = join(work, 'lock-entry.cjs');
 await build({
   stdin: {
     contents: `
-      export { iterateOp } from './src/app/operations';
+      export { iterateOp } from './src/app/ledger/operations';
       export { writeWithoutBlocking } from './src/extension/workspace/ledgerWrites';`,
     resolveDir: repo,
     loader: 'ts',

@@ -25,10 +25,10 @@ await build({
   stdin: {
     contents: `
       export { startCluster } from './test/unit/helpers/pg-cluster';
-      export { createPgStore } from './src/app/pg-store';
-      export { openLiveStore } from './src/app/pg-live';
-      export { openOp } from './src/app/contract-operations';
-      export { iterateOp } from './src/app/operations';`,
+      export { createPgStore } from './src/app/ledger/pg-store';
+      export { openLiveStore } from './src/app/ledger/pg-live';
+      export { openOp } from './src/app/contract/operations';
+      export { iterateOp } from './src/app/ledger/operations';`,
     resolveDir: repo,
     loader: 'ts',
   },

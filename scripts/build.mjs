@@ -118,13 +118,13 @@ const builds = [
   // harness and the repeat loop stay out of the file every other command compiles at start-up.
   {
     ...common,
-    entryPoints: ['src/cli/commands/run-main.ts'],
+    entryPoints: ['src/cli/commands/run/main.ts'],
     outfile: 'dist/cli-run.js',
     minify: true,
   },
   {
     ...common,
-    entryPoints: ['src/cli/commands/repeat-main.ts'],
+    entryPoints: ['src/cli/commands/repeat/main.ts'],
     outfile: 'dist/cli-repeat.js',
     minify: true,
   },
@@ -140,7 +140,7 @@ const builds = [
   // `pg-native` is the driver's optional libpq binding, which it only requires when asked to.
   {
     ...common,
-    entryPoints: ['src/app/pg-store.ts'],
+    entryPoints: ['src/app/ledger/pg-store.ts'],
     outfile: 'dist/pg.js',
     external: ['pg-native'],
     minify: true,

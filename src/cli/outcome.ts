@@ -1,6 +1,6 @@
 // What a CLI command hands back to main: the operation's outcome plus the human line.
 import type { Outcome } from '../app/outcome';
-import type { RepeatExitCode } from '../app/repeat-types';
+import type { RepeatExitCode } from '../app/repeat/types';
 
 export interface CommandOutcome extends Omit<Outcome, 'exitCode'> {
   /** The shared table, plus repeat's own codes (`resume` continues an unfinished repeat). */

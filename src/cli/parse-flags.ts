@@ -5,7 +5,7 @@
 // what it returns and the first line of every error it throws are parseArgs's own — a
 // property test (test/unit/cli/parse-flags.test.ts) runs both over random argv to keep it so.
 // Every command reads its flags through this one, except two that reproduce an original's
-// grammar: `run` (argparse, cli/commands/run-args.ts) and the `wo` kernels (a shell `case` loop,
+// grammar: `run` (argparse, cli/commands/run/args.ts) and the `wo` kernels (a shell `case` loop,
 // cli/commands/wo/io.ts).
 
 export interface FlagOption {

@@ -1,8 +1,8 @@
 // Which ledger store a command uses: the files under the root (the default, and nothing here is
 // loaded for it), or PostgreSQL when `--store URL` or LOOP_LEDGER_STORE names one. The rule itself
 // (and the lazy loading of dist/pg.js) is the app layer's, shared with the extension.
-import type { LedgerStoreOps } from '../app/ledger-store';
-import { chooseStore, loadPgBundle, StoreChoiceError } from '../app/store-choice';
+import type { LedgerStoreOps } from '../app/ledger/store';
+import { chooseStore, loadPgBundle, StoreChoiceError } from '../app/ledger/store-choice';
 import type { ParsedFlags } from './args';
 import { UsageError } from './usage-error';
 

@@ -9,7 +9,7 @@ import { overviewCheckpoints } from './checkpoints/overviewActions';
 import { registerCheckpoints } from './checkpoints/register';
 import { createPrompterSlot } from './input';
 import { shareL10nBundle } from './sharedL10n';
-import { registerRuns } from './runs/register';
+import { registerRuns } from './run/register';
 import { registerSessionsFeature } from './sessions/feature';
 import { loadTestHooks, type ExtensionInternals } from './testing/loadTestHooks';
 import { TrustGate } from './workspace/trust';

@@ -1,5 +1,5 @@
 // What every tool handler receives: the root it is confined to, and the server's own state.
-import type { LockOptions } from '../app/lock-options';
+import type { LockOptions } from '../app/ledger/lock-options';
 import type { Outcome } from '../app/outcome';
 import type { BriefStore } from './brief-store';
 

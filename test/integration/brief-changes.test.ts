@@ -7,7 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import { openOp } from '../../src/app/contract-operations';
+import { openOp } from '../../src/app/contract/operations';
 import type { AssembleResult } from '../../src/extension/brief/assembleBrief';
 import type { BriefPanel } from '../../src/extension/brief/briefPanel';
 import { ScriptedPrompter, type ScriptedAnswer } from '../hooks/scriptedPrompter';

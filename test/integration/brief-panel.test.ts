@@ -7,7 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import { openOp } from '../../src/app/contract-operations';
+import { openOp } from '../../src/app/contract/operations';
 import type { AssembleResult } from '../../src/extension/brief/assembleBrief';
 import { BriefPanel } from '../../src/extension/brief/briefPanel';
 import { ScriptedPrompter } from '../hooks/scriptedPrompter';

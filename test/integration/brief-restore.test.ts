@@ -8,8 +8,8 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writ
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import { openOp } from '../../src/app/contract-operations';
-import { briefOp } from '../../src/app/operations';
+import { openOp } from '../../src/app/contract/operations';
+import { briefOp } from '../../src/app/ledger/operations';
 import type { BriefPanel } from '../../src/extension/brief/briefPanel';
 import { BriefPanels } from '../../src/extension/brief/briefPanels';
 import { BRIEF_WORDS } from '../../src/shared/brief-words';

@@ -7,7 +7,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import { openOp } from '../../src/app/contract-operations';
+import { openOp } from '../../src/app/contract/operations';
 import type { RepeatCommandReport } from '../../src/extension/repeat/repeatCommand';
 import type { LoopLedgerApi } from '../../src/extension/extension';
 import { ScriptedPrompter } from '../hooks/scriptedPrompter';

@@ -6,8 +6,8 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import { openOp } from '../../src/app/contract-operations';
-import { closeOp } from '../../src/app/operations';
+import { openOp } from '../../src/app/contract/operations';
+import { closeOp } from '../../src/app/ledger/operations';
 import type { RepeatCommandReport } from '../../src/extension/repeat/repeatCommand';
 import type { LoopLedgerApi } from '../../src/extension/extension';
 import { ScriptedPrompter, type ScriptedAnswer } from '../hooks/scriptedPrompter';

@@ -9,7 +9,7 @@ import type { Ledger } from '../../src/engine/types';
 import type { CommandReport } from '../../src/extension/commands/deps';
 import type { LoopLedgerApi } from '../../src/extension/extension';
 import { ScriptedPrompter, type ScriptedAnswer } from '../hooks/scriptedPrompter';
-import type { RunOpResult } from '../../src/app/run';
+import type { RunOpResult } from '../../src/app/run/operation';
 import { extensionPath, loopLedgerApi, testingApi, waitFor, workspaceRoot } from './sessionsHelpers';
 
 function git(root: string, ...args: string[]): void {

@@ -5,7 +5,7 @@ import { refCommit } from '../../drivers/checkpoints/refs';
 import type { CheckpointWorkspace } from '../../drivers/checkpoints/workspace';
 import { readCheckpointKey, type CheckpointRecord } from '../../engine/checkpoints/rules';
 import { EXIT } from '../../engine/refusal';
-import { loadLedger } from '../ledger-access';
+import { loadLedger } from '../ledger/access';
 import { Refused } from '../outcome';
 
 export interface SessionCheckpoint extends CheckpointRecord {

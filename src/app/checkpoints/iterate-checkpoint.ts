@@ -11,8 +11,8 @@ import { checkpointRef, maxFileBytes, withCheckpoint } from '../../engine/checkp
 import { iterateEngineering, type EngineeringIterateInput } from '../../engine/engineering/iterate';
 import { EXIT, isRefusal } from '../../engine/refusal';
 import type { IterationRecord, Ledger } from '../../engine/types';
-import { appendToLedger, loadLedger } from '../ledger-access';
-import type { LockOptions } from '../lock-options';
+import { appendToLedger, loadLedger } from '../ledger/access';
+import type { LockOptions } from '../ledger/lock-options';
 import { fromRefusal, ledgerFile, operation, Refused, type Outcome } from '../outcome';
 import { checkpointStep } from './errors';
 import {

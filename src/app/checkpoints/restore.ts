@@ -18,8 +18,8 @@ import {
 } from '../../engine/checkpoints/rules';
 import { iterateEngineering } from '../../engine/engineering/iterate';
 import { EXIT, isRefusal } from '../../engine/refusal';
-import { appendToLedger } from '../ledger-access';
-import type { LockOptions } from '../lock-options';
+import { appendToLedger } from '../ledger/access';
+import type { LockOptions } from '../ledger/lock-options';
 import { fromRefusal, ledgerFile, operation, Refused, type Outcome } from '../outcome';
 import { checkpointOf, liveCommit, sessionCheckpoints } from './checkpoints';
 import { checkpointStep } from './errors';

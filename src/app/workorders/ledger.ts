@@ -10,9 +10,9 @@ import { isAbsolute, join, relative, resolve } from 'node:path';
 import { EXIT } from '../../engine/refusal';
 import type { Outcome as LoopOutcome } from '../../engine/types';
 import { writeFileAtomicSync } from '../../store';
-import { openOp } from '../contract-operations';
-import { loadLedger } from '../ledger-access';
-import { closeOp, iterateOp } from '../operations';
+import { openOp } from '../contract/operations';
+import { loadLedger } from '../ledger/access';
+import { closeOp, iterateOp } from '../ledger/operations';
 import { iterateTakenOp } from '../checkpoints/iterate-checkpoint';
 import { takeIterationCheckpoint } from '../checkpoints/iteration-checkpoint';
 

@@ -10,7 +10,7 @@ import { acquireRunLock } from '../../drivers/workorders/run-lock';
 import { confineWrite, OutsideRootError } from '../../store/confine';
 import { LockObstructedError } from '../../store/lock';
 import { Refused } from '../outcome';
-import { loadAgentConfig } from '../run';
+import { loadAgentConfig } from '../run/operation';
 import type { RunOptions } from './context';
 
 /** The task folder must not be tracked by the worktree: a reset would roll back its sidecars. */

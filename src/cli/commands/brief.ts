@@ -1,4 +1,4 @@
-import { briefOp } from '../../app/operations';
+import { briefOp } from '../../app/ledger/operations';
 import { BRIEF_ASKS } from '../../engine/brief';
 import { INPUT_LIMIT, readTextFile, readUtf8File } from '../../app/read-input';
 import { SESSION_FLAG, type CommandSpec, type ParsedFlags } from '../args';

@@ -1,4 +1,4 @@
-import { closeOp, type ClosePayload, type Outcome } from '../../app/operations';
+import { closeOp, type ClosePayload, type Outcome } from '../../app/ledger/operations';
 import { SESSION_FLAG, type CommandSpec, type ParsedFlags } from '../args';
 import { withHuman, type CommandOutcome } from '../outcome';
 import { str, type CommandContext } from './context';

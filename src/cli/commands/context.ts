@@ -1,6 +1,6 @@
 // What every command receives besides its flags.
 import { resolve } from 'node:path';
-import type { LedgerStoreOps } from '../../app/ledger-store';
+import type { LedgerStoreOps } from '../../app/ledger/store';
 import type { ParsedFlags } from '../args';
 import { storeFrom } from '../store-select';
 

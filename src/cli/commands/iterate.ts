@@ -1,13 +1,13 @@
 import { iterateByContractOp, iterateWithCheckpointOp } from '../../app/checkpoints/iterate-checkpoint';
-import type { Outcome } from '../../app/operations';
+import type { Outcome } from '../../app/ledger/operations';
 import type { IterationRecord } from '../../engine/types';
 import { UsageError } from '../usage-error';
 import { SESSION_FLAG, type CommandSpec, type ParsedFlags } from '../args';
 import { withHuman, type CommandOutcome } from '../outcome';
 import { list, str, type CommandContext } from './context';
 import { endingFrom, ESCALATE_FLAGS, outcomeFlag } from './ending';
-import { ENGINEERING_ITERATE_FLAGS, engineeringFrom } from './iterate-engineering';
-import { SPEND_FLAGS, spendFrom } from './iterate-spend';
+import { ENGINEERING_ITERATE_FLAGS, engineeringFrom } from './iterate/engineering';
+import { SPEND_FLAGS, spendFrom } from './iterate/spend';
 
 const text = (help: string) => ({ type: 'string' as const, help, placeholder: 'TEXT' });
 const many = (help: string, placeholder: string) => ({

@@ -1,4 +1,4 @@
-import { listOp, type Outcome } from '../../app/operations';
+import { listOp, type Outcome } from '../../app/ledger/operations';
 import type { SessionSummary } from '../../store';
 import type { CommandSpec, ParsedFlags } from '../args';
 import { withHuman, type CommandOutcome } from '../outcome';

@@ -1,4 +1,4 @@
-import { openOp } from '../../app/contract-operations';
+import { openOp } from '../../app/contract/operations';
 import type { Outcome } from '../../app/outcome';
 import type { OpenPayload } from '../../engine/open';
 import { STALL_THRESHOLD_FIELD } from '../../engine/open-settings';

@@ -1,6 +1,6 @@
-import { resumeOp, type Outcome } from '../../app/operations';
+import { resumeOp, type Outcome } from '../../app/ledger/operations';
 import type { ResumePayload } from '../../engine/resume';
-import { resumeContinuesRepeatOnDisk } from '../../app/repeat-resume';
+import { resumeContinuesRepeatOnDisk } from '../../app/repeat/resume';
 import { SESSION_FLAG, type CommandSpec, type ParsedFlags } from '../args';
 import { withHuman, type CommandOutcome } from '../outcome';
 import { UsageError } from '../usage-error';

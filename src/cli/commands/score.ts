@@ -1,4 +1,4 @@
-import { scoreOp, type Outcome } from '../../app/operations';
+import { scoreOp, type Outcome } from '../../app/ledger/operations';
 import type { Evaluation } from '../../engine/types';
 import { SESSION_FLAG, type CommandSpec, type ParsedFlags } from '../args';
 import { withHuman, type CommandOutcome } from '../outcome';

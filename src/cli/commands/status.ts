@@ -1,4 +1,4 @@
-import { statusOp, type Outcome } from '../../app/operations';
+import { statusOp, type Outcome } from '../../app/ledger/operations';
 import type { StatusPayload } from '../../engine/status';
 import { SESSION_FLAG, type CommandSpec, type ParsedFlags } from '../args';
 import { withHuman, type CommandOutcome } from '../outcome';

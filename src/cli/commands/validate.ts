@@ -1,10 +1,10 @@
-import { validateFileOp } from '../../app/validate-file';
+import { validateFileOp } from '../../app/contract/validate-file';
 import type { CommandSpec, ParsedFlags } from '../args';
 import type { CommandOutcome } from '../outcome';
 import { visible } from '../output';
 import type { CommandContext } from './context';
-import { receiptOutcome } from './run-validate';
-import { engineeringCommandOutcome, STRICT_FLAG } from './validate-engineering';
+import { receiptOutcome } from './run/validate-receipt';
+import { engineeringCommandOutcome, STRICT_FLAG } from './validate/engineering';
 
 export const spec: CommandSpec = {
   name: 'validate',

@@ -5,7 +5,7 @@
 // (gitPathspecs), so both recipes agree.
 //
 // A second glob dialect on purpose: the harness, the work orders and risk tiering use Python's
-// fnmatch (engine/harness/fnmatch.ts), where `*` also crosses "/"; these globs must mean what git
+// fnmatch (engine/run/fnmatch.ts), where `*` also crosses "/"; these globs must mean what git
 // makes of them, which fnmatch cannot.
 
 function escape(ch: string): string {

@@ -2,8 +2,8 @@
 // are the work order's "Files to touch" and whose checks are its runnable acceptance. These are
 // the rules of that mapping — what to ask the harness, how its receipt becomes the per-work-order
 // review, and which committed paths a build was never allowed to touch. No I/O here.
-import { ignoredPath } from '../harness/changed-files';
-import { disallowedFiles } from '../harness/fnmatch';
+import { ignoredPath } from '../run/changed-files';
+import { disallowedFiles } from '../run/fnmatch';
 import { filesToTouch } from './body';
 import { isObject } from './jq';
 

@@ -1,8 +1,8 @@
 // The reconcile table (`reconcile-table`): one read-only row per work order carrying every fact
 // the recovery branches key on, and the disposition table that routes each row. TERMINAL
 // (a HALT marker, or a sidecar with `halted: true`) is checked before status, everywhere.
-import { ignoredPath } from '../harness/changed-files';
-import { disallowedFiles } from '../harness/fnmatch';
+import { ignoredPath } from '../run/changed-files';
+import { disallowedFiles } from '../run/fnmatch';
 import { frontmatterScalars } from './frontmatter';
 import { compareBytes, shortId } from './ids';
 import { alt, objectOrEmpty, path } from './jq';

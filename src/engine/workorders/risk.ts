@@ -1,6 +1,6 @@
 // `risk-classify`: one work order's realized diff → a risk tier (high > medium > low), fail-closed:
 // an undeterminable input (no file list, no gate floor, empty diff) is `high`.
-import { fnmatchRegExp } from '../harness/fnmatch';
+import { fnmatchRegExp } from '../run/fnmatch';
 import { RISK_RULES, type RiskRules } from './risk-rules';
 
 export interface RiskInput {

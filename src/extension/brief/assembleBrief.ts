@@ -3,9 +3,9 @@
 // and the panel shows it. A refusal (8: an empty or unreadable input, 9: the diff does not cover
 // the declared scope) is shown with the engine's own findings, and nothing is recorded.
 import * as vscode from 'vscode';
-import { briefOp, type Outcome } from '../../app/operations';
-import { listOpAsync } from '../../app/read-operations-async';
-import { loadLedgerAsync } from '../../app/read-operations-async';
+import { briefOp, type Outcome } from '../../app/ledger/operations';
+import { listOpAsync } from '../../app/ledger/read-operations-async';
+import { loadLedgerAsync } from '../../app/ledger/read-operations-async';
 import type { BriefPacket } from '../../engine/brief';
 import { EXIT_MEANING } from '../../engine/refusal';
 import { inUiWords } from '../findingWords';

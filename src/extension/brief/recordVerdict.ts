@@ -1,7 +1,7 @@
 // Records a verdict from the panel's form: one iteration through src/app's iterateOp with this
 // brief's id as `criticBrief`, exactly what `loop-ledger iterate --critic-brief …` records. The
 // engine decides every refusal (no brief pending, a mismatched id, retain over a breached gate…).
-import { iterateOp, type Outcome } from '../../app/operations';
+import { iterateOp, type Outcome } from '../../app/ledger/operations';
 import type { IterateInput } from '../../engine/iterate';
 import type { IterationRecord } from '../../engine/types';
 import type { VerdictForm } from '../../shared/protocol';

@@ -1,5 +1,5 @@
 import * as l10n from '@vscode/l10n';
-import { closeOp, type ClosePayload } from '../../app/operations';
+import { closeOp, type ClosePayload } from '../../app/ledger/operations';
 import type { CloseInput } from '../../engine/close';
 import { OUTCOMES, type Outcome } from '../../engine/types';
 import { runSteps, settle, type Step } from '../input';

@@ -2,7 +2,7 @@ import { isAbsolute, join } from 'node:path';
 import { CONTRACT_LIMIT } from '../../app/read-input';
 import * as vscode from 'vscode';
 import { readTextFileAsync } from '../../store/read-async';
-import { openOp } from '../../app/contract-operations';
+import { openOp } from '../../app/contract/operations';
 import type { OpenPayload } from '../../engine/open';
 import { STALL_THRESHOLD_FIELD, stallThresholdProblem } from '../../engine/open-settings';
 import { sessionIdProblem } from '../../store';

@@ -1,5 +1,5 @@
 import * as l10n from '@vscode/l10n';
-import { iterateOp } from '../../app/operations';
+import { iterateOp } from '../../app/ledger/operations';
 import type { EngineeringIterateInput } from '../../engine/engineering/iterate';
 import type { IterationRecord } from '../../engine/types';
 import { runSteps } from '../input';

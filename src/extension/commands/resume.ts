@@ -1,6 +1,6 @@
 import * as l10n from '@vscode/l10n';
-import { resumeOp } from '../../app/operations';
-import { resumeContinuesRepeatOnDiskAsync } from '../../app/repeat-resume';
+import { resumeOp } from '../../app/ledger/operations';
+import { resumeContinuesRepeatOnDiskAsync } from '../../app/repeat/resume';
 import { resumeContinuesRepeat } from '../../engine/repeat/ledger';
 import type { ResumePayload } from '../../engine/resume';
 import { runRepeatInWindow, type RepeatCommandReport } from '../repeat/runInWindow';

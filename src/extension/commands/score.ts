@@ -1,5 +1,5 @@
 import * as l10n from '@vscode/l10n';
-import { scoreOpAsync } from '../../app/read-operations-async';
+import { scoreOpAsync } from '../../app/ledger/read-operations-async';
 import { deriveBaseline } from '../../engine/baseline';
 import type { Evaluation } from '../../engine/types';
 import { askEach, BACK } from '../input';

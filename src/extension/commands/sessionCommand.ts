@@ -4,8 +4,8 @@
 // cancelled pick, an unreadable ledger), and the check-and-remember step after the operation.
 // A command says which sessions it acts on and what it does with one; the order of these steps,
 // and what each report says, is the same for every command.
-import type { LedgerStoreOps } from '../../app/ledger-store';
-import type { LockOptions } from '../../app/lock-options';
+import type { LedgerStoreOps } from '../../app/ledger/store';
+import type { LockOptions } from '../../app/ledger/lock-options';
 import type { Outcome } from '../../app/outcome';
 import type { Command } from '../commandManager';
 import type { ReadableSession, SessionEntry } from '../sessions/sessionEntry';

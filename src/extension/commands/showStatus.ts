@@ -1,5 +1,5 @@
 import * as l10n from '@vscode/l10n';
-import { statusOpAsync } from '../../app/read-operations-async';
+import { statusOpAsync } from '../../app/ledger/read-operations-async';
 import type { StatusPayload } from '../../engine/status';
 import { progressText, stateText } from '../sessions/labels';
 import { currentEpochView } from '../sessions/epochs';

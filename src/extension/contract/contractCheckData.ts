@@ -3,7 +3,7 @@
 // count of the rest. It runs on the extension host for a small contract and in a worker thread for
 // a large one (contractCheckWorker.ts), so the host turns only offsets into ranges.
 import { parseTree } from 'jsonc-parser';
-import { CONTRACT_TOO_LARGE, validateContractText } from '../../app/contract-operations';
+import { CONTRACT_TOO_LARGE, validateContractText } from '../../app/contract/operations';
 import { locateFindings } from './findingSpan';
 
 /**

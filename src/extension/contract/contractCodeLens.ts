@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { isEngineeringJsonText } from '../../app/engineering-validate';
+import { isEngineeringJsonText } from '../../app/engineering/validate';
 import { OPEN_ENGINEERING_LOOP_COMMAND } from '../engineering/openEngineeringLoop';
 import { OPEN_LOOP_COMMAND, VALIDATE_CONTRACT_COMMAND } from './contractCommandIds';
 

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
-import { CONTRACT_TOO_LARGE } from '../../app/contract-operations';
-import { isEngineeringJsonText } from '../../app/engineering-validate';
+import { CONTRACT_TOO_LARGE } from '../../app/contract/operations';
+import { isEngineeringJsonText } from '../../app/engineering/validate';
 import { DebouncedDiagnostics, DIAGNOSTIC_SOURCE } from '../diagnostics/debouncedDiagnostics';
 import { contractLabel, contractRoot, isContractDocument } from './contractDocuments';
 import { ContractCheckRunner } from './contractCheckRunner';

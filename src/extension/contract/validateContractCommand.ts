@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { checkEngineeringJsonText } from '../../app/engineering-validate';
+import { checkEngineeringJsonText } from '../../app/engineering/validate';
 import type { Command } from '../commandManager';
 import type { ContractDiagnostics } from './contractDiagnostics';
 import { contractLabel, isContractPath } from './contractDocuments';

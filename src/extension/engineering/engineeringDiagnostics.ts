@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { checkEngineeringJsonText } from '../../app/engineering-validate';
+import { checkEngineeringJsonText } from '../../app/engineering/validate';
 import { checkEngineeringMarkdown, type EngineeringCheck } from '../../engine/engineering/check';
 import type { EngineeringFinding } from '../../engine/engineering/validate';
 import { DebouncedDiagnostics, DIAGNOSTIC_SOURCE } from '../diagnostics/debouncedDiagnostics';

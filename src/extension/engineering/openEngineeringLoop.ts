@@ -1,6 +1,6 @@
 import { dirname, join } from 'node:path';
 import * as vscode from 'vscode';
-import { openOp } from '../../app/contract-operations';
+import { openOp } from '../../app/contract/operations';
 import type { OpenPayload } from '../../engine/open';
 import { sessionIdProblem } from '../../store';
 import type { Command } from '../commandManager';

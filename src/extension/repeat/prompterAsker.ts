@@ -2,7 +2,7 @@
 // to the editor to look at the work), titled with the recommendation; dismissing it leaves the
 // loop paused, resumable from the tree.
 import * as l10n from '@vscode/l10n';
-import type { Asker } from '../../app/repeat-types';
+import type { Asker } from '../../app/repeat/types';
 import type { ScopeChange } from '../../engine/repeat/answer';
 import { OPTION_HELP } from '../../engine/repeat/questions';
 import type { PendingQuestion, Recipe } from '../../engine/repeat/state';

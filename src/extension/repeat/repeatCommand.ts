@@ -2,8 +2,8 @@
 // the run in the window (runInWindow.ts: progress, Cancel, the pause quick pick, the summary),
 // or, on a session whose repeat is unfinished, no spec: the run continues it.
 import * as vscode from 'vscode';
-import { repeatRuleOnDiskAsync } from '../../app/repeat-resume';
-import type { StartRequest } from '../../app/repeat-types';
+import { repeatRuleOnDiskAsync } from '../../app/repeat/resume';
+import type { StartRequest } from '../../app/repeat/types';
 import { repeatInProgress } from '../../engine/repeat/ledger';
 import { parseRepeatSpec } from '../../engine/repeat/spec';
 import { sessionIdProblem } from '../../store/session-id';

@@ -2,11 +2,11 @@
 // repeat is unfinished): progress with the iteration, its classification and change metric;
 // Cancel stops between iterations and records pause; a pause is the quick pick of PrompterAsker;
 // the convergence summary opens as a markdown preview. Everything runs through
-// src/app/repeat-operation.ts, as the CLI does.
+// src/app/repeat/operation.ts, as the CLI does.
 import * as vscode from 'vscode';
-import { repeatOperation } from '../../app/repeat-operation';
+import { repeatOperation } from '../../app/repeat/operation';
 import { checkpointSettings } from '../checkpoints/settings';
-import type { RepeatOutcome, RepeatRequest, StartRequest } from '../../app/repeat-types';
+import type { RepeatOutcome, RepeatRequest, StartRequest } from '../../app/repeat/types';
 import type { PrompterSlot } from '../input';
 import type { SessionsTreeProvider } from '../sessions/treeProvider';
 import { inUiWords } from '../findingWords';

@@ -1,7 +1,7 @@
 // Where the Sessions tree reads sessions from when it is not the ledger files under each root:
 // a ledger store (PostgreSQL) chosen in the settings. The tree, pickers, status bar, overview
 // and dashboard all read through the tree, so they follow whichever source is in use.
-import type { LedgerStoreOps } from '../../app/ledger-store';
+import type { LedgerStoreOps } from '../../app/ledger/store';
 import type { Outcome } from '../../app/outcome';
 import type { WorkspaceRoot } from '../workspace/roots';
 import type { TimedEntry } from './sessionEntry';

@@ -13,7 +13,7 @@ import {
 } from './labels';
 import type { EpochNode, FolderNode, IterationNode, SessionNode, SessionsNode } from './nodes';
 import { sessionState } from './sessionEntry';
-import { liveRuns, phaseLabel } from '../runs/liveRuns';
+import { liveRuns, phaseLabel } from '../run/liveRuns';
 import { brokenTooltip, epochTooltip, iterationTooltip, sessionTooltip } from './tooltips';
 
 const { Collapsed, Expanded, None } = vscode.TreeItemCollapsibleState;
@@ -79,7 +79,7 @@ function sessionItem(node: SessionNode): vscode.TreeItem {
   item.description = sessionDescription(entry);
   item.tooltip = sessionTooltip(entry);
   item.iconPath = sessionIcon(state, entry.ledger.final_outcome ?? null);
-  // A harness run in progress shows its phase and elapsed time on the session (src/extension/runs).
+  // A harness run in progress shows its phase and elapsed time on the session (src/extension/run).
   const live = liveRuns.get(node.root.path, entry.session);
   if (live) item.description = `▶ ${phaseLabel(live.progress)} — ${item.description ?? ''}`;
   item.contextValue = contextValue(NodeKind.Session, [

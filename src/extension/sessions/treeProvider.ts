@@ -231,7 +231,7 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionsNod
 
   /**
    * Re-renders one session node whose ledger did not change (a harness run's live phase, see
-   * src/extension/runs); a session not shown yet is read from its file.
+   * src/extension/run); a session not shown yet is read from its file.
    */
   redrawSession(root: string, session: string, ledgerPath: string): void {
     const node = this.findSession(root, session);

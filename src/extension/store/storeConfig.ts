@@ -4,7 +4,7 @@
 // storage (Set Store Password). An untrusted workspace connects to nothing: its settings could
 // point the window at any server, so it reads the files, read-only, as without the setting.
 import * as vscode from 'vscode';
-import { chooseStore, StoreChoiceError, urlHasPassword } from '../../app/store-choice';
+import { chooseStore, StoreChoiceError, urlHasPassword } from '../../app/ledger/store-choice';
 
 export const STORE_SETTING = 'loopLedger.store';
 export const PROJECT_SETTING = 'loopLedger.project';

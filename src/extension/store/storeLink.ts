@@ -5,8 +5,8 @@
 // host never waits on the network.
 import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
-import type { LiveSession, LiveStore } from '../../app/pg-live';
-import { chooseStore, loadPgBundle, withPassword } from '../../app/store-choice';
+import type { LiveSession, LiveStore } from '../../app/ledger/pg-live';
+import { chooseStore, loadPgBundle, withPassword } from '../../app/ledger/store-choice';
 import { status } from '../../engine/status';
 import type { FollowerStatus } from '../../store/pg/follower';
 import type { TimedEntry } from '../sessions/sessionEntry';

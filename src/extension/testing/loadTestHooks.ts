@@ -8,7 +8,7 @@ import { existsSync } from 'node:fs';
 import * as vscode from 'vscode';
 import type { Prompter } from '../input';
 import type { AttentionObserver } from '../notifications/notifier';
-import type { RunsApi } from '../runs/register';
+import type { RunsApi } from '../run/register';
 import type { SessionsApi } from '../sessions/feature';
 import type { WorkOrdersTreeProvider } from '../workorders/treeProvider';
 

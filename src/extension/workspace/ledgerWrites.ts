@@ -3,7 +3,7 @@
 // that would freeze every extension in the window while an agent's CLI holds the lock. So the
 // extension asks for one attempt (`waitMs: 0`) and, while the ledger is busy, tries again on
 // timers until the same deadline the CLI uses, then reports the ledger busy.
-import { LEDGER_BUSY, type LockOptions } from '../../app/lock-options';
+import { LEDGER_BUSY, type LockOptions } from '../../app/ledger/lock-options';
 import type { Outcome } from '../../app/outcome';
 import { EXIT } from '../../engine/refusal';
 

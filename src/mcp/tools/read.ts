@@ -1,10 +1,10 @@
 // The read tools: nothing here writes. Each pages or compacts so no answer outgrows a client's
 // context, whatever the ledger's size.
 import { z } from 'zod';
-import { loadLedger } from '../../app/ledger-access';
+import { loadLedger } from '../../app/ledger/access';
 import { ledgerFile, operation } from '../../app/outcome';
-import { listOp, scoreOp, statusOp } from '../../app/operations';
-import { validateFileOp } from '../../app/validate-file';
+import { listOp, scoreOp, statusOp } from '../../app/ledger/operations';
+import { validateFileOp } from '../../app/contract/validate-file';
 import type { IterationRecord } from '../../engine/types';
 import { briefSummary } from '../brief-store';
 import { confinedPath } from '../confine';

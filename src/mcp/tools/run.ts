@@ -3,9 +3,9 @@
 // command: the checks are the contract's own rubric evidence commands (a client may pick some of
 // them, word for word, never add one), and the agent config is a TOML file under the root.
 import { z } from 'zod';
-import { loadLedger } from '../../app/ledger-access';
+import { loadLedger } from '../../app/ledger/access';
 import { ledgerFile, operation } from '../../app/outcome';
-import { runOp } from '../../app/run';
+import { runOp } from '../../app/run/operation';
 import { confinedPath } from '../confine';
 import { defineTool, refused, type Tool } from '../tool';
 import { badSession, payload, session } from './fields';

@@ -1,10 +1,10 @@
 // The write tools: each is the CLI command's operation, called with the same input, under the
 // store's lock. A refusal writes nothing (the operations decide before they write).
 import { z } from 'zod';
-import { openOp } from '../../app/contract-operations';
-import { briefOp, closeOp, iterateOp, resumeOp } from '../../app/operations';
+import { openOp } from '../../app/contract/operations';
+import { briefOp, closeOp, iterateOp, resumeOp } from '../../app/ledger/operations';
 import { INPUT_LIMIT, readTextFile } from '../../app/read-input';
-import { resumeContinuesRepeatOnDisk } from '../../app/repeat-resume';
+import { resumeContinuesRepeatOnDisk } from '../../app/repeat/resume';
 import type { BriefInput } from '../../engine/brief';
 import { OUTCOMES } from '../../engine/types';
 import { readChange, rangeProblem } from '../../drivers/git/changes';

@@ -6,15 +6,15 @@
 import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { openOp } from '../../../src/app/contract-operations';
-import { loadLedger } from '../../../src/app/ledger-access';
-import { iterateOp, listOp, scoreOp, statusOp } from '../../../src/app/operations';
+import { openOp } from '../../../src/app/contract/operations';
+import { loadLedger } from '../../../src/app/ledger/access';
+import { iterateOp, listOp, scoreOp, statusOp } from '../../../src/app/ledger/operations';
 import {
   listOpAsync,
   loadLedgerAsync,
   scoreOpAsync,
   statusOpAsync,
-} from '../../../src/app/read-operations-async';
+} from '../../../src/app/ledger/read-operations-async';
 import { ledgerPath, sampleContract, tempRoot, writeJson } from '../helpers/cli';
 
 describe('app: statusOpAsync / scoreOpAsync agree with statusOp / scoreOp', () => {

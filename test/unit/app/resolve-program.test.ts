@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { programResolver, type ResolverSystem } from '../../../src/app/resolve-program';
+import { programResolver, type ResolverSystem } from '../../../src/app/contract/resolve-program';
 
 /** A file system of the named files; `executable` marks which have the POSIX execute bit. */
 function system(

@@ -9,8 +9,8 @@ import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
-import { openOp } from '../../../src/app/contract-operations';
-import { closeOp, iterateOp, resumeOp, scoreOp, statusOp } from '../../../src/app/operations';
+import { openOp } from '../../../src/app/contract/operations';
+import { closeOp, iterateOp, resumeOp, scoreOp, statusOp } from '../../../src/app/ledger/operations';
 import type { Outcome } from '../../../src/engine/types';
 import { readSealedLedger } from '../../../src/store/ledger-sealed';
 

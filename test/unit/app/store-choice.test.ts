@@ -4,7 +4,12 @@
 import { strict as assert } from 'node:assert';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { chooseStore, StoreChoiceError, urlHasPassword, withPassword } from '../../../src/app/store-choice';
+import {
+  chooseStore,
+  StoreChoiceError,
+  urlHasPassword,
+  withPassword,
+} from '../../../src/app/ledger/store-choice';
 import { storeAddress } from '../../../src/store/pg/address';
 
 const repo = resolve(__dirname, '../../../..');

@@ -8,7 +8,7 @@ import { symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runCli, sampleContract, tempRoot, writeJson } from '../helpers/cli';
 import { assertNoStack } from '../cli/setup';
-import { runSample, sampleRepo } from '../run/harness-helpers';
+import { runSample, sampleRepo } from '../run/helpers';
 import { STEP, workspace } from '../repeat/workspace';
 import { makeTask } from '../wo/fixture';
 import { woRun } from '../wo/run-helpers';

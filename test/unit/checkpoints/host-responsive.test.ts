@@ -10,7 +10,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { takeIterationCheckpoint } from '../../../src/app/checkpoints/iteration-checkpoint';
-import { LedgerRecorder } from '../../../src/app/run-ledger';
+import { LedgerRecorder } from '../../../src/app/run/ledger';
 import { gitState, ledgerRecords, makeRepo, sh } from './repo';
 
 const FILES = 12_000;

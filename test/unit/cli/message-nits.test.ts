@@ -6,7 +6,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { readLedger, runCli, tempRoot, writeText } from '../helpers/cli';
 import { contractText } from '../engineering/helpers';
-import { AGENTS, ALLOW, readText, runLoop, sampleRepo } from '../run/harness-helpers';
+import { AGENTS, ALLOW, readText, runLoop, sampleRepo } from '../run/helpers';
 
 describe('CLI: refusals name the value they refuse', function () {
   this.timeout(60_000);

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { briefOp } from '../../../src/app/operations';
+import { briefOp } from '../../../src/app/ledger/operations';
 import { readChange, type ChangeChoice } from '../../../src/drivers/git/changes';
 import { loopWith } from '../cli/setup';
 import { tempRoot } from '../helpers/cli';

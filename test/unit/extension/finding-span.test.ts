@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { findNodeAtLocation, parseTree, type Node } from 'jsonc-parser';
-import { validateContractText } from '../../../src/app/contract-operations';
+import { validateContractText } from '../../../src/app/contract/operations';
 import { locateFindings } from '../../../src/extension/contract/findingSpan';
 
 /** The per-finding walk the one-pass locator replaced: the reference for its answers. */

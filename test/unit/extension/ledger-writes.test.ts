@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import { LEDGER_BUSY, type LockOptions } from '../../../src/app/lock-options';
-import { iterateOp, type Outcome } from '../../../src/app/operations';
+import { LEDGER_BUSY, type LockOptions } from '../../../src/app/ledger/lock-options';
+import { iterateOp, type Outcome } from '../../../src/app/ledger/operations';
 import {
   LEDGER_BUSY_DEADLINE_MS,
   writeWithoutBlocking,

@@ -27,7 +27,7 @@ async function main(): Promise<number> {
   const plan = JSON.parse(process.argv[2] ?? '{}') as WriterPlan;
   // The bundle the CLI requires when a store is selected (src/cli/store-select.ts).
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const bundle = require(join(REPO, 'dist', 'pg.js')) as typeof import('../../../src/app/pg-store');
+  const bundle = require(join(REPO, 'dist', 'pg.js')) as typeof import('../../../src/app/ledger/pg-store');
   const store = bundle.createPgStore({
     url: plan.url,
     project: plan.project,

@@ -6,7 +6,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CLI, childEnv, readLedger, runCli, sampleContract, writeJson } from '../helpers/cli';
-import { FIXTURES, sampleRepo, waitFor } from '../run/harness-helpers';
+import { FIXTURES, sampleRepo, waitFor } from '../run/helpers';
 import { call, connect, INITIALIZE, type Connected } from './client';
 
 const CHECK = 'node sample-target/tests/check.mjs';

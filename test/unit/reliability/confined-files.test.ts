@@ -15,7 +15,7 @@ import {
 } from 'node:fs';
 import { join } from 'node:path';
 import { CLI, childEnv, cliResultOf, tempRoot, type CliResult } from '../helpers/cli';
-import { AGENTS, ALLOW, CHECK, sampleRepo } from '../run/harness-helpers';
+import { AGENTS, ALLOW, CHECK, sampleRepo } from '../run/helpers';
 import { makeTask } from '../wo/fixture';
 import { woRun } from '../wo/run-helpers';
 import { workspace } from '../repeat/workspace';

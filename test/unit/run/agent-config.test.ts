@@ -5,9 +5,9 @@ import {
   formatPlaceholders,
   readAgentConfig,
   skillDirOf,
-} from '../../../src/engine/harness/agent-config';
-import { agentEnv, rolePrompt } from '../../../src/engine/harness/role-io';
-import { objectiveSlug, runIdBase, uniqueRunId } from '../../../src/engine/harness/run-id';
+} from '../../../src/engine/run/agent-config';
+import { agentEnv, rolePrompt } from '../../../src/engine/run/role-io';
+import { objectiveSlug, runIdBase, uniqueRunId } from '../../../src/engine/run/run-id';
 
 const values = {
   python: '/usr/bin/python 3',

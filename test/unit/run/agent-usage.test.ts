@@ -1,8 +1,8 @@
 // What `loop-ledger run` records of its agents' cost and tokens: the shapes agent CLIs print,
 // summed over an attempt's agents, and carried onto the attempt's iteration only when reported.
 import assert from 'node:assert/strict';
-import { addUsage, agentUsage } from '../../../src/engine/harness/agent-usage';
-import { attemptIteration, type AttemptFacts } from '../../../src/engine/harness/ledger-mapping';
+import { addUsage, agentUsage } from '../../../src/engine/run/agent-usage';
+import { attemptIteration, type AttemptFacts } from '../../../src/engine/run/ledger-mapping';
 
 const facts = (usage?: AttemptFacts['usage']): AttemptFacts => ({
   runId: 'r1',

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import { ArtifactWriteError, RunDirectory } from '../../../src/drivers/harness/artifacts';
+import { ArtifactWriteError, RunDirectory } from '../../../src/drivers/run/artifacts';
 import { runProcess } from '../../../src/drivers/process/run-process';
 import { tempRoot } from '../helpers/cli';
 

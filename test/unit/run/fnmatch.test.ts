@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import fc from 'fast-check';
-import { disallowedFiles, fnmatch, fnmatchRegExp } from '../../../src/engine/harness/fnmatch';
+import { disallowedFiles, fnmatch, fnmatchRegExp } from '../../../src/engine/run/fnmatch';
 
 // 2,340 (pattern, path, expected) triples computed by CPython 3.11's fnmatch.fnmatch (the original
 // harness's matcher): star across `/`, classes, negation, empty ranges, unclosed `[`, regex

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import * as l10n from '@vscode/l10n';
-import { receiptHtml } from '../../../src/extension/runs/receiptHtml';
-import { receiptModel } from '../../../src/extension/runs/receiptModel';
-import { phaseLabel } from '../../../src/extension/runs/phaseLabel';
+import { receiptHtml } from '../../../src/extension/run/receiptHtml';
+import { receiptModel } from '../../../src/extension/run/receiptModel';
+import { phaseLabel } from '../../../src/extension/run/phaseLabel';
 
 const receipt = {
   schema: 'loop.final_receipt.v1',

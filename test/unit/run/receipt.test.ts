@@ -4,8 +4,8 @@ import {
   excerpt,
   validateFinalReceipt,
   type FinalReceipt,
-} from '../../../src/engine/harness/receipt';
-import { STOP_REASONS } from '../../../src/engine/harness/stop-rules';
+} from '../../../src/engine/run/receipt';
+import { STOP_REASONS } from '../../../src/engine/run/stop-rules';
 
 function passing(): FinalReceipt {
   return buildReceipt({

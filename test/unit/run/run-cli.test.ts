@@ -17,7 +17,7 @@ import {
   sampleRepo,
   validate,
   type RunResult,
-} from './harness-helpers';
+} from './helpers';
 
 function assertValid(repo: string, r: RunResult): void {
   const v = validate(join(runDirOf(repo, r), 'final-receipt.json'));

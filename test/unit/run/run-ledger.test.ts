@@ -17,7 +17,7 @@ import {
   sampleRepo,
   startLoop,
   waitFor,
-} from './harness-helpers';
+} from './helpers';
 
 const SESSION = 'harness-1';
 const sampleArgs = (extra: string[] = []) => [

@@ -1,13 +1,13 @@
 // Run Loop asks whether a session has an unfinished run without blocking the
 // extension host. The rule (newest run linked to the session, finished when it has a receipt, its
-// request read back) is one generator in run-session.ts; the CLI drives it synchronously, the
+// request read back) is one generator in app/run/session.ts; the CLI drives it synchronously, the
 // extension with promises. Both drivers must answer the same for every layout below.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { findUnfinishedRun, newestLinkedRun, RUN_LEDGER_FILE } from '../../../src/app/run-session';
-import { findUnfinishedRunAsync } from '../../../src/app/run-session-async';
+import { findUnfinishedRun, newestLinkedRun, RUN_LEDGER_FILE } from '../../../src/app/run/session';
+import { findUnfinishedRunAsync } from '../../../src/app/run/session-async';
 import { tempRoot } from '../helpers/cli';
 
 const RUNS = '.loop/runs';

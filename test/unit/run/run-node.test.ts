@@ -4,7 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CLI, childEnv, tempRoot, writeJson } from '../helpers/cli';
-import { AGENTS, readJson, runSample, sampleRepo, validate } from './harness-helpers';
+import { AGENTS, readJson, runSample, sampleRepo, validate } from './helpers';
 
 function node(
   repo: string,

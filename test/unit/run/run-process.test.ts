@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { CLI, childEnv, runCli, tempRoot } from '../helpers/cli';
 import { makeTask } from '../wo/fixture';
 import { woRun, agent } from '../wo/run-helpers';
-import { AGENTS, ALLOW, CHECK, runDirOf, runLoop, runSample, sampleRepo } from './harness-helpers';
+import { AGENTS, ALLOW, CHECK, runDirOf, runLoop, runSample, sampleRepo } from './helpers';
 
 /** Runs the CLI and follows its peak resident memory (VmHWM) through /proc while it lives. */
 function runWithPeak(args: string[], cwd: string, env: Record<string, string>) {

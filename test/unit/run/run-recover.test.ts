@@ -22,7 +22,7 @@ import {
   sampleRepo,
   startLoop,
   waitFor,
-} from './harness-helpers';
+} from './helpers';
 
 const SESSION = 'recover-1';
 

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { runSample, sampleRepo } from './harness-helpers';
+import { runSample, sampleRepo } from './helpers';
 
 function git(repo: string, ...args: string[]): void {
   const r = spawnSync('git', args, { cwd: repo, encoding: 'utf8' });

@@ -10,7 +10,7 @@ import {
   reviewDecision,
   scopeAfterChecksTerminal,
   type CheckFacts,
-} from '../../../src/engine/harness/stop-rules';
+} from '../../../src/engine/run/stop-rules';
 
 const ok: CheckFacts = { returncode: 0, timed_out: false };
 const failing: CheckFacts = { returncode: 1, timed_out: false };

@@ -5,8 +5,8 @@
 import { strict as assert } from 'node:assert';
 import { Client } from 'pg';
 import { FOLLOW_CHANNEL, StoreFollower, type FollowerStatus } from '../../../src/store/pg/follower';
-import { NOTIFY_CHANNEL } from '../../../src/app/pg-store';
-import { openLiveStore } from '../../../src/app/pg-live';
+import { NOTIFY_CHANNEL } from '../../../src/app/ledger/pg-store';
+import { openLiveStore } from '../../../src/app/ledger/pg-live';
 import { startCluster, type PgCluster } from '../helpers/pg-cluster';
 import { cli, cliAsync, CONTRACT, tempRoot } from '../helpers/pg-cli';
 

@@ -3,7 +3,7 @@
 // literals, `[set]`, `[!set]` and ascending ranges — both say the same of every path.
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { fnmatchRegExp } from '../../../src/engine/harness/fnmatch';
+import { fnmatchRegExp } from '../../../src/engine/run/fnmatch';
 import { classifyRisk } from '../../../src/engine/workorders/risk';
 import { RISK_RULES } from '../../../src/engine/workorders/risk-rules';
 

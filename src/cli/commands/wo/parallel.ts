@@ -1,7 +1,7 @@
 // `loop-ledger wo parallel-batch <dir> [--max N]`, `wo merge-back <git-dir> <branch>` and
 // `wo review-snapshot <task> <wo-id>`: the parallel conductor's kernels.
 import { isDirectory } from '../../../app/workorders/folders';
-import { batchPlan, mergeBack, reviewSnapshot } from '../../../app/workorders/parallel-kernels';
+import { batchPlan, mergeBack, reviewSnapshot } from '../../../app/workorders/parallel-ops';
 import { err, out, parseKernelFlags } from './io';
 
 export function batchMain(argv: string[]): number {
