@@ -5,6 +5,8 @@
 // from the table and falls back to the key. Plain constants: the webview bundle imports them.
 import { z } from 'zod';
 import { MAX_BRIEF_WORD_CHARS } from './brief-words';
+import { RECORD_FIELDS } from './record-fields';
+
 export { RECORD_FIELDS, type RecordField } from './record-fields';
 
 export const OVERVIEW_WORDS = [
@@ -64,12 +66,8 @@ export const OVERVIEW_WORDS = [
   'Repeat: change per iteration',
   'Work order: attempts',
   'Run: attempts',
-  'classification',
-  'change metric',
   'resolution',
-  'outcome',
   'verdict',
-  'evidence',
   'attempt',
   'phases',
   'ended',
@@ -102,26 +100,8 @@ export const OVERVIEW_WORDS = [
   'Compare with Previous Iteration',
   'Compare with Workspace',
   'Restore Workspace to This Iteration',
-  'reported outcome',
-  'timestamp',
-  'epoch',
-  'stall',
-  'decision',
-  'critic verdict',
-  'critic next',
-  'critic brief',
-  'weighted total',
-  'measurements',
-  'actions',
-  'files changed',
-  'commands run',
-  'evidence paths',
-  'note',
-  'blocker',
-  'recommended next',
-  'cost usd',
-  'tokens in',
-  'tokens out',
+  // An iteration record's field names, shown in the overview's side panel.
+  ...RECORD_FIELDS,
 ] as const;
 
 export type OverviewWord = (typeof OVERVIEW_WORDS)[number];

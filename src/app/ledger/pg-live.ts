@@ -5,7 +5,7 @@
 import type { Client } from 'pg';
 import type { Ledger } from '../../engine/types';
 import { redact } from '../../store/pg/address';
-import { StoreConnection } from '../../store/pg/connection';
+import { snapshot, StoreConnection } from '../../store/pg/connection';
 import { StoreFollower } from '../../store/pg/follower';
 import { loadStored } from '../../store/pg/ledger-rows';
 
@@ -83,16 +83,4 @@ export function openLiveStore(options: LiveStoreOptions): LiveStore {
       await connection.close();
     },
   };
-}
-
-async function snapshot<T>(client: Client, read: () => Promise<T>): Promise<T> {
-  await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
-  try {
-    const value = await read();
-    await client.query('COMMIT');
-    return value;
-  } catch (error) {
-    await client.query('ROLLBACK').catch(() => undefined);
-    throw error;
-  }
 }

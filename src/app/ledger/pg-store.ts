@@ -21,7 +21,7 @@ import {
 import { summaryOfRead } from '../../store/discover';
 import type { LedgerRead } from '../../store/ledger-file';
 import { redact } from '../../store/pg/address';
-import { StoreConnection } from '../../store/pg/connection';
+import { snapshot, StoreConnection } from '../../store/pg/connection';
 import { StoreSchemaError, StoreUnreachableError } from '../../store/pg/errors';
 import {
   loadStored,
@@ -393,19 +393,6 @@ async function refuseCaseTwin(client: Client, key: SessionKey): Promise<void> {
   );
   const found = twin.rows[0];
   if (found !== undefined) throw caseTwinRefusal(key.session, found.session);
-}
-
-/** `read` inside one read-only REPEATABLE READ transaction: every row from one moment. */
-async function snapshot<T>(client: Client, read: () => Promise<T>): Promise<T> {
-  await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
-  try {
-    const value = await read();
-    await client.query('COMMIT');
-    return value;
-  } catch (error) {
-    await client.query('ROLLBACK').catch(() => undefined);
-    throw error;
-  }
 }
 
 function okRead(ledger: Ledger): LedgerRead {

@@ -70,3 +70,16 @@ export class StoreConnection {
     await this.drop();
   }
 }
+
+/** `read` inside one read-only REPEATABLE READ transaction: every row from one moment. */
+export async function snapshot<T>(client: Client, read: () => Promise<T>): Promise<T> {
+  await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+  try {
+    const value = await read();
+    await client.query('COMMIT');
+    return value;
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw error;
+  }
+}
