@@ -11,7 +11,8 @@ import { checkpointRef, maxFileBytes, withCheckpoint } from '../../engine/checkp
 import { iterateEngineering, type EngineeringIterateInput } from '../../engine/engineering/iterate';
 import { EXIT, isRefusal } from '../../engine/refusal';
 import type { IterationRecord, Ledger } from '../../engine/types';
-import { appendToLedger, loadLedger } from '../ledger/access';
+import { loadLedgerBytes } from '../../store/ledger-file';
+import { appendToLedger, checkedLocation, loadLedger } from '../ledger/access';
 import type { LockOptions } from '../ledger/lock-options';
 import { fromRefusal, ledgerFile, operation, Refused, type Outcome } from '../outcome';
 import { checkpointStep } from './errors';
@@ -84,9 +85,10 @@ export function iterateByContractOp(
   lock: LockOptions = {},
 ): Outcome<IterationRecord> {
   const wants = (ledger: Ledger | null) => !options.optOut && ledger?.contract?.checkpoint === true;
-  const early = wants(ledgerBeforeLock(root, session))
-    ? takeIterationCheckpoint(root, session, input.now)
-    : null;
+  const early =
+    !options.optOut && wants(ledgerBeforeLock(root, session))
+      ? takeIterationCheckpoint(root, session, input.now)
+      : null;
   return iterateRecording(
     root,
     session,
@@ -96,14 +98,29 @@ export function iterateByContractOp(
   );
 }
 
-/** The ledger as it is now, read without the lock (null when it cannot be read: the locked read says why). */
+/**
+ * The ledger as it is now, read without the lock, when its contract may ask for a checkpoint; null
+ * otherwise, or when it cannot be read (the locked read says why). Almost no contract asks, and
+ * parsing a long ledger twice would double a plain iterate's cost, so the file's bytes are first
+ * searched for a `"checkpoint"` key ahead of the records (a ledger's keys are written sorted, so
+ * the contract comes first). A miss is only a hint: under the lock the contract is read again and
+ * a checkpoint it asks for is taken there.
+ */
 function ledgerBeforeLock(root: string, session: string): Ledger | null {
   try {
+    const bytes = loadLedgerBytes(checkedLocation(root, session).readPath);
+    if (!Buffer.isBuffer(bytes)) return null;
+    const records = bytes.indexOf(RECORDS_KEY);
+    const head = records === -1 ? bytes : bytes.subarray(0, records);
+    if (head.indexOf(CHECKPOINT_KEY) === -1) return null;
     return loadLedger(root, session);
   } catch {
     return null;
   }
 }
+
+const RECORDS_KEY = Buffer.from('"iterations"', 'utf8');
+const CHECKPOINT_KEY = Buffer.from('"checkpoint"', 'utf8');
 
 /** A plain iterate whose record carries a checkpoint already taken (or why none was). */
 export function iterateTakenOp(
