@@ -18,7 +18,7 @@ import { removeDeadWritersTemps, writeFileAtomicSync } from './atomic-write';
 import { layoutLedger, layoutLedgerParts, type PreviousText } from './ledger-layout';
 import { SCHEMA_VERSION, type LedgerRead } from './ledger-verdict';
 import { LEDGER_SIZE_LIMIT, MiB } from './limits';
-import { ledgerBytesSteps, ledgerFileSteps } from './read-steps';
+import { ledgerBytesSteps, ledgerFileSteps, ledgerHeadSteps } from './read-steps';
 import { runReadSync } from './read-sync';
 
 export { decodeLedgerBytes, parseLedgerText, SCHEMA_VERSION } from './ledger-verdict';
@@ -41,6 +41,11 @@ export function readLedgerFile(path: string): LedgerRead {
 export function readRegularFileBytes(path: string): Buffer | undefined {
   const read = loadLedgerBytes(path);
   return Buffer.isBuffer(read) ? read : undefined;
+}
+
+/** The first `count` bytes of a ledger file, or null (no regular file, unreadable). */
+export function readLedgerHead(path: string, count: number): Buffer | null {
+  return runReadSync(ledgerHeadSteps(path, count));
 }
 
 /** The bytes of a ledger file, or the verdict when it cannot be read (readLedgerFile's first step). */

@@ -86,6 +86,34 @@ export function* ledgerBytesSteps(path: string): ReadSteps<CappedBytes> {
   }
 }
 
+/**
+ * The first `count` bytes (fewer when the file is shorter) of a ledger file, opened as a ledger
+ * is; null when it is no regular file or cannot be read. For a hint that must not cost a whole
+ * read of a long ledger (iterate's look at the contract before it takes the lock).
+ */
+export function* ledgerHeadSteps(path: string, count: number): ReadSteps<Buffer | null> {
+  try {
+    yield { kind: 'open', path };
+  } catch {
+    return null;
+  }
+  try {
+    if (unreadableEntry((yield { kind: 'stat' }) as Stats)) return null;
+    const buffer = Buffer.allocUnsafe(count);
+    let length = 0;
+    while (length < count) {
+      const got = (yield { kind: 'read', buffer, offset: length, length: count - length }) as number;
+      if (got === 0) break;
+      length += got;
+    }
+    return buffer.subarray(0, length);
+  } catch {
+    return null;
+  } finally {
+    yield { kind: 'close' };
+  }
+}
+
 /** A ledger file's verdict, and the opened file's mtime (0 when unknown). Never throws for a bad file. */
 export function* ledgerFileSteps(path: string): ReadSteps<{ read: LedgerRead; mtimeMs: number }> {
   const got = yield* ledgerBytesSteps(path);

@@ -11,7 +11,7 @@ import { checkpointRef, maxFileBytes, withCheckpoint } from '../../engine/checkp
 import { iterateEngineering, type EngineeringIterateInput } from '../../engine/engineering/iterate';
 import { EXIT, isRefusal } from '../../engine/refusal';
 import type { IterationRecord, Ledger } from '../../engine/types';
-import { loadLedgerBytes } from '../../store/ledger-file';
+import { readLedgerHead } from '../../store/ledger-file';
 import { appendToLedger, checkedLocation, loadLedger } from '../ledger/access';
 import type { LockOptions } from '../ledger/lock-options';
 import { fromRefusal, ledgerFile, operation, Refused, type Outcome } from '../outcome';
@@ -101,17 +101,19 @@ export function iterateByContractOp(
 /**
  * The ledger as it is now, read without the lock, when its contract may ask for a checkpoint; null
  * otherwise, or when it cannot be read (the locked read says why). Almost no contract asks, and
- * parsing a long ledger twice would double a plain iterate's cost, so the file's bytes are first
- * searched for a `"checkpoint"` key ahead of the records (a ledger's keys are written sorted, so
+ * parsing (or even reading) a long ledger twice would double a plain iterate's cost, so the file's
+ * first bytes are searched for a `"checkpoint"` key ahead of the records (a ledger's keys are written sorted, so
  * the contract comes first). A miss is only a hint: under the lock the contract is read again and
  * a checkpoint it asks for is taken there.
  */
 function ledgerBeforeLock(root: string, session: string): Ledger | null {
   try {
-    const bytes = loadLedgerBytes(checkedLocation(root, session).readPath);
-    if (!Buffer.isBuffer(bytes)) return null;
+    const bytes = readLedgerHead(checkedLocation(root, session).readPath, HEAD_BYTES);
+    if (bytes === null) return null;
     const records = bytes.indexOf(RECORDS_KEY);
     const head = records === -1 ? bytes : bytes.subarray(0, records);
+    // A contract longer than the head read may hold its key further on: then read in full.
+    if (records === -1 && bytes.length === HEAD_BYTES) return loadLedger(root, session);
     if (head.indexOf(CHECKPOINT_KEY) === -1) return null;
     return loadLedger(root, session);
   } catch {
@@ -119,6 +121,8 @@ function ledgerBeforeLock(root: string, session: string): Ledger | null {
   }
 }
 
+/** Enough for the keys ahead of the records in any ledger but one with a very long contract. */
+const HEAD_BYTES = 256 * 1024;
 const RECORDS_KEY = Buffer.from('"iterations"', 'utf8');
 const CHECKPOINT_KEY = Buffer.from('"checkpoint"', 'utf8');
 

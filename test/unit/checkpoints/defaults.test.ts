@@ -4,7 +4,7 @@
 // `checkpoint_skipped` saying why.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { symlinkSync, writeFileSync } from 'node:fs';
+import { readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runCli, sampleContract, tempRoot, writeJson } from '../helpers/cli';
 import { assertNoStack } from '../cli/setup';
@@ -81,6 +81,23 @@ describe('checkpoints by default', function () {
       assert.equal(both.code, 2);
       assert.match(both.stderr, /--checkpoint and --no-checkpoint/);
       assertNoStack(both.stderr);
+    });
+
+    it('a hand-edited ledger whose contract comes after its records still takes the checkpoint', () => {
+      // iterate looks for the key ahead of the records before its lock (a hint only); with the
+      // contract after them, the look misses and the checkpoint is taken under the lock.
+      const repo = repoWithContract({ checkpoint: true });
+      const path = join(repo.root, '.loop', 'ledgers', 'c1.json');
+      const { iterations, ...rest } = JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown>;
+      writeFileSync(path, JSON.stringify({ iterations, ...rest }, null, 2) + '\n');
+      assert.ok(
+        readFileSync(path, 'utf8').indexOf('"iterations"') < readFileSync(path, 'utf8').indexOf('"contract"'),
+      );
+      repo.write('a.txt', 'changed again\n');
+      const r = assertGitUntouched(repo.root, () => repo.cli());
+      assert.equal(r.code, 0, r.stderr);
+      assert.equal(r.json.checkpoint.ref, 'refs/loop-ledger/c1/1-1');
+      assert.equal(sh(repo.root, ['show', `${r.json.checkpoint.ref}:a.txt`]), 'changed again\n');
     });
 
     it('a contract without the key (the original engine’s) takes none', () => {

@@ -3,8 +3,10 @@
 // request alike, throw a failing call into the step that asked, and leave no file open however
 // the step ends.
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { readLedgerHead } from '../../../src/store/ledger-file';
 import { sessionLedgerSteps } from '../../../src/store/locate';
 import { ledgerFileSteps, type FolderEntry, type ReadSteps } from '../../../src/store/read-steps';
 import { runReadAsync } from '../../../src/store/read-async';
@@ -88,5 +90,24 @@ describe('store: one read rule, a synchronous and an asynchronous driver', () =>
     assert.equal(sync.location.legacy, true);
     assert.deepEqual(async.location, sync.location);
     assert.deepEqual(async.read, sync.read);
+  });
+});
+
+describe('store: a ledger head read (iterate looks at the contract before its lock)', () => {
+  it('gives the first bytes of a long file, all of a short one, and null for a FIFO without waiting', () => {
+    const root = tempRoot();
+    const long = join(root, 'long.json');
+    writeFileSync(long, 'x'.repeat(300_000));
+    const short = join(root, 'short.json');
+    writeFileSync(short, '{"contract": {}}');
+    assert.equal(readLedgerHead(long, 1024)?.length, 1024);
+    assert.equal(readLedgerHead(short, 1024)?.toString('utf8'), '{"contract": {}}');
+    assert.equal(readLedgerHead(join(root, 'missing.json'), 1024), null);
+    const fifo = join(root, 'fifo.json');
+    execFileSync('mkfifo', [fifo]);
+    assert.equal(readLedgerHead(fifo, 1024), null);
+    const link = join(root, 'link.json');
+    symlinkSync(short, link);
+    assert.equal(readLedgerHead(link, 1024), null, 'no link followed');
   });
 });
