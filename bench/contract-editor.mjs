@@ -4,36 +4,26 @@
 // and text over the CLI's 1 MiB cap is refused before it is parsed. A large contract is checked
 // in a worker thread: the last lines compare the host's event-loop delay inline and in the worker.
 // A benchmark, not a test: prints what it measured and exits 0.
-import { build } from 'esbuild';
+import { loadSources } from './bundle.mjs';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import { clearInterval, setInterval } from 'node:timers';
 
 const repo = new URL('..', import.meta.url).pathname;
 const work = mkdtempSync(join(tmpdir(), 'loop-ledger-bench-contract-'));
 process.on('exit', () => rmSync(work, { recursive: true, force: true }));
-const bundle = join(work, 'contract-entry.mjs');
-await build({
-  stdin: {
-    contents: `
+const m = await loadSources(
+  work,
+  'contract-entry',
+  `
       export { validateContractText } from './src/app/contract/operations';
       export { locateFindings } from './src/extension/contract/findingSpan';
       export { ContractCheckRunner } from './src/extension/contract/contractCheckRunner';
       export { findNodeAtLocation, parseTree } from 'jsonc-parser';`,
-    resolveDir: repo,
-    loader: 'ts',
-  },
-  bundle: true,
-  platform: 'node',
-  format: 'esm',
-  mainFields: ['module', 'main'],
-  outfile: bundle,
-  logLevel: 'error',
-});
-const m = await import(pathToFileURL(bundle).href);
+  { format: 'esm', mainFields: ['module', 'main'] },
+);
 
 /** A contract of about `bytes` whose every extra top-level key is a finding. */
 function contractOf(bytes) {

@@ -4,13 +4,12 @@
 // on timers (src/extension/workspace/ledgerWrites.ts). Event-loop delay by perf_hooks, in this
 // process; the integration tier prints the same measurement inside a real extension host.
 // A benchmark, not a test: prints what it measured and exits 0.
-import { build } from 'esbuild';
+import { loadSources } from './bundle.mjs';
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
-import { createRequire } from 'node:module';
 
 // Just under the 2 s both writers wait, so the write lands once the holder lets go.
 const HOLD_MS = 1_800;
@@ -23,22 +22,13 @@ const env = { ...process.env };
 delete env.NODE_OPTIONS;
 delete env.NODE_EXTRA_CA_CERTS;
 
-const bundle = join(work, 'lock-entry.cjs');
-await build({
-  stdin: {
-    contents: `
+const m = await loadSources(
+  work,
+  'lock-entry',
+  `
       export { iterateOp } from './src/app/ledger/operations';
       export { writeWithoutBlocking } from './src/extension/workspace/ledgerWrites';`,
-    resolveDir: repo,
-    loader: 'ts',
-  },
-  bundle: true,
-  platform: 'node',
-  format: 'cjs', // the store loads node:os with require() on first use
-  outfile: bundle,
-  logLevel: 'error',
-});
-const m = createRequire(import.meta.url)(bundle);
+);
 
 const contract = {
   purpose: 'p',

@@ -10,20 +10,19 @@
 // Needs `node scripts/build.mjs` first (dist/overviewWorker.js). A benchmark, not a test: prints
 // what it measured and exits 0. COUNTS=100,10000 limits part 2 to those sizes. "open after tree
 // read": the open once the Sessions view has read the ledger in the shared worker (it keeps it).
-import { build } from 'esbuild';
+import { loadSources } from './bundle.mjs';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
-import { pathToFileURL } from 'node:url';
 
 const repo = new URL('..', import.meta.url).pathname;
 const work = mkdtempSync(join(tmpdir(), 'loop-ledger-bench-overview-'));
 process.on('exit', () => rmSync(work, { recursive: true, force: true }));
-const bundle = join(work, 'overview-entry.cjs');
-await build({
-  stdin: {
-    contents: `
+const m = await loadSources(
+  work,
+  'overview-entry',
+  `
       export { buildOverview } from './src/engine/overview/model';
       export { syntheticLedger } from './test/unit/overview/synthetic-ledger';
       export { serializeLedger } from './src/store/ledger-file';
@@ -32,16 +31,7 @@ await build({
       export { OverviewRunner } from './src/extension/overview/overviewRunner';
       export { SessionsReader } from './src/extension/sessions/sessionsReader';
       export { currentRows } from './src/extension/overview/dashboardRows';`,
-    resolveDir: repo,
-    loader: 'ts',
-  },
-  bundle: true,
-  platform: 'node',
-  format: 'cjs',
-  outfile: bundle,
-  logLevel: 'error',
-});
-const m = (await import(pathToFileURL(bundle).href)).default;
+);
 const WORKER = join(repo, 'dist', 'overviewWorker.js');
 const BUCKETS = 400;
 const ms = (v) => v.toFixed(1);

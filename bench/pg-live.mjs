@@ -7,42 +7,35 @@
 // CLI command does; "from its return" may be below zero: the notification can beat the reply). The extension then adds its own re-read (both stores)
 // and, for files only, a 75 ms debounce. A throwaway cluster is started and removed.
 // A benchmark, not a test: prints what it measured and exits 0.
-import { build } from 'esbuild';
+import { loadSources } from './bundle.mjs';
 import { watch } from 'node:fs';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 
 const N = Number(process.argv[2] ?? 60);
 const repo = new URL('..', import.meta.url).pathname;
 const work = mkdtempSync(join(tmpdir(), 'loop-ledger-bench-pglive-'));
 process.on('exit', () => rmSync(work, { recursive: true, force: true }));
 
-const bundle = join(work, 'entry.mjs');
-await build({
-  stdin: {
-    contents: `
+const m = await loadSources(
+  work,
+  'entry',
+  `
       export { startCluster } from './test/unit/helpers/pg-cluster';
       export { createPgStore } from './src/app/ledger/pg-store';
       export { openLiveStore } from './src/app/ledger/pg-live';
       export { openOp } from './src/app/contract/operations';
       export { iterateOp } from './src/app/ledger/operations';`,
-    resolveDir: repo,
-    loader: 'ts',
+  {
+    format: 'esm',
+    external: ['pg-native'],
+    banner: {
+      js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);",
+    },
   },
-  bundle: true,
-  platform: 'node',
-  format: 'esm',
-  outfile: bundle,
-  external: ['pg-native'],
-  banner: {
-    js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);",
-  },
-  logLevel: 'error',
-});
-const m = await import(pathToFileURL(bundle).href);
+);
 // The fixture contract with room for every write (its own limit is 5 iterations).
 const contract = join(work, 'bench.loop-contract.json');
 const fixture = JSON.parse(

@@ -5,12 +5,11 @@
 // ("activation: … activate() itself reports N ms"); activate() reads no ledger, the tree reads
 // them on first expansion, which is the full refresh measured here.
 // A benchmark, not a test: prints what it measured and exits 0.
-import { build } from 'esbuild';
+import { loadSources } from './bundle.mjs';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 
 const SESSIONS = 500;
 const ITERATIONS = 20;
@@ -20,25 +19,16 @@ const work = mkdtempSync(join(tmpdir(), 'loop-ledger-bench-tree-'));
 process.on('exit', () => rmSync(work, { recursive: true, force: true }));
 
 // The tree's pure parts (no vscode), bundled the way the extension bundles them.
-const bundle = join(work, 'tree-entry.cjs');
-await build({
-  stdin: {
-    contents: `
+const tree = await loadSources(
+  work,
+  'tree-entry',
+  `
       export { readSessionsAsync, readSessionAsync } from './src/extension/sessions/sessionEntry';
       export { SessionsReader } from './src/extension/sessions/sessionsReader';
       export { listSessions, readLedgerFile } from './src/store';
       export { epochsOf } from './src/extension/sessions/epochs';
       export * from './src/extension/sessions/labels';`,
-    resolveDir: repo,
-    loader: 'ts',
-  },
-  bundle: true,
-  platform: 'node',
-  format: 'cjs',
-  outfile: bundle,
-  logLevel: 'error',
-});
-const tree = (await import(pathToFileURL(bundle).href)).default;
+);
 
 const rubric = [
   {
