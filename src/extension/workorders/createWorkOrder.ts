@@ -19,7 +19,7 @@ export class CreateWorkOrderCommand implements Command {
 
   async execute(): Promise<string | undefined> {
     // It writes a file: an untrusted workspace's Work Orders view stays read-only, as for Halt.
-    if (refuseUntrusted(this, l10n.t('Create a Work Order'))) return undefined;
+    if (refuseUntrusted({ trust: this.trust }, l10n.t('Create a Work Order'))) return undefined;
     const folder = vscode.workspace.workspaceFolders?.[0];
     if (!folder) {
       void vscode.window.showWarningMessage(l10n.t('Loop Ledger: open a folder to create a work order in.'));
