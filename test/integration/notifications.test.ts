@@ -2,7 +2,7 @@
 // Sessions tree's ledger watching, shows one notification and raises the activity-bar badge.
 import * as assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { rmSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { LoopLedgerApi } from '../../src/extension/extension';
@@ -75,5 +75,43 @@ describe('Notifications: a loop that needs a person', () => {
     run('open', '--contract', contract);
     await waitFor('the badge to drop after the re-open', () => testing.attention.badge === before, 10_000);
     assert.equal(ours().length, 1);
+  });
+
+  it('in an untrusted workspace a brief waiting for a verdict offers nothing that writes', async function () {
+    this.timeout(45_000);
+    const waiting = 'waits-untrusted';
+    const ledger = join(root, '.loop', 'ledgers', `${waiting}.json`);
+    const cli = join(extensionPath(), 'dist', 'cli.js');
+    const contract = join(root, '.loop', 'contracts', 'parser-coverage.json');
+    const key = `${waiting}:1:0:verdict`;
+    const untrusted = testing.trust.simulateUntrusted();
+    try {
+      execFileSync(
+        process.execPath,
+        [cli, 'open', '--contract', contract, '--root', root, '--session', waiting],
+        {
+          stdio: 'pipe',
+        },
+      );
+      // A brief armed by an agent elsewhere: the ledger now waits for a critic verdict.
+      const armed = JSON.parse(readFileSync(ledger, 'utf8'));
+      armed.pending_brief = { brief_id: '00000000000000bb' };
+      writeFileSync(ledger, JSON.stringify(armed, null, 2));
+      const [shown] = await waitFor(
+        'the verdict notification',
+        () => {
+          const found = testing.attention.notified.filter((e) => e.key === key);
+          return found.length > 0 && found;
+        },
+        15_000,
+      );
+      assert.equal(shown!.kind, 'verdict');
+      // Record Verdict writes the ledger and Assemble Brief runs git: neither is offered here.
+      assert.deepEqual(shown!.actions, ['Open Overview', 'Dismiss']);
+    } finally {
+      untrusted.dispose();
+      rmSync(ledger, { force: true });
+      await api.sessions.refreshAll();
+    }
   });
 });

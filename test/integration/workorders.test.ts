@@ -253,6 +253,34 @@ describe('Work Orders view and commands', function () {
     }
   });
 
+  it('Create a Work Order writes the next file; in an untrusted workspace it asks nothing and writes nothing', async () => {
+    const task = join(root, 'wo-it', 'created');
+    const script = (): ScriptedAnswer[] => [
+      { step: 'wo.create.task', text: 'wo-it/created' },
+      { step: 'wo.create.title', text: 'First thing' },
+    ];
+    const refusedPrompter = new ScriptedPrompter(script());
+    const untrusted = (await testingApi()).trust.simulateUntrusted();
+    const refusing = (await testingApi()).prompter.use(refusedPrompter);
+    try {
+      assert.equal(await vscode.commands.executeCommand('loopLedger.wo.create'), undefined);
+    } finally {
+      refusing.dispose();
+      untrusted.dispose();
+    }
+    assert.equal(refusedPrompter.asked.length, 0, 'nothing asked in an untrusted workspace');
+    assert.equal(existsSync(task), false, 'nothing written in an untrusted workspace');
+
+    const using = (await testingApi()).prompter.use(new ScriptedPrompter(script()));
+    try {
+      const path = await vscode.commands.executeCommand<string>('loopLedger.wo.create');
+      assert.equal(path, join(task, 'work-orders', 'wo-01-first-thing.md'));
+      assert.ok(existsSync(path));
+    } finally {
+      using.dispose();
+    }
+  });
+
   it('Run Queue runs three dependent work orders with fake agents to done', async () => {
     const task = makeTask(root, 'queue');
     const code = join(root, 'wo-it', 'code');

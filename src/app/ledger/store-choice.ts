@@ -37,6 +37,10 @@ export function chooseStore(
   // The value is never echoed: it may carry a password.
   if (!isPostgresUrl(input.url))
     throw new StoreChoiceError(`${input.from}: not a postgres:// or postgresql:// connection string`);
+  // The driver parses it with URL later; a string URL refuses (a broken host, a port out of
+  // range) is the caller's mistake, said here, not an internal error at connect time.
+  if (!parses(input.url))
+    throw new StoreChoiceError(`${input.from}: not a valid connection string (host, port or characters)`);
   const project = input.project ?? basename(input.root);
   if (project === '' || project.length > 200 || hasControl(project))
     throw new StoreChoiceError(
@@ -78,6 +82,15 @@ export function loadPgBundle(): typeof import('./pg-store') {
   // A runtime path on purpose: esbuild must not inline the driver into the caller's bundle.
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   return require(join(__dirname, 'pg.js')) as typeof import('./pg-store');
+}
+
+function parses(url: string): boolean {
+  try {
+    new URL(url);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 function hasControl(text: string): boolean {

@@ -29,8 +29,34 @@ const shown = (path: string): string => (/[\t\n\r"]/.test(path) ? JSON.stringify
 
 const num = (v: ParsedFlags[string]): number | undefined => (typeof v === 'number' ? v : undefined);
 
+/** The action flags each action reads. */
+const ACTION_FLAGS: Record<string, readonly string[]> = {
+  list: [],
+  diff: ['iteration', 'from', 'to'],
+  restore: ['iteration', 'force', 'dry-run'],
+  prune: ['keep'],
+};
+
+/**
+ * A flag of another action is a usage error, never silently ignored: `prune --dry-run` would
+ * otherwise prune for real, and `restore --from 1` restore something else than was meant.
+ */
+function refuseOtherActionsFlags(action: string, flags: ParsedFlags): void {
+  const own = ACTION_FLAGS[action];
+  if (!own) return;
+  for (const name of ['iteration', 'from', 'to', 'keep', 'force', 'dry-run']) {
+    const value = flags[name.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase())];
+    if (value === undefined || value === false || own.includes(name)) continue;
+    const owners = Object.keys(ACTION_FLAGS).filter((a) => ACTION_FLAGS[a]!.includes(name));
+    throw new UsageError(
+      `checkpoint ${action}: --${name} is not a ${action} flag (only ${owners.join(', ')})`,
+    );
+  }
+}
+
 export function run(flags: ParsedFlags, ctx: CommandContext, action?: string): CommandOutcome {
   const session = str(flags.session) as string;
+  if (action !== undefined) refuseOtherActionsFlags(action, flags);
   switch (action) {
     case 'list':
       return withHuman(checkpointListOp(ctx.root, session), (p) =>

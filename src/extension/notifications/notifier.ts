@@ -18,14 +18,14 @@ export const SHOWN_KEY = 'loopLedger.notifications.shown';
 /** Only the newest keys are kept: enough to never repeat a live event, bounded for old workspaces. */
 const MAX_SHOWN = 500;
 
-/** What a notification offers, by the command each button runs. */
-const ACTIONS: Record<AttentionKind, { label: () => string; command: string }[]> = {
+/** What a notification offers, by the command each button runs; `writes`: not offered when untrusted. */
+const ACTIONS: Record<AttentionKind, { label: () => string; command: string; writes?: true }[]> = {
   stall: [{ label: () => l10n.t('Open Overview'), command: 'loopLedger.showSessionOverview' }],
   escalation: [{ label: () => l10n.t('Open Overview'), command: 'loopLedger.showSessionOverview' }],
   budget: [{ label: () => l10n.t('Open Overview'), command: 'loopLedger.showSessionOverview' }],
   verdict: [
-    { label: () => l10n.t('Record Verdict'), command: 'loopLedger.recordIteration' },
-    { label: () => l10n.t('Assemble Brief'), command: 'loopLedger.assembleBrief' },
+    { label: () => l10n.t('Record Verdict'), command: 'loopLedger.recordIteration', writes: true },
+    { label: () => l10n.t('Assemble Brief'), command: 'loopLedger.assembleBrief', writes: true },
     { label: () => l10n.t('Open Overview'), command: 'loopLedger.showSessionOverview' },
   ],
 };
@@ -73,6 +73,7 @@ export class AttentionNotifier implements vscode.Disposable {
     private readonly state: vscode.Memento,
     private readonly sessions: SessionsTreeProvider,
     private readonly view: vscode.TreeView<SessionsNode>,
+    private readonly trusted: () => boolean,
     private readonly observer?: AttentionObserver,
   ) {
     this.subscription = sessions.onDidChangeSessions(() => void this.update());
@@ -118,7 +119,8 @@ export class AttentionNotifier implements vscode.Disposable {
   }
 
   private announce(node: SessionNode, event: AttentionEvent): void {
-    const actions = ACTIONS[event.kind];
+    // An untrusted workspace is read-only: a button that writes or runs git would only refuse.
+    const actions = ACTIONS[event.kind].filter((a) => a.writes !== true || this.trusted());
     const labels = [...actions.map((a) => a.label()), l10n.t('Dismiss')];
     const text = message(event);
     this.observer?.notified({ key: event.key, kind: event.kind, message: text, actions: labels });

@@ -8,9 +8,10 @@ export function registerNotifications(
   context: vscode.ExtensionContext,
   sessions: SessionsTreeProvider,
   view: vscode.TreeView<SessionsNode>,
+  trusted: () => boolean,
   observer?: AttentionObserver,
 ): AttentionNotifier {
-  const notifier = new AttentionNotifier(context.workspaceState, sessions, view, observer);
+  const notifier = new AttentionNotifier(context.workspaceState, sessions, view, trusted, observer);
   context.subscriptions.push(notifier);
   return notifier;
 }

@@ -30,7 +30,7 @@ export function registerSessionsFeature(
   attention?: AttentionObserver,
 ): SessionsApi {
   const sessions = registerSessions(context);
-  registerNotifications(context, sessions.provider, sessions.view, attention);
+  registerNotifications(context, sessions.provider, sessions.view, () => trust.isTrusted, attention);
   registerSessionCommands(commands, {
     prompter,
     sessions: sessions.provider,

@@ -21,7 +21,7 @@ export interface WoCommandDeps {
 type WoItemNode = Extract<WoNode, { kind: 'wo' }>;
 type TaskNode = Extract<WoNode, { kind: 'task' }>;
 
-function refuseUntrusted(deps: WoCommandDeps, action: string): boolean {
+export function refuseUntrusted(deps: Pick<WoCommandDeps, 'trust'>, action: string): boolean {
   if (deps.trust.isTrusted) return false;
   void vscode.window.showWarningMessage(
     vscode.l10n.t(

@@ -6,13 +6,20 @@ import * as vscode from 'vscode';
 import { createWorkOrder } from '../../app/workorders/new-work-order';
 import type { Command } from '../commandManager';
 import { BACK, type PrompterSlot } from '../input';
+import type { TrustGate } from '../workspace/trust';
+import { refuseUntrusted } from './commands';
 
 export class CreateWorkOrderCommand implements Command {
   readonly id = 'loopLedger.wo.create';
 
-  constructor(private readonly prompter: PrompterSlot) {}
+  constructor(
+    private readonly prompter: PrompterSlot,
+    private readonly trust: TrustGate,
+  ) {}
 
   async execute(): Promise<string | undefined> {
+    // It writes a file: an untrusted workspace's Work Orders view stays read-only, as for Halt.
+    if (refuseUntrusted({ trust: this.trust }, l10n.t('Create a Work Order'))) return undefined;
     const folder = vscode.workspace.workspaceFolders?.[0];
     if (!folder) {
       void vscode.window.showWarningMessage(l10n.t('Loop Ledger: open a folder to create a work order in.'));

@@ -57,7 +57,7 @@ export function registerWorkOrders(
   });
   const deps = { prompter, provider, trust };
   commands.register(new RefreshWorkOrdersCommand(provider));
-  commands.register(new CreateWorkOrderCommand(prompter));
+  commands.register(new CreateWorkOrderCommand(prompter, trust));
   commands.register(new SetWorkOrderStatusCommand(deps));
   commands.register(new HaltWorkOrderCommand(deps));
   commands.register(new ClearWorkOrderHaltCommand(deps));
