@@ -1,7 +1,7 @@
 // Read-side helpers over a ledger that may be in the original format (keys missing).
 import { isPyBlank } from './python-text';
 import { setOwn } from './text-keyed';
-import { isoUtc } from './utc-iso';
+import { isoUtcSeconds } from './utc-iso';
 import type { IterationRecord, Ledger } from './types';
 
 export const DEFAULT_STALL_THRESHOLD = 3;
@@ -26,7 +26,7 @@ export function stallThreshold(ledger: Pick<Ledger, 'stall_threshold'>): number 
 
 /** UTC `YYYY-MM-DDTHH:MM:SSZ`, the original engine's timestamp form. */
 export function utcStamp(now: Date): string {
-  return isoUtc(now.getTime()).slice(0, 19) + 'Z';
+  return isoUtcSeconds(now.getTime());
 }
 
 /** Blank (absent, empty or whitespace-only) text. */

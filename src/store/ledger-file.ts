@@ -13,6 +13,7 @@ import {
   type Stats,
 } from 'node:fs';
 import type { RecordsSummary } from '../engine/records-summary';
+import { basicUtc } from '../engine/utc-iso';
 import type { Ledger } from '../engine/types';
 import { removeDeadWritersTemps, writeFileAtomicSync } from './atomic-write';
 import { layoutLedger, layoutLedgerParts, type PreviousText } from './ledger-layout';
@@ -107,10 +108,7 @@ export function saveLedgerFile(
  * so it is on disk before the caller's atomic rename replaces the original.
  */
 export function keepCorruptCopy(path: string, now: Date): string {
-  const stamp = now
-    .toISOString()
-    .replace(/[-:]/g, '')
-    .replace(/\.\d+Z$/, 'Z');
+  const stamp = basicUtc(now.getTime());
   // A symlink, a FIFO or a file over the size limit is never read (copying /dev/zero or a FIFO
   // would never end): the entry itself is moved aside instead, as it is.
   const entry = lstatSync(path);
