@@ -9,7 +9,7 @@ import { loadPgBundle } from '../app/ledger/store-choice';
 import type { ContextStore } from './context';
 
 export interface ServedStore extends ContextStore {
-  /** Calls `changed` with the sessions another process (or this one) wrote; returns the stop. */
+  /** From now on, calls `changed` with the sessions another process (or this one) wrote (ended by end). */
   follow(changed: (sessions: string[]) => void): void;
   end(): Promise<void>;
 }
