@@ -24,6 +24,8 @@ export interface CommandModule {
  */
 export interface RawCommandModule {
   raw: true;
+  /** True when it reads and writes a PostgreSQL store when one is selected (it parses --store itself). */
+  stores?: boolean;
   main(argv: string[]): number | Promise<number>;
 }
 
@@ -116,13 +118,16 @@ function printTopLevel(name: string, text: string, code: number): number {
 }
 
 async function runRaw(name: string, load: Load<RawCommandModule>, argv: string[]): Promise<number> {
-  // These read and write the files under the root: never silently, when a store is selected.
-  if ((process.env.LOOP_LEDGER_STORE ?? '') !== '') {
-    printFindings([`loop-ledger ${name}: not available on a PostgreSQL store yet (unset LOOP_LEDGER_STORE)`]);
-    return 2;
-  }
   try {
-    return await (await load()).main(argv);
+    const command = await load();
+    // The others read and write the files under the root: never silently, when a store is selected.
+    if ((process.env.LOOP_LEDGER_STORE ?? '') !== '' && command.stores !== true) {
+      printFindings([
+        `loop-ledger ${name}: not available on a PostgreSQL store yet (unset LOOP_LEDGER_STORE)`,
+      ]);
+      return 2;
+    }
+    return await command.main(argv);
   } catch (error) {
     if (error instanceof UsageError) {
       printFindings([`loop-ledger ${name}: ${error.message}`]);

@@ -44,7 +44,7 @@ export function activate(context: vscode.ExtensionContext): void {
   const sessions = registerSessionsFeature(context, commands, prompter, output, trust, testHooks?.attention);
   const briefs = registerBriefPanel(context, commands, prompter, output, {
     isTrusted: () => trust.isTrusted,
-    filesOnly: sessions.store,
+    storeWrites: (root) => sessions.sessions.storeWrites(root),
   });
   registerRepeat(context, commands, { prompter, output, trust, ...sessions });
   const runs = registerRuns(context, commands, prompter, output, { ...sessions, trust });
@@ -68,8 +68,11 @@ export function activate(context: vscode.ExtensionContext): void {
   registerAgentTools(
     context,
     trust,
-    sessions.store,
-    (root, session) => sessions.sessions.refreshFile(locateLedger(root, session).readPath),
+    (root) => sessions.sessions.storeWrites(root),
+    (root, session) =>
+      sessions.sessions.storeWrites(root)
+        ? sessions.sessions.refreshSession(root, session)
+        : sessions.sessions.refreshFile(locateLedger(root, session).readPath),
     testHooks?.mcpProvider,
   );
 

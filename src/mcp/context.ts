@@ -1,5 +1,6 @@
 // What every tool handler receives: the root it is confined to, and the server's own state.
 import type { LockOptions } from '../app/ledger/lock-options';
+import type { LedgerStoreOps } from '../app/ledger/store';
 import type { Outcome } from '../app/outcome';
 import type { BriefStore } from './brief-store';
 
@@ -15,4 +16,16 @@ export interface ServerContext {
    * try once at a time and retry on timers (writeWithoutBlocking).
    */
   write<P>(op: (lock: LockOptions) => Outcome<P>): Promise<Outcome<P>>;
+  /** The PostgreSQL store the ledgers live in, when one is selected (else the files under root). */
+  store?: ContextStore;
+}
+
+export interface ContextStore {
+  /** `host:port/database` (never the password), and the project. */
+  readonly label: string;
+  /**
+   * Runs one operation on the store. Each call sends a request id of its own: a write sent again
+   * after a lost connection is recognised as done, and two calls are never taken for one.
+   */
+  run<Q>(op: (store: LedgerStoreOps) => Promise<Outcome<Q>>): Promise<Outcome<Q>>;
 }

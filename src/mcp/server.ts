@@ -20,7 +20,16 @@ import { BriefStore } from './brief-store';
 import { callTool } from './call';
 import { OutsideRoot } from './confine';
 import type { ServerContext } from './context';
-import { fileOf, listResources, readResource, TEMPLATES, UnknownResource } from './resources';
+import {
+  fileOf,
+  ledgerSession,
+  listResources,
+  readResource,
+  StoreResourceError,
+  TEMPLATES,
+  UnknownResource,
+} from './resources';
+import type { ServedStore } from './store-context';
 import type { Tool, ToolAnswer } from './tool';
 import { TOOLS } from './tools';
 import { FileWatch } from './watch';
@@ -97,12 +106,13 @@ export interface LedgerServer {
   settled(): Promise<void>;
 }
 
-export function createServer(root: string, tools: Tool[] = TOOLS): LedgerServer {
+export function createServer(root: string, tools: Tool[] = TOOLS, store?: ServedStore): LedgerServer {
   const ctx: ServerContext = {
     root,
     briefs: new BriefStore(),
     now: () => new Date(),
     write: async (op) => op({}),
+    store,
   };
   const server = new Server(
     { name: 'loop-ledger', version: VERSION },
@@ -138,21 +148,47 @@ export function createServer(root: string, tools: Tool[] = TOOLS): LedgerServer 
   const resourceError = (error: unknown): never => {
     if (error instanceof UnknownResource || error instanceof OutsideRoot)
       throw new McpError(ErrorCode.InvalidParams, error.message);
+    if (error instanceof StoreResourceError) throw new McpError(ErrorCode.InternalError, error.message);
     throw error;
   };
-  server.setRequestHandler(ListResourcesRequestSchema, () => ({ resources: listResources(ctx) }));
-  server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({ resourceTemplates: TEMPLATES }));
-  server.setRequestHandler(ReadResourceRequestSchema, (request) => {
+  // A ledger in a store has no file to watch: its subscribers hear of another process's write
+  // from the store's LISTEN follower (a wake-up; the client reads the resource again).
+  const storeSubscribed = new Set<string>();
+  let following = false;
+  const followStore = (): void => {
+    if (!store || following) return;
+    following = true;
+    store.follow((sessions) => {
+      for (const session of sessions) {
+        const uri = `loop-ledger://ledger/${session}`;
+        if (storeSubscribed.has(uri)) void server.sendResourceUpdated({ uri }).catch(() => undefined);
+      }
+    });
+  };
+  server.setRequestHandler(ListResourcesRequestSchema, async () => {
     try {
-      return { contents: [readResource(ctx, request.params.uri)] };
+      return { resources: await listResources(ctx) };
+    } catch (error) {
+      return resourceError(error);
+    }
+  });
+  server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({ resourceTemplates: TEMPLATES }));
+  server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
+    try {
+      return { contents: [await readResource(ctx, request.params.uri)] };
     } catch (error) {
       return resourceError(error);
     }
   });
   server.setRequestHandler(SubscribeRequestSchema, (request) => {
     try {
-      const file = fileOf(ctx, request.params.uri);
-      if (file !== null) watch.add(request.params.uri, file);
+      const { uri } = request.params;
+      const file = fileOf(ctx, uri);
+      if (file !== null) watch.add(uri, file);
+      else if (store && ledgerSession(uri) !== null) {
+        followStore();
+        storeSubscribed.add(uri);
+      }
       return {};
     } catch (error) {
       return resourceError(error);
@@ -160,6 +196,7 @@ export function createServer(root: string, tools: Tool[] = TOOLS): LedgerServer 
   });
   server.setRequestHandler(UnsubscribeRequestSchema, (request) => {
     watch.remove(request.params.uri);
+    storeSubscribed.delete(request.params.uri);
     return {};
   });
   return {

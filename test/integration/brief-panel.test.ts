@@ -184,7 +184,7 @@ describe('critic brief panel host', function () {
         extensionUri: vscode.Uri.file(extensionPath()),
         output: vscode.window.createOutputChannel('Loop Ledger (test)'),
         isTrusted: () => true,
-        filesOnly: { filesOnlyRefusal: () => undefined },
+        storeWrites: () => undefined,
       },
     );
     try {

@@ -68,7 +68,7 @@ describe('critic brief panel restore (webview state keeps no packet)', function 
       extensionUri: vscode.Uri.file(extensionPath()),
       output,
       isTrusted: () => isTrusted,
-      filesOnly: { filesOnlyRefusal: () => undefined },
+      storeWrites: () => undefined,
     });
     created.push(set, output);
     return set;

@@ -2,16 +2,19 @@
 // suite starts: the setting refused with a password in it and ignored in an untrusted workspace;
 // the password set through the command (secret storage) for a least-privilege role that needs it;
 // the Sessions tree read from the store and following a CLI process's writes through LISTEN; the
-// extension's own write going to the store; the commands that work on the files only (Run Loop,
-// the brief, the language-model tools) refused up front, writing nothing; and the server stopped (shown disconnected) and
+// extension's own write going to the store; the language-model tools reading and writing the
+// store (a brief assembled and a verdict bound to it); the commands that work on the files only
+// (Run Loop, Run Queue) refused up front, writing nothing; and the server stopped (shown disconnected) and
 // started again (reconnected, caught up).
 import * as assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { Client } from 'pg';
 import * as vscode from 'vscode';
+import type { AssembleResult } from '../../src/extension/brief/assembleBrief';
 import type { CommandReport } from '../../src/extension/commands/deps';
+import type { ToWebview } from '../../src/shared/protocol';
 import type { LoopLedgerApi } from '../../src/extension/extension';
 import { ScriptedPrompter } from '../hooks/scriptedPrompter';
 import type { TestingApi } from '../hooks/testHooks';
@@ -93,7 +96,7 @@ describe('Ledger store (PostgreSQL): the Sessions tree follows the store live', 
     await sql(`GRANT SELECT ON loop_ledger_schema TO ${ROLE}`);
     await sql(
       `GRANT SELECT, INSERT, UPDATE, DELETE ON loop_ledger_sessions, loop_ledger_epochs,
-         loop_ledger_iterations, loop_ledger_actions, loop_ledger_requests TO ${ROLE}`,
+         loop_ledger_iterations, loop_ledger_actions, loop_ledger_requests, loop_ledger_briefs TO ${ROLE}`,
     );
     const hba = (await sql('SHOW hba_file')).rows[0].hba_file as string;
     writeFileSync(
@@ -183,7 +186,132 @@ describe('Ledger store (PostgreSQL): the Sessions tree follows the store live', 
     assert.equal(existsSync(join(root, '.loop', 'ledgers', 's1.json')), false, 'no file written');
   });
 
-  it('Run Loop, Run Queue, Assemble Critic Brief and the record tool refuse on the store and write nothing', async () => {
+  it('the language-model tools assemble a brief and record its verdict in the store', async () => {
+    const invoke = async (name: string, input: Record<string, unknown>) => {
+      const result = await vscode.lm.invokeTool(
+        name,
+        { input, toolInvocationToken: undefined },
+        new vscode.CancellationTokenSource().token,
+      );
+      return (result.content[0] as vscode.LanguageModelTextPart).value;
+    };
+    writeFileSync(
+      join(root, 'lm-change.diff'),
+      'diff --git a/src/x.ts b/src/x.ts\n--- a/src/x.ts\n+++ b/src/x.ts\n@@ -1 +1 @@\n-a\n+b\n',
+    );
+    const briefText = await invoke('loopLedger_assembleBrief', {
+      session: 's1',
+      diff_file: 'lm-change.diff',
+      verification: 'tests: 1 passed',
+    });
+    const brief = JSON.parse(briefText) as { brief_id: string; files: string[] };
+    assert.deepEqual(brief.files, ['src/x.ts'], briefText);
+    const kept = await sql('SELECT brief_id FROM loop_ledger_briefs WHERE project = $1 AND session = $2', [
+      project,
+      's1',
+    ]);
+    assert.deepEqual(
+      kept.rows.map((r) => r.brief_id),
+      [brief.brief_id],
+      'the packet is kept in the store',
+    );
+    const verdictText = await invoke('loopLedger_recordIteration', {
+      session: 's1',
+      outcome: 'continue',
+      critic_verdict: 'REVISE',
+      critic_next: 'cover the edge',
+      critic_brief: brief.brief_id,
+      evidence_paths: ['ci.log'],
+      actions: ['lm-1'],
+    });
+    assert.equal(JSON.parse(verdictText).critic_brief, brief.brief_id, verdictText);
+    const statusText = await invoke('loopLedger_sessionStatus', { session: 's1' });
+    assert.equal(JSON.parse(statusText).critic_verdict, 'REVISE', statusText);
+    assert.equal(JSON.parse(statusText).iterations, 3, statusText);
+    await waitFor('the tool write in the tree', () => iterations('s1') === 3, 5_000);
+    assert.equal(existsSync(join(root, '.loop', 'ledgers', 's1.json')), false, 'no file written');
+  });
+
+  it("Assemble Critic Brief (the folder's git) and the panel's Record Verdict write to the store", async () => {
+    const git = (...args: string[]) =>
+      execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...args], {
+        cwd: root,
+        encoding: 'utf8',
+      });
+    const file = join(root, 'pg-brief.txt');
+    git('init', '--quiet');
+    try {
+      writeFileSync(file, 'one\n');
+      git('add', 'pg-brief.txt');
+      git('commit', '--quiet', '-m', 'one');
+      writeFileSync(file, 'two\n');
+      writeFileSync(join(root, 'pg-verify.txt'), '1 passing\n');
+      // The session is picked from the store's list (s1 has no ledger file).
+      const script = new ScriptedPrompter([
+        { step: 'brief.session', pick: 's1' },
+        { step: 'brief.change', pick: 'Working tree vs HEAD' },
+        { step: 'brief.verificationSource', pick: 'From a file…' },
+        { step: 'brief.verificationFile', text: 'pg-verify.txt' },
+      ]);
+      const using = testing.prompter.use(script);
+      let result: AssembleResult;
+      try {
+        result = (await vscode.commands.executeCommand('loopLedger.assembleBrief')) as AssembleResult;
+      } finally {
+        using.dispose();
+      }
+      assert.equal(result.status, 'shown', JSON.stringify(result));
+      if (result.status !== 'shown') return;
+      const panel = result.panel;
+      try {
+        const id = panel.briefId;
+        const pending = await sql(
+          'SELECT head FROM loop_ledger_sessions WHERE project = $1 AND session = $2',
+          [project, 's1'],
+        );
+        assert.equal(JSON.parse(pending.rows[0].head).pending_brief.brief_id, id, 'armed in the store');
+        assert.deepEqual(await panel.receive({ type: 'ready' }), { accepted: true, type: 'ready' });
+        const posted: ToWebview[] = [];
+        const listening = panel.onDidPost((m) => posted.push(m));
+        const verdict = await panel.receive({
+          type: 'submitVerdict',
+          requestId: 'pg-v1',
+          briefId: id,
+          form: {
+            verdict: 'REVISE',
+            criticNext: 'cover the edge',
+            evidencePaths: ['pg-verify.txt'],
+            decision: null,
+            outcome: 'continue',
+            actions: [],
+            measurements: [],
+            note: null,
+            blocker: null,
+            evidence: null,
+            recommendedNext: null,
+          },
+        });
+        listening.dispose();
+        assert.equal(verdict.accepted, true, JSON.stringify(verdict));
+        const reply = posted.find((m) => m.type === 'verdictResult');
+        assert.equal(reply?.type === 'verdictResult' ? reply.exitCode : undefined, 0, JSON.stringify(posted));
+        const rows = await sql(
+          `SELECT record FROM loop_ledger_iterations WHERE project = $1 AND session = $2 ORDER BY n DESC LIMIT 1`,
+          [project, 's1'],
+        );
+        const record = JSON.parse(rows.rows[0].record);
+        assert.deepEqual([record.critic_verdict, record.critic_brief], ['REVISE', id]);
+        await waitFor('the verdict in the tree', () => iterations('s1') === 4, 5_000);
+      } finally {
+        panel.dispose();
+      }
+    } finally {
+      for (const path of ['.git', 'pg-brief.txt', 'pg-verify.txt', 'lm-change.diff'])
+        rmSync(join(root, path), { recursive: true, force: true });
+    }
+  });
+
+  it('Run Loop and Run Queue refuse on the store and write nothing', async () => {
     const ledgersDir = join(root, '.loop', 'ledgers');
     const files = () => (existsSync(ledgersDir) ? readdirSync(ledgersDir).sort() : []);
     const rows = async () =>
@@ -232,26 +360,10 @@ describe('Ledger store (PostgreSQL): the Sessions tree follows the store live', 
       usingQueue.dispose();
     }
 
-    const brief = (await vscode.commands.executeCommand('loopLedger.assembleBrief')) as {
-      status: string;
-      reason?: string;
-    };
-    assert.equal(brief.status, 'unavailable');
-    assert.match(brief.reason ?? '', refusal);
-
-    const tool = await vscode.lm.invokeTool(
-      'loopLedger_recordIteration',
-      { input: { session: 's1', outcome: 'continue', actions: ['lm-1'] }, toolInvocationToken: undefined },
-      new vscode.CancellationTokenSource().token,
-    );
-    const text = (tool.content[0] as vscode.LanguageModelTextPart).value;
-    assert.match(text, /^refused \(exit 2\): Loop Ledger: Record iteration works on the ledger files only/);
-    assert.match(text, refusal);
-
     assert.deepEqual(files(), filesBefore, 'no ledger file written');
     assert.equal(existsSync(join(ledgersDir, 'run-here.json')), false);
     assert.deepEqual(await rows(), rowsBefore, 'no row written');
-    assert.equal(iterations('s1'), 2);
+    assert.equal(iterations('s1'), 4);
   });
 
   it('the server stopped: shown disconnected; started again: reconnects and catches up', async () => {
@@ -265,6 +377,6 @@ describe('Ledger store (PostgreSQL): the Sessions tree follows the store live', 
     const written = await cli('iterate', '--session', 's1', '--outcome', 'continue', '--action', 'cli-2');
     assert.equal(written.code, 0, written.stderr);
     await waitFor('reconnected', () => state().state === 'connected', 15_000);
-    await waitFor('the write made while reconnecting', () => iterations('s1') === 3, 5_000);
+    await waitFor('the write made while reconnecting', () => iterations('s1') === 5, 5_000);
   });
 });

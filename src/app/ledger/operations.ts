@@ -1,9 +1,8 @@
 // The operations both shells run: each reads and writes through the store, decides through the
 // engine, and returns an Outcome. The CLI maps argv onto these; the extension maps quick-input
 // answers and webview messages onto the same calls, so no rule is implemented twice.
-import { brief, type BriefInput, type BriefPacket, type DiffInput, type DiffText } from '../../engine/brief';
+import type { BriefInput, BriefPacket, DiffInput, DiffText } from '../../engine/brief';
 import type { CloseInput } from '../../engine/close';
-import { withReviewedDiff } from '../../engine/engineering/budget';
 import type { EngineeringIterateInput } from '../../engine/engineering/iterate';
 import { isRefusal } from '../../engine/refusal';
 import type { RecordsSummary } from '../../engine/records-summary';
@@ -14,7 +13,7 @@ import type { Evaluation, IterationRecord, Ledger } from '../../engine/types';
 import { listSessions, type SessionSummary } from '../../store';
 import { appendToLedger, loadLedger, loadLedgerSummarised, requireLedger, updateLedger } from './access';
 import type { LockOptions } from './lock-options';
-import { closeStep, iterateStep, resumeStep, type ClosePayload } from './steps';
+import { briefStep, closeStep, iterateStep, resumeStep, type ClosePayload } from './steps';
 import { fromRefusal, ledgerFile, operation, type Outcome } from '../outcome';
 
 export type { Outcome } from '../outcome';
@@ -60,17 +59,7 @@ export function briefOp(
     updateLedger(
       root,
       session,
-      (read, location) => {
-        const result = brief(requireLedger(read, location, session), input);
-        if (isRefusal(result)) return { result: fromRefusal<BriefPacket<DiffText>>(result) };
-        // A loop-engineering ledger keeps the diff's size: its review budget caps it.
-        const ledger = withReviewedDiff(
-          result.ledger,
-          result.payload.diff,
-          result.payload.scope.diff_paths.length,
-        );
-        return { write: ledger, result: { exitCode: 0, payload: result.payload, findings: [] } };
-      },
+      (read, location) => briefStep(input)(requireLedger(read, location, session)),
       lock,
     ),
   );

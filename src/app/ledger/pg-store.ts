@@ -5,6 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import type { Client } from 'pg';
+import type { BriefPacket, DiffInput, DiffText } from '../../engine/brief';
 import type { CloseInput } from '../../engine/close';
 import type { EngineeringIterateInput } from '../../engine/engineering/iterate';
 import { EXIT } from '../../engine/refusal';
@@ -31,12 +32,13 @@ import {
   type SessionKey,
   type StoredLedger,
 } from '../../store/pg/ledger-rows';
+import { keepBrief, keptBrief } from '../../store/pg/briefs';
 import { pruneRequests } from '../../store/pg/requests';
 import { migrate } from '../../store/pg/schema';
 import { caseTwinRefusal, openSettingsProblem, openStep, type OpenOpInput } from '../contract/operations';
 import type { LedgerStoreOps, StoreSelection, TransferPayload } from './store';
-import { closeStep, iterateStep, resumeStep, type LedgerStep, type StepResult } from './steps';
-import { scoreOutcome, statusOutcome } from './operations';
+import { briefStep, closeStep, iterateStep, resumeStep, type LedgerStep, type StepResult } from './steps';
+import { scoreOutcome, statusOutcome, type BriefOpInput } from './operations';
 import { operationAsync, Refused, type Outcome } from '../outcome';
 
 /** The channel writers notify: `{"project","session","seq"}`, a wake-up for readers, never the data. */
@@ -125,13 +127,14 @@ class PgLedgerStore implements PgLedgerStoreOps {
     create: boolean,
     wanted: Wanted,
     step: (ledger: Ledger | null, stored: StoredLedger | null) => StepResult<P>,
+    remember: Remember<P> = AS_IS,
   ): Promise<Outcome<P>> {
     return this.guard(async () => {
       const key = this.key(session);
       return this.connection.run(async (client) => {
         await client.query('BEGIN');
         try {
-          const { outcome, wrote } = await this.writeIn(client, key, create, wanted, step);
+          const { outcome, wrote } = await this.writeIn(client, key, create, wanted, step, remember);
           await client.query(wrote ? 'COMMIT' : 'ROLLBACK');
           return outcome;
         } catch (error) {
@@ -148,6 +151,7 @@ class PgLedgerStore implements PgLedgerStoreOps {
     create: boolean,
     wanted: Wanted,
     step: (ledger: Ledger | null, stored: StoredLedger | null) => StepResult<P>,
+    remember: Remember<P>,
   ): Promise<{ outcome: Outcome<P>; wrote: boolean }> {
     const params = [key.project, key.session];
     if (create) {
@@ -159,12 +163,13 @@ class PgLedgerStore implements PgLedgerStoreOps {
     }
     const requestId = this.selection.requestId;
     const old = await loadStored(client, key, true, { ...wanted, requestId });
-    if (old?.done != null) return { outcome: JSON.parse(old.done) as Outcome<P>, wrote: false };
+    if (old?.done != null) return { outcome: await remember.recalled(client, key, old.done), wrote: false };
     if (old === null && !create) throw this.absent(key.session);
     const { write, result } = step(old?.ledger ?? null, old);
     // A refusal or a step that changes nothing writes nothing (the caller rolls back).
     if (write === undefined || result.exitCode !== 0) return { outcome: result, wrote: false };
     const seq = await saveStored(client, key, old, write);
+    const remembered = await remember.saved(client, key, result);
     // The request remembered and readers woken in one statement (one round trip fewer under the lock).
     await client.query(
       `WITH remembered AS (
@@ -174,7 +179,7 @@ class PgLedgerStore implements PgLedgerStoreOps {
       [
         ...params,
         requestId,
-        JSON.stringify(result),
+        remembered,
         seq,
         NOTIFY_CHANNEL,
         JSON.stringify({ project: key.project, session: key.session, seq }),
@@ -222,6 +227,44 @@ class PgLedgerStore implements PgLedgerStoreOps {
   close(session: string, input: CloseInput) {
     const step = closeStep(input);
     return this.write(session, false, EVERYTHING, (ledger) => step(ledger as Ledger));
+  }
+
+  /** Reads the contract only (never the records); the packet is kept in the store with the ledger. */
+  brief(session: string, input: BriefOpInput<DiffInput>) {
+    const step = briefStep(input);
+    const wanted: Wanted = { records: 'summary', actions: [] };
+    return this.write(session, false, wanted, (ledger) => step(ledger as Ledger), KEEP_BRIEF);
+  }
+
+  ledger(session: string) {
+    return this.read(session, EVERYTHING, (stored) => ({
+      exitCode: 0 as const,
+      payload: stored.ledger,
+      findings: [],
+    }));
+  }
+
+  storedBrief(session: string, briefId: string | null) {
+    return this.guard(async () => {
+      const key = this.key(session);
+      const found = await this.connection.run((client) =>
+        snapshot(client, async () => {
+          const row = await client.query<{ head: string | null }>(
+            'SELECT head FROM loop_ledger_sessions WHERE project = $1 AND session = $2',
+            [key.project, key.session],
+          );
+          const head = row.rows[0]?.head;
+          if (head == null) return null;
+          const pending =
+            (JSON.parse(head) as { pending_brief?: { brief_id?: string } | null }).pending_brief?.brief_id ??
+            null;
+          const id = briefId ?? pending;
+          return { pending, packet: id === null ? null : await keptBrief(client, key, id) };
+        }),
+      );
+      if (found === null) throw this.absent(session);
+      return { exitCode: 0 as const, payload: found, findings: [] };
+    });
   }
 
   /** Reads the head, epochs, actions and the records' fold: never the records themselves. */
@@ -367,6 +410,43 @@ class PgLedgerStore implements PgLedgerStoreOps {
     return this.connection.close();
   }
 }
+
+/**
+ * What a write remembers under its request id, and how a retry reads it back: by default the
+ * outcome's JSON. A brief's outcome holds its packet (up to a 20 MiB diff), which the briefs
+ * table already keeps: the remembered outcome names it instead.
+ */
+interface Remember<P> {
+  saved(client: Client, key: SessionKey, result: Outcome<P>): Promise<string>;
+  recalled(client: Client, key: SessionKey, remembered: string): Promise<Outcome<P>>;
+}
+
+const AS_IS: Remember<never> = {
+  saved: (_client, _key, result) => Promise.resolve(JSON.stringify(result)),
+  recalled: (_client, _key, remembered) => Promise.resolve(JSON.parse(remembered) as never),
+};
+
+const KEEP_BRIEF: Remember<BriefPacket<DiffText>> = {
+  async saved(client, key, result) {
+    const packet = result.payload as BriefPacket<DiffText>;
+    await keepBrief(client, key, packet.brief_id, JSON.stringify(packet));
+    return JSON.stringify({ ...result, payload: undefined, brief_id: packet.brief_id });
+  },
+  async recalled(client, key, remembered) {
+    const done = JSON.parse(remembered) as Outcome<BriefPacket> & { brief_id?: string };
+    if (done.brief_id === undefined) return done;
+    const packet = await keptBrief(client, key, done.brief_id);
+    if (packet !== null) return { exitCode: done.exitCode, payload: packet, findings: done.findings };
+    return {
+      exitCode: EXIT.usage,
+      findings: [
+        {
+          message: `brief ${done.brief_id} was recorded by this request; its packet is no longer kept (assemble the brief again)`,
+        },
+      ],
+    };
+  },
+};
 
 /** A step over an existing ledger, given the fold of its records as loaded. */
 function withFold<P>(

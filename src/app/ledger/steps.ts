@@ -1,7 +1,10 @@
 // The engine step of each writing operation, apart from how its ledger is read and saved: the
 // file store runs it under the ledger's lock (operations.ts), the PostgreSQL store inside a
 // transaction holding the session's row (store/pg). One rule, whichever store holds the ledger.
+import { brief, type BriefPacket, type DiffInput, type DiffText } from '../../engine/brief';
+import type { BriefInputs } from '../../engine/brief/command';
 import type { CloseInput } from '../../engine/close';
+import { withReviewedDiff } from '../../engine/engineering/budget';
 import { closeEngineering } from '../../engine/engineering/close';
 import { iterateEngineering, type EngineeringIterateInput } from '../../engine/engineering/iterate';
 import type { RecordsSummary } from '../../engine/records-summary';
@@ -52,5 +55,20 @@ export function closeStep(input: CloseInput): LedgerStep<ClosePayload> {
     const result = closeEngineering(ledger, input);
     if (isRefusal(result)) return { result: fromRefusal<ClosePayload>(result) };
     return { write: result.ledger, result: { exitCode: 0, payload: result.payload, findings: [] } };
+  };
+}
+
+/** Assembles the critic packet and arms it as the ledger's single pending brief. */
+export function briefStep(input: BriefInputs<DiffInput>): LedgerStep<BriefPacket<DiffText>> {
+  return (ledger) => {
+    const result = brief(ledger, input);
+    if (isRefusal(result)) return { result: fromRefusal<BriefPacket<DiffText>>(result) };
+    // A loop-engineering ledger keeps the diff's size: its review budget caps it.
+    const write = withReviewedDiff(
+      result.ledger,
+      result.payload.diff,
+      result.payload.scope.diff_paths.length,
+    );
+    return { write, result: { exitCode: 0, payload: result.payload, findings: [] } };
   };
 }

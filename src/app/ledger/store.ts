@@ -1,14 +1,16 @@
 // The operations a ledger store other than the files under the root offers the CLI (today:
 // PostgreSQL, src/app/ledger/pg-store.ts, loaded from its own bundle). The same payloads and exit codes
 // as operations.ts; asynchronous, since every call is a round trip to a server.
+import type { BriefPacket, DiffInput, DiffText } from '../../engine/brief';
 import type { CloseInput } from '../../engine/close';
 import type { EngineeringIterateInput } from '../../engine/engineering/iterate';
 import type { OpenPayload } from '../../engine/open';
 import type { ResumePayload } from '../../engine/resume';
 import type { StatusPayload } from '../../engine/status';
-import type { Evaluation, IterationRecord } from '../../engine/types';
+import type { Evaluation, IterationRecord, Ledger } from '../../engine/types';
 import type { SessionSummary } from '../../store/discover';
 import type { OpenOpInput } from '../contract/operations';
+import type { BriefOpInput } from './operations';
 import type { ClosePayload } from './steps';
 import type { Outcome } from '../outcome';
 
@@ -40,6 +42,14 @@ export interface TransferPayload {
   skipped: { session: string; reason: string }[];
 }
 
+/** A brief packet as the store keeps it (for the verdict on any machine), and the session's pending brief. */
+export interface StoredBriefPayload {
+  /** The session's pending brief id (null: none pending). */
+  pending: string | null;
+  /** The packet asked for (null: the store does not hold it, or it was pruned). */
+  packet: BriefPacket | null;
+}
+
 export interface LedgerStoreOps {
   /** `host:port/database`: never the password. */
   readonly label: string;
@@ -49,6 +59,12 @@ export interface LedgerStoreOps {
   score(session: string, measures: string[]): Promise<Outcome<Evaluation>>;
   resume(session: string): Promise<Outcome<ResumePayload>>;
   close(session: string, input: CloseInput): Promise<Outcome<ClosePayload>>;
+  /** Assembles the packet, arms it as the pending brief and keeps it in the store. */
+  brief(session: string, input: BriefOpInput<DiffInput>): Promise<Outcome<BriefPacket<DiffText>>>;
+  /** The session's whole ledger, as the file store would read it. */
+  ledger(session: string): Promise<Outcome<Ledger>>;
+  /** A packet the store keeps (`briefId` null: the pending one), and the pending brief id. */
+  storedBrief(session: string, briefId: string | null): Promise<Outcome<StoredBriefPayload>>;
   list(): Promise<Outcome<{ root: string; sessions: SessionSummary[] }>>;
   migrate(): Promise<Outcome<MigratePayload>>;
   importFiles(force: boolean): Promise<Outcome<TransferPayload>>;

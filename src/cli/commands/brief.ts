@@ -1,5 +1,5 @@
-import { briefOp } from '../../app/ledger/operations';
-import { BRIEF_ASKS } from '../../engine/brief';
+import { briefOp, type Outcome } from '../../app/ledger/operations';
+import { BRIEF_ASKS, type BriefPacket, type DiffText } from '../../engine/brief';
 import { INPUT_LIMIT, readTextFile, readUtf8File } from '../../app/read-input';
 import { SESSION_FLAG, type CommandSpec, type ParsedFlags } from '../args';
 import { withHuman, type CommandOutcome } from '../outcome';
@@ -19,18 +19,25 @@ export const spec: CommandSpec = {
       placeholder: 'PATH',
     },
   },
+  stores: true,
 };
 
-export function run(flags: ParsedFlags, ctx: CommandContext): CommandOutcome {
+export function run(flags: ParsedFlags, ctx: CommandContext): CommandOutcome | Promise<CommandOutcome> {
   const session = str(flags.session) as string;
   const scopePath = str(flags.changeScope);
   // Read in the reference's order; the engine reports only the first unreadable or empty one.
   // The diff stays bytes: a 20 MiB diff is never decoded into one string (engine/brief/utf8-diff.ts).
-  const outcome = briefOp(ctx.root, session, {
+  // The inputs are local files on either store; on PostgreSQL the packet is kept in the store too.
+  const input = {
     diff: readUtf8File(str(flags.diffFile) as string, INPUT_LIMIT),
     verification: readTextFile(str(flags.verificationFile) as string, INPUT_LIMIT),
     changeScope: scopePath === null ? undefined : readTextFile(scopePath, INPUT_LIMIT),
-  });
+  };
+  if (ctx.store) return ctx.store.brief(session, input).then((o) => human(session, o));
+  return human(session, briefOp(ctx.root, session, input));
+}
+
+function human(session: string, outcome: Outcome<BriefPacket<DiffText>>): CommandOutcome {
   return withHuman(outcome, (p) =>
     [
       `${session}: brief ${p.brief_id} pending (scope ${p.scope.provenance}, ${p.scope.diff_paths.length} file(s) in the diff)`,

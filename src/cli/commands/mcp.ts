@@ -4,6 +4,8 @@
 import { join } from 'node:path';
 
 export const raw = true;
+/** `--store URL` / LOOP_LEDGER_STORE: the tools read and write that store (parsed by the server). */
+export const stores = true;
 
 export async function main(argv: string[]): Promise<number> {
   // A runtime path on purpose: esbuild must not inline the server into dist/cli.js.

@@ -1,6 +1,7 @@
 // "Loop Ledger: Assemble Critic Brief": which session, which change, which verification output;
-// then git produces the diff and its --stat, src/app's briefOp assembles and records the packet,
-// and the panel shows it. A refusal (8: an empty or unreadable input, 9: the diff does not cover
+// then git produces the diff and its --stat (the local repository, on a store window too), src/app's
+// briefOp (or the store's brief, which keeps the packet in the store) assembles and records the
+// packet, and the panel shows it. A refusal (8: an empty or unreadable input, 9: the diff does not cover
 // the declared scope) is shown with the engine's own findings, and nothing is recorded.
 import * as vscode from 'vscode';
 import { briefOp, type Outcome } from '../../app/ledger/operations';
@@ -18,8 +19,8 @@ import type { BriefPanels } from './briefPanels';
 import { CHANGE_LABELS, rangeProblem, readChange, type ChangeChoice } from '../../drivers/git/changes';
 import { GitError } from '../../drivers/git/git';
 import { askVerification, readVerification, type VerificationChoice } from './verificationSource';
+import type { StoreWrites } from '../sessions/sessionSource';
 import { writeWithoutBlocking } from '../workspace/ledgerWrites';
-import { refuseOnStore } from '../store/filesOnly';
 
 export type AssembleResult =
   | { status: 'shown'; panel: BriefPanel; outcome: Outcome<BriefPacket> }
@@ -57,8 +58,6 @@ export class AssembleBriefCommand implements Command {
       void vscode.window.showWarningMessage(reason);
       return { status: 'unavailable', reason };
     }
-    const onStore = refuseOnStore(this.panels.services.filesOnly, vscode.l10n.t('Assemble Critic Brief'));
-    if (onStore) return { status: 'unavailable', reason: onStore };
     const roots = workspaceRoots();
     if (roots.length === 0) {
       const reason = vscode.l10n.t(
@@ -82,9 +81,16 @@ export class AssembleBriefCommand implements Command {
         return settle(answer, (root) => (state.root = root));
       },
       async (state, position) => {
-        const sessions = ((await listOpAsync(state.root!)).payload?.sessions ?? []).filter(
-          (s) => s.status !== null,
-        );
+        const store = this.panels.services.storeWrites(state.root!);
+        const listed = store ? await store.run((s) => s.list()) : await listOpAsync(state.root!);
+        if (listed.payload === undefined) {
+          // The store could not be read: its own one line (the host, never the password).
+          void vscode.window.showErrorMessage(
+            vscode.l10n.t('Loop Ledger: {0}', listed.findings.map(inUiWords).join(' ')),
+          );
+          return undefined;
+        }
+        const sessions = listed.payload.sessions.filter((s) => s.status !== null);
         if (sessions.length === 0) {
           void vscode.window.showWarningMessage(
             vscode.l10n.t('Loop Ledger: no session in this folder yet; open one with a contract first.'),
@@ -133,7 +139,11 @@ export class AssembleBriefCommand implements Command {
         return settle(range, (r) => (state.change = { kind: 'range', range: r.trim() }));
       },
       async (state, position) => {
-        const rubric = await loadRubric(state.root!, state.session!);
+        const rubric = await loadRubric(
+          state.root!,
+          state.session!,
+          this.panels.services.storeWrites(state.root!),
+        );
         const answer = await askVerification(
           prompter,
           state.root!,
@@ -173,7 +183,11 @@ export class AssembleBriefCommand implements Command {
       changeScope: { path: `git --stat (${gitLabel})`, text: texts.stat },
       ownPrefix: texts.ownPrefix,
     };
-    const outcome = await writeWithoutBlocking((lock) => briefOp(root, session, briefInput, lock));
+    const store = this.panels.services.storeWrites(root);
+    // A diff given as text comes back as text (only the CLI's byte input is kept in chunks).
+    const outcome = store
+      ? ((await store.run((s) => s.brief(session, briefInput))) as Outcome<BriefPacket>)
+      : await writeWithoutBlocking((lock) => briefOp(root, session, briefInput, lock));
     if (outcome.exitCode !== 0 || !outcome.payload) {
       // In the UI's words, each a sentence, as every refusal the extension shows.
       const findings = outcome.findings.map(inUiWords);
@@ -207,8 +221,9 @@ export class AssembleBriefCommand implements Command {
   }
 }
 
-async function loadRubric(root: string, session: string) {
+async function loadRubric(root: string, session: string, store: StoreWrites | undefined) {
   try {
+    if (store) return (await store.run((s) => s.ledger(session))).payload?.contract.quality_rubric ?? [];
     return (await loadLedgerAsync(root, session)).contract.quality_rubric ?? [];
   } catch {
     return []; // the brief itself will name the unreadable ledger

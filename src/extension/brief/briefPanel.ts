@@ -12,7 +12,7 @@ import { briefWordTable } from './briefWords';
 import { MessageGate } from './messageGate';
 import { localResourceRoots, panelHtml } from './panelHtml';
 import { recordVerdict } from './recordVerdict';
-import type { FilesOnlyGate } from '../store/filesOnly';
+import type { StoreWrites } from '../sessions/sessionSource';
 
 export const BRIEF_VIEW_TYPE = 'loopLedger.briefPanel';
 
@@ -22,8 +22,11 @@ export interface PanelServices {
   readonly output: vscode.OutputChannel;
   /** False in an untrusted workspace: the panel then records and writes nothing. */
   readonly isTrusted: () => boolean;
-  /** Refuses recording while the window uses a ledger store (the panel records in the files). */
-  readonly filesOnly: FilesOnlyGate;
+  /**
+   * Where the ledger under a folder lives: a PostgreSQL store the window uses (its writes), or
+   * undefined for the files. Asked at each write, so a verdict goes where the window is now.
+   */
+  readonly storeWrites: (root: string) => StoreWrites | undefined;
 }
 
 /** What `receive` did with one message; tests read it, the webview never sees it. */
@@ -157,15 +160,15 @@ export class BriefPanel implements vscode.Disposable {
       this.post({ type: 'rejected', requestId, reason });
       return;
     }
-    // A panel kept from before the store was chosen: its verdict would go to the files.
-    const onStore = this.services.filesOnly.filesOnlyRefusal(vscode.l10n.t('Record Verdict'));
-    if (onStore !== undefined) {
-      this.gate.settleVerdict(false);
-      this.log(vscode.l10n.t('did not record a verdict — {0}', onStore));
-      this.post({ type: 'rejected', requestId, reason: onStore });
-      return;
-    }
-    const outcome = await recordVerdict(this.root, this.session, this.briefId, message.form);
+    // On a store window the verdict goes to the store (a panel from before the switch too: the
+    // engine then refuses a brief the store's ledger does not hold as pending).
+    const outcome = await recordVerdict(
+      this.root,
+      this.session,
+      this.briefId,
+      message.form,
+      this.services.storeWrites(this.root),
+    );
     const exitCode = outcome.exitCode as ExitCode;
     const recorded = exitCode === 0 && outcome.payload !== undefined;
     this.gate.settleVerdict(recorded);

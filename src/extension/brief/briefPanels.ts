@@ -8,6 +8,7 @@ import * as vscode from 'vscode';
 import { SavedPanel, type PanelState } from '../../shared/protocol';
 import { sessionIdProblem } from '../../store';
 import { readSessionLedgerAsync } from '../../store/read-async';
+import type { StoreWrites } from '../sessions/sessionSource';
 import { workspaceRoots } from '../workspace/roots';
 import { BriefPanel, type PanelServices } from './briefPanel';
 import { keepPanel, readKeptPanel } from './keptPanel';
@@ -87,7 +88,7 @@ export class BriefPanels implements vscode.Disposable, vscode.WebviewPanelSerial
       return { refused: vscode.l10n.t('its folder {0} is not a folder of this workspace.', root) };
     const kept = await readKeptPanel(root, session, briefId);
     if ('missing' in kept) return { refused: kept.missing };
-    const spent = await stillPending(root, session, briefId);
+    const spent = await stillPending(root, session, briefId, this.services.storeWrites(root));
     return { root, state: { ...kept.kept, spent, canRecord: this.services.isTrusted() } };
   }
 
@@ -113,11 +114,14 @@ export class BriefPanels implements vscode.Disposable, vscode.WebviewPanelSerial
  * A restored brief is still usable only if the ledger still holds it as the pending brief; a
  * verdict recorded meanwhile (here or from the CLI) or a newer brief spends it.
  */
-async function stillPending(root: string, session: string, briefId: string): Promise<PanelState['spent']> {
-  const found = await readSessionLedgerAsync(root, session);
-  if (found === null || found.read.kind !== 'ok')
-    return { reason: vscode.l10n.t('the ledger of {0} cannot be read.', session) };
-  const pending = found.read.ledger.pending_brief?.brief_id ?? null;
+async function stillPending(
+  root: string,
+  session: string,
+  briefId: string,
+  store: StoreWrites | undefined,
+): Promise<PanelState['spent']> {
+  const pending = await pendingBrief(root, session, store);
+  if (pending === undefined) return { reason: vscode.l10n.t('the ledger of {0} cannot be read.', session) };
   if (pending === briefId) return null;
   return {
     reason:
@@ -125,4 +129,16 @@ async function stillPending(root: string, session: string, briefId: string): Pro
         ? vscode.l10n.t('the ledger holds no pending brief any more (a verdict was recorded against it).')
         : vscode.l10n.t("the ledger's pending brief is now {0}.", pending),
   };
+}
+
+/** The session's pending brief id (null: none), from the store on a store window; undefined: unreadable. */
+async function pendingBrief(
+  root: string,
+  session: string,
+  store: StoreWrites | undefined,
+): Promise<string | null | undefined> {
+  if (store) return (await store.run((s) => s.storedBrief(session, null))).payload?.pending;
+  const found = await readSessionLedgerAsync(root, session);
+  if (found === null || found.read.kind !== 'ok') return undefined;
+  return found.read.ledger.pending_brief?.brief_id ?? null;
 }

@@ -14,7 +14,7 @@ export function registerBriefPanel(
   commands: CommandManager,
   prompter: PrompterSlot,
   output: vscode.OutputChannel,
-  gates: Pick<PanelServices, 'isTrusted' | 'filesOnly'>,
+  gates: Pick<PanelServices, 'isTrusted' | 'storeWrites'>,
 ): BriefPanels {
   const { isTrusted } = gates;
   const panels = new BriefPanels({ extensionUri: context.extensionUri, output, ...gates });

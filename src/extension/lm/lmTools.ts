@@ -2,13 +2,14 @@
 // server: session status, record an iteration (confirmed first, showing exactly what will be
 // written), assemble a brief. Each runs the MCP tool of the same job (src/mcp/tools), so
 // arguments, refusals and exit codes are the CLI's; the Sessions tree shows a write as any other.
+// On a store window (loopLedger.store) they read and write the store, as the window does.
 import * as vscode from 'vscode';
 import { BriefStore } from '../../mcp/brief-store';
 import { callTool } from '../../mcp/call';
 import type { ServerContext } from '../../mcp/context';
 import type { Tool } from '../../mcp/tool';
 import { TOOLS } from '../../mcp/tools';
-import type { FilesOnlyGate } from '../store/filesOnly';
+import type { StoreWrites } from '../sessions/sessionSource';
 import { TrustGate } from '../workspace/trust';
 import { writeWithoutBlocking } from '../workspace/ledgerWrites';
 
@@ -40,7 +41,7 @@ class LedgerTool implements vscode.LanguageModelTool<Input> {
     private readonly tool: Tool,
     private readonly writes: boolean,
     private readonly trust: TrustGate,
-    private readonly filesOnly: FilesOnlyGate,
+    private readonly storeWrites: (root: string) => StoreWrites | undefined,
     private readonly briefs: BriefStore,
     private readonly onWritten: (root: string, session: string) => Promise<unknown>,
   ) {}
@@ -69,9 +70,6 @@ class LedgerTool implements vscode.LanguageModelTool<Input> {
     const text = (line: string) =>
       new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(line)]);
     if (this.writes && !this.trust.isTrusted) return text(TrustGate.refusal(this.tool.title));
-    // Every tool, the status read too: it reads the ledger files, not the store the window shows.
-    const onStore = this.filesOnly.filesOnlyRefusal(this.tool.title);
-    if (onStore !== undefined) return text(`refused (exit 2): ${onStore}`);
     const folder = folderFor(options.input);
     if (!folder) return text(vscode.l10n.t('refused (exit 2): folder: no such workspace folder'));
     const { folder: _folder, ...args } = options.input;
@@ -80,6 +78,8 @@ class LedgerTool implements vscode.LanguageModelTool<Input> {
       briefs: this.briefs,
       now: () => new Date(),
       write: (op) => writeWithoutBlocking(op),
+      // Each call a connection and a request id of its own (StoreLink.writes).
+      store: this.storeWrites(folder.uri.fsPath),
     };
     const answer = await callTool(this.tool, args, ctx);
     // The extension's own write: show it now rather than wait for the file watcher, which a
@@ -97,7 +97,7 @@ class LedgerTool implements vscode.LanguageModelTool<Input> {
 export function registerLmTools(
   context: vscode.ExtensionContext,
   trust: TrustGate,
-  filesOnly: FilesOnlyGate,
+  storeWrites: (root: string) => StoreWrites | undefined,
   onWritten: (root: string, session: string) => Promise<unknown>,
 ): void {
   const briefs = new BriefStore();
@@ -105,7 +105,10 @@ export function registerLmTools(
     const found = TOOLS.find((t) => t.name === tool);
     if (!found) throw new Error(`no MCP tool ${tool}`);
     context.subscriptions.push(
-      vscode.lm.registerTool(name, new LedgerTool(name, found, writes, trust, filesOnly, briefs, onWritten)),
+      vscode.lm.registerTool(
+        name,
+        new LedgerTool(name, found, writes, trust, storeWrites, briefs, onWritten),
+      ),
     );
   }
 }

@@ -1,7 +1,12 @@
 // Offers `loop-ledger mcp` to VS Code's agent mode: one server definition per workspace folder,
 // and none while the workspace is untrusted (the server writes ledgers). The server is this
-// extension's own CLI run by the extension host's runtime, so no install on PATH is needed.
+// extension's own CLI run by the extension host's runtime, so no install on PATH is needed. On a
+// store window the server is given the same `--store URL --project NAME` as the window's CLI lines
+// (the URL from the settings, without a password: the server finds it as the CLI does, in
+// PGPASSWORD or ~/.pgpass; secret storage is never copied into a process's arguments).
 import * as vscode from 'vscode';
+import type { StoreWrites } from '../sessions/sessionSource';
+import { PROJECT_SETTING, STORE_SETTING } from '../store/storeConfig';
 import type { TrustGate } from '../workspace/trust';
 
 export const MCP_PROVIDER_ID = 'loopLedger.mcp';
@@ -10,16 +15,21 @@ export function serverDefinitions(
   extensionPath: string,
   trusted: boolean,
   folders: readonly vscode.WorkspaceFolder[],
+  storeWrites: (root: string) => StoreWrites | undefined = () => undefined,
 ): vscode.McpStdioServerDefinition[] {
   if (!trusted) return [];
   const cli = vscode.Uri.joinPath(vscode.Uri.file(extensionPath), 'dist', 'cli.js').fsPath;
   return folders.map((folder) => {
     const label = folders.length === 1 ? 'Loop Ledger' : `Loop Ledger (${folder.name})`;
     // The extension host may be Electron: this makes its binary run as plain Node.
+    const storeFlags = (storeWrites(folder.uri.fsPath)?.cliFlags ?? []).flatMap(([flag, value]) => [
+      `--${flag}`,
+      value,
+    ]);
     const definition = new vscode.McpStdioServerDefinition(
       label,
       process.execPath,
-      [cli, 'mcp', '--root', folder.uri.fsPath],
+      [cli, 'mcp', '--root', folder.uri.fsPath, ...storeFlags],
       { ELECTRON_RUN_AS_NODE: '1' },
     );
     definition.cwd = folder.uri;
@@ -30,19 +40,29 @@ export function serverDefinitions(
 export function registerMcpProvider(
   context: vscode.ExtensionContext,
   trust: TrustGate,
+  storeWrites: (root: string) => StoreWrites | undefined,
   observe?: (provider: vscode.McpServerDefinitionProvider<vscode.McpStdioServerDefinition>) => void,
 ): void {
   const changed = new vscode.EventEmitter<void>();
   const provider: vscode.McpServerDefinitionProvider<vscode.McpStdioServerDefinition> = {
     onDidChangeMcpServerDefinitions: changed.event,
     provideMcpServerDefinitions: () =>
-      serverDefinitions(context.extensionPath, trust.isTrusted, vscode.workspace.workspaceFolders ?? []),
+      serverDefinitions(
+        context.extensionPath,
+        trust.isTrusted,
+        vscode.workspace.workspaceFolders ?? [],
+        storeWrites,
+      ),
   };
   observe?.(provider);
   context.subscriptions.push(
     changed,
     vscode.workspace.onDidGrantWorkspaceTrust(() => changed.fire()),
     vscode.workspace.onDidChangeWorkspaceFolders(() => changed.fire()),
+    vscode.workspace.onDidChangeConfiguration((event) => {
+      if (event.affectsConfiguration(STORE_SETTING) || event.affectsConfiguration(PROJECT_SETTING))
+        changed.fire();
+    }),
     vscode.lm.registerMcpServerDefinitionProvider(MCP_PROVIDER_ID, provider),
   );
 }

@@ -1,6 +1,6 @@
 // Agent mode's ways in: the MCP server definition provider and the language-model tools.
 import type * as vscode from 'vscode';
-import type { FilesOnlyGate } from '../store/filesOnly';
+import type { StoreWrites } from '../sessions/sessionSource';
 import type { TrustGate } from '../workspace/trust';
 import { registerLmTools } from './lmTools';
 import { registerMcpProvider } from './mcpProvider';
@@ -8,10 +8,10 @@ import { registerMcpProvider } from './mcpProvider';
 export function registerAgentTools(
   context: vscode.ExtensionContext,
   trust: TrustGate,
-  filesOnly: FilesOnlyGate,
+  storeWrites: (root: string) => StoreWrites | undefined,
   onWritten: (root: string, session: string) => Promise<unknown>,
   observeProvider?: (provider: vscode.McpServerDefinitionProvider<vscode.McpStdioServerDefinition>) => void,
 ): void {
-  registerMcpProvider(context, trust, observeProvider);
-  registerLmTools(context, trust, filesOnly, onWritten);
+  registerMcpProvider(context, trust, storeWrites, observeProvider);
+  registerLmTools(context, trust, storeWrites, onWritten);
 }

@@ -2,12 +2,13 @@
 // context, whatever the ledger's size.
 import { z } from 'zod';
 import { loadLedger } from '../../app/ledger/access';
-import { ledgerFile, operation } from '../../app/outcome';
+import { ledgerFile, operation, type Outcome } from '../../app/outcome';
 import { listOp, scoreOp, statusOp } from '../../app/ledger/operations';
 import { validateFileOp } from '../../app/contract/validate-file';
-import type { IterationRecord } from '../../engine/types';
+import type { IterationRecord, Ledger } from '../../engine/types';
 import { briefSummary } from '../brief-store';
 import { confinedPath } from '../confine';
+import { readLedger } from '../ledger-access';
 import { compact, fitPage } from '../paging';
 import { defineTool, fromOutcome, READ, refused, type Tool } from '../tool';
 import { badSession, cursor, limit, payload, session } from './fields';
@@ -22,8 +23,13 @@ const listSessions = defineTool({
     next_cursor: z.string().nullable(),
   }),
   annotations: READ,
-  handle({ limit: size, cursor: after }, ctx) {
-    return fromOutcome(listOp(ctx.root), ({ sessions }) => {
+  async handle({ limit: size, cursor: after }, ctx) {
+    const listed = await readLedger(
+      ctx,
+      (store) => store.list(),
+      () => listOp(ctx.root),
+    );
+    return fromOutcome(listed, ({ sessions }) => {
       const rows = sessions
         .filter((s) => after === undefined || s.session > after)
         .map((s) =>
@@ -52,11 +58,15 @@ const sessionStatus = defineTool({
   input: z.object({ session }),
   output: payload({ exit_code: z.number(), session: z.string(), status: z.string(), iterations: z.number() }),
   annotations: READ,
-  handle(args, ctx) {
+  async handle(args, ctx) {
     const bad = badSession(args.session);
     if (bad) return bad;
     return fromOutcome(
-      statusOp(ctx.root, args.session),
+      await readLedger(
+        ctx,
+        (store) => store.status(args.session),
+        () => statusOp(ctx.root, args.session),
+      ),
       (p) => ({ ...(compact(p) as object), completed_actions_count: p.completed_actions.length }),
       [4],
     );
@@ -121,7 +131,7 @@ const listIterations = defineTool({
     next_cursor: z.string().nullable(),
   }),
   annotations: READ,
-  handle(args, ctx) {
+  async handle(args, ctx) {
     const bad = badSession(args.session);
     if (bad) return bad;
     let before = Infinity;
@@ -131,12 +141,12 @@ const listIterations = defineTool({
         return refused(2, [`cursor: ${JSON.stringify(args.cursor)} is not a cursor from this tool`]);
     }
     const fields = new Set<string>(['n', ...(args.fields ?? DEFAULT_FIELDS)]);
-    const outcome = operation(ledgerFile(ctx.root, args.session), () => ({
-      exitCode: 0,
-      payload: loadLedger(ctx.root, args.session).iterations,
-      findings: [],
-    }));
-    return fromOutcome(outcome, (records) => {
+    const outcome = await readLedger(
+      ctx,
+      (store) => store.ledger(args.session),
+      () => operation(ledgerFile(ctx.root, args.session), () => ledgerOutcome(ctx.root, args.session)),
+    );
+    return fromOutcome(outcome, ({ iterations: records }) => {
       // Newest first, and only what the page can hold: never the whole ledger copied.
       const rows: { n: number }[] = [];
       for (let i = records.length - 1; i >= 0 && rows.length <= args.limit; i--) {
@@ -161,17 +171,28 @@ const briefSummaryTool = defineTool({
   input: z.object({ session, brief_id: z.string().optional() }),
   output: payload({ session: z.string(), brief_id: z.string().nullable(), available: z.boolean() }),
   annotations: READ,
-  handle(args, ctx) {
+  async handle(args, ctx) {
     const bad = badSession(args.session);
     if (bad) return bad;
-    const outcome = operation(ledgerFile(ctx.root, args.session), () => ({
-      exitCode: 0,
-      payload: loadLedger(ctx.root, args.session).pending_brief?.brief_id ?? null,
-      findings: [],
-    }));
-    return fromOutcome(outcome, (pending) => {
+    // On a store, the packet may have been assembled on another machine: the store keeps it.
+    const outcome = await readLedger(
+      ctx,
+      (store) => store.storedBrief(args.session, args.brief_id ?? null),
+      () =>
+        operation(ledgerFile(ctx.root, args.session), () => ({
+          exitCode: 0,
+          payload: {
+            pending: loadLedger(ctx.root, args.session).pending_brief?.brief_id ?? null,
+            packet: null,
+          },
+          findings: [],
+        })),
+    );
+    return fromOutcome(outcome, ({ pending, packet }) => {
       const id = args.brief_id ?? pending;
-      const stored = id === null ? undefined : ctx.briefs.get(id);
+      const kept = id === null ? undefined : ctx.briefs.get(id);
+      const stored =
+        kept ?? (packet !== null && packet.brief_id === id ? { session: args.session, packet } : undefined);
       if (stored === undefined || stored.session !== args.session)
         return {
           session: args.session,
@@ -220,6 +241,10 @@ const validateContract = defineTool({
   },
 });
 
+function ledgerOutcome(root: string, session: string): Outcome<Ledger> {
+  return { exitCode: 0, payload: loadLedger(root, session), findings: [] };
+}
+
 /** At most 200 findings, each compacted: a broken contract cannot flood the client. */
 function cap(findings: string[]): string[] {
   return compact(findings.slice(0, 200)) as string[];
@@ -233,12 +258,16 @@ const score = defineTool({
   input: z.object({ session, measures: z.record(z.string(), z.number()).describe('dimension → value') }),
   output: payload({ exit_code: z.number(), verdict: z.string(), weighted_total: z.number() }),
   annotations: READ,
-  handle(args, ctx) {
+  async handle(args, ctx) {
     const bad = badSession(args.session);
     if (bad) return bad;
     const measures = Object.entries(args.measures).map(([k, v]) => `${k}=${v}`);
     return fromOutcome(
-      scoreOp(ctx.root, args.session, measures),
+      await readLedger(
+        ctx,
+        (store) => store.score(args.session, measures),
+        () => scoreOp(ctx.root, args.session, measures),
+      ),
       (p) => compact(p) as Record<string, unknown>,
       [6],
     );

@@ -5,11 +5,13 @@ import { openOp } from '../../app/contract/operations';
 import { briefOp, closeOp, iterateOp, resumeOp } from '../../app/ledger/operations';
 import { INPUT_LIMIT, readTextFile } from '../../app/read-input';
 import { resumeContinuesRepeatOnDisk } from '../../app/repeat/resume';
-import type { BriefInput } from '../../engine/brief';
+import type { BriefInput, BriefPacket } from '../../engine/brief';
 import { OUTCOMES } from '../../engine/types';
 import { readChange, rangeProblem } from '../../drivers/git/changes';
 import { briefSummary } from '../brief-store';
+import type { Outcome } from '../../app/outcome';
 import { confinedPath } from '../confine';
+import { writeLedger } from '../ledger-access';
 import { compact } from '../paging';
 import { defineTool, fromOutcome, refused, write, type Tool } from '../tool';
 import { badSession, payload, session } from './fields';
@@ -34,24 +36,21 @@ const openLoop = defineTool({
     if (bad) return bad;
     if (args.contract === undefined && args.engineering === undefined)
       return refused(2, ['contract: required (or engineering with a loop-engineering contract)']);
-    const outcome = await ctx.write((lock) =>
-      openOp(
-        ctx.root,
-        args.session,
-        {
-          contractPath:
-            args.contract === undefined ? null : confinedPath(ctx.root, args.contract, 'contract'),
-          engineeringPath:
-            args.engineering === undefined ? null : confinedPath(ctx.root, args.engineering, 'engineering'),
-          stallThreshold: args.stall_threshold,
-          force: args.force === true,
-          baselineEvidence: Object.entries(args.baseline_evidence ?? {}).map(
-            ([dim, path]) => `${dim}=${confinedPath(ctx.root, path, `baseline_evidence.${dim}`)}`,
-          ),
-          now: ctx.now(),
-        },
-        lock,
+    const input = {
+      contractPath: args.contract === undefined ? null : confinedPath(ctx.root, args.contract, 'contract'),
+      engineeringPath:
+        args.engineering === undefined ? null : confinedPath(ctx.root, args.engineering, 'engineering'),
+      stallThreshold: args.stall_threshold,
+      force: args.force === true,
+      baselineEvidence: Object.entries(args.baseline_evidence ?? {}).map(
+        ([dim, path]) => `${dim}=${confinedPath(ctx.root, path, `baseline_evidence.${dim}`)}`,
       ),
+      now: ctx.now(),
+    };
+    const outcome = await writeLedger(
+      ctx,
+      (store) => store.open(args.session, input),
+      (lock) => openOp(ctx.root, args.session, input, lock),
     );
     const notes = outcome.findings.map((f) => f.message);
     return fromOutcome(outcome, (p) => ({ ...p, ...(notes.length ? { notes } : {}) }));
@@ -70,7 +69,11 @@ const recordIteration = defineTool({
     if (bad) return bad;
     for (const [field, path] of recordPaths(args)) confinedPath(ctx.root, path, field);
     const input = toIterateInput(args, ctx.now());
-    const outcome = await ctx.write((lock) => iterateOp(ctx.root, args.session, input, lock));
+    const outcome = await writeLedger(
+      ctx,
+      (store) => store.iterate(args.session, input),
+      (lock) => iterateOp(ctx.root, args.session, input, lock),
+    );
     return fromOutcome(outcome, (r) => compact(r) as Record<string, unknown>);
   },
 });
@@ -128,7 +131,12 @@ const assembleBrief = defineTool({
         );
     }
     const input = { diff, verification, changeScope };
-    const outcome = await ctx.write((lock) => briefOp(ctx.root, args.session, input, lock));
+    const outcome = await writeLedger(
+      ctx,
+      // A diff given as text comes back as text (only the CLI's byte input is kept in chunks).
+      (store) => store.brief(args.session, input) as Promise<Outcome<BriefPacket>>,
+      (lock) => briefOp(ctx.root, args.session, input, lock),
+    );
     return fromOutcome(outcome, (packet) => {
       ctx.briefs.put(args.session, packet);
       const summary = briefSummary(args.session, packet, true);
@@ -153,7 +161,11 @@ const resumeLoop = defineTool({
       return refused(2, [
         `${args.session}: its repeat is unfinished; resuming it runs commands: use \`loop-ledger resume --session ${args.session}\``,
       ]);
-    const outcome = await ctx.write((lock) => resumeOp(ctx.root, args.session, lock));
+    const outcome = await writeLedger(
+      ctx,
+      (store) => store.resume(args.session),
+      (lock) => resumeOp(ctx.root, args.session, lock),
+    );
     return fromOutcome(outcome, (p) => ({
       session: p.session,
       status: p.status,
@@ -183,19 +195,17 @@ const closeLoop = defineTool({
   async handle(args, ctx) {
     const bad = badSession(args.session);
     if (bad) return bad;
-    const outcome = await ctx.write((lock) =>
-      closeOp(
-        ctx.root,
-        args.session,
-        {
-          outcome: args.outcome,
-          blocker: args.blocker ?? null,
-          evidence: args.evidence ?? null,
-          recommendedNext: args.recommended_next ?? null,
-          note: args.note ?? null,
-        },
-        lock,
-      ),
+    const input = {
+      outcome: args.outcome,
+      blocker: args.blocker ?? null,
+      evidence: args.evidence ?? null,
+      recommendedNext: args.recommended_next ?? null,
+      note: args.note ?? null,
+    };
+    const outcome = await writeLedger(
+      ctx,
+      (store) => store.close(args.session, input),
+      (lock) => closeOp(ctx.root, args.session, input, lock),
     );
     return fromOutcome(outcome, (p) => ({ ...p }));
   },

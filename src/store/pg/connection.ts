@@ -16,13 +16,26 @@ export interface ConnectionOptions {
 export class StoreConnection {
   readonly address: StoreAddress;
   private client: Client | null = null;
+  /** The unit running now (units take turns: see run). */
+  private turn: Promise<unknown> = Promise.resolve();
 
   constructor(private readonly options: ConnectionOptions) {
     this.address = storeAddress(options.url);
   }
 
-  /** Runs `unit` on a live connection; `checked` false skips the schema check (`store migrate`). */
-  async run<T>(unit: (client: Client) => Promise<T>, checked = true): Promise<T> {
+  /**
+   * Runs `unit` on a live connection; `checked` false skips the schema check (`store migrate`).
+   * Units take turns: a process serving many calls at once (the MCP server, the extension's
+   * reads) shares the one connection, and two transactions interleaved on it would be one.
+   * A unit must not call run itself (it would wait for its own turn).
+   */
+  run<T>(unit: (client: Client) => Promise<T>, checked = true): Promise<T> {
+    const mine = this.turn.then(() => this.runNow(unit, checked));
+    this.turn = mine.catch(() => undefined);
+    return mine;
+  }
+
+  private async runNow<T>(unit: (client: Client) => Promise<T>, checked: boolean): Promise<T> {
     const deadline = Date.now() + this.options.retryMs;
     let wait = 50;
     for (;;) {

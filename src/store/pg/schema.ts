@@ -65,6 +65,20 @@ const MIGRATIONS: readonly (readonly string[])[] = [
     `ALTER TABLE loop_ledger_requests ADD COLUMN seq bigint`,
     `CREATE INDEX loop_ledger_requests_by_seq ON loop_ledger_requests (project, session, seq)`,
   ],
+  [
+    // The brief packets assembled on the session (the newest few), so a verdict can be judged and
+    // recorded on another machine than the one that assembled the brief: the packet is what the
+    // critic reads, and the ledger's pending_brief names the one a verdict must bind to.
+    `CREATE TABLE loop_ledger_briefs (
+       project text NOT NULL,
+       session text NOT NULL,
+       brief_id text NOT NULL,
+       packet text NOT NULL,
+       created_at timestamptz NOT NULL DEFAULT clock_timestamp(),
+       PRIMARY KEY (project, session, brief_id),
+       FOREIGN KEY (project, session) REFERENCES loop_ledger_sessions ON DELETE CASCADE
+     )`,
+  ],
 ];
 
 export const SCHEMA_LATEST = MIGRATIONS.length;

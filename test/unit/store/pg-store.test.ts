@@ -5,6 +5,7 @@ import { strict as assert } from 'node:assert';
 import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from 'pg';
+import { SCHEMA_LATEST } from '../../../src/store/pg/schema';
 import { startCluster, type PgCluster } from '../helpers/pg-cluster';
 import { cli, CONTRACT, tempRoot, withoutClock } from '../helpers/pg-cli';
 
@@ -36,9 +37,9 @@ describe('PostgreSQL ledger store', function () {
     assert.match(before.stderr, /no Loop Ledger schema.*store migrate/);
     const first = cli(['store', 'migrate', '--root', root, '--store', url, '--json']);
     assert.equal(first.code, 0, first.stderr);
-    assert.deepEqual([first.json.from_version, first.json.to_version], [0, 2]);
+    assert.deepEqual([first.json.from_version, first.json.to_version], [0, SCHEMA_LATEST]);
     const again = cli(['store', 'migrate', '--root', root, '--store', url, '--json']);
-    assert.deepEqual([again.json.from_version, again.json.to_version], [2, 2]);
+    assert.deepEqual([again.json.from_version, again.json.to_version], [SCHEMA_LATEST, SCHEMA_LATEST]);
     await sql('UPDATE loop_ledger_schema SET version = 99');
     try {
       for (const args of [
@@ -50,7 +51,7 @@ describe('PostgreSQL ledger store', function () {
         assert.match(r.stderr, /version 99, newer than this loop-ledger understands.*upgrade loop-ledger/);
       }
     } finally {
-      await sql('UPDATE loop_ledger_schema SET version = 2');
+      await sql('UPDATE loop_ledger_schema SET version = $1', [SCHEMA_LATEST]);
     }
   });
 
@@ -250,7 +251,7 @@ describe('PostgreSQL ledger store', function () {
       assert.equal(bad.code, 2, `session id ${JSON.stringify(id)}: ${bad.stderr}`);
     }
     const tables = await sql(`SELECT count(*)::int AS c FROM pg_tables WHERE tablename LIKE 'loop_ledger_%'`);
-    assert.equal(tables.rows[0].c, 6);
+    assert.equal(tables.rows[0].c, 7); // the six tables and the briefs
   });
 
   it('a session id differing only in case from an existing one: the same refusal on both stores', () => {
