@@ -116,11 +116,7 @@ function printTopLevel(name: string, text: string, code: number): number {
 }
 
 async function runRaw(name: string, load: Load<RawCommandModule>, argv: string[]): Promise<number> {
-  // These read and write the files under the root: never silently, when a store is selected.
-  if ((process.env.LOOP_LEDGER_STORE ?? '') !== '') {
-    printFindings([`loop-ledger ${name}: not available on a PostgreSQL store yet (unset LOOP_LEDGER_STORE)`]);
-    return 2;
-  }
+  // Each of them records into the store LOOP_LEDGER_STORE names itself (src/cli/raw-store.ts).
   try {
     return await (await load()).main(argv);
   } catch (error) {

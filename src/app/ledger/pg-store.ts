@@ -125,13 +125,14 @@ class PgLedgerStore implements PgLedgerStoreOps {
     create: boolean,
     wanted: Wanted,
     step: (ledger: Ledger | null, stored: StoredLedger | null) => StepResult<P>,
+    requestId = this.selection.requestId,
   ): Promise<Outcome<P>> {
     return this.guard(async () => {
       const key = this.key(session);
       return this.connection.run(async (client) => {
         await client.query('BEGIN');
         try {
-          const { outcome, wrote } = await this.writeIn(client, key, create, wanted, step);
+          const { outcome, wrote } = await this.writeIn(client, key, create, wanted, step, requestId);
           await client.query(wrote ? 'COMMIT' : 'ROLLBACK');
           return outcome;
         } catch (error) {
@@ -148,6 +149,7 @@ class PgLedgerStore implements PgLedgerStoreOps {
     create: boolean,
     wanted: Wanted,
     step: (ledger: Ledger | null, stored: StoredLedger | null) => StepResult<P>,
+    requestId: string,
   ): Promise<{ outcome: Outcome<P>; wrote: boolean }> {
     const params = [key.project, key.session];
     if (create) {
@@ -157,7 +159,6 @@ class PgLedgerStore implements PgLedgerStoreOps {
         params,
       );
     }
-    const requestId = this.selection.requestId;
     const old = await loadStored(client, key, true, { ...wanted, requestId });
     if (old?.done != null) return { outcome: JSON.parse(old.done) as Outcome<P>, wrote: false };
     if (old === null && !create) throw this.absent(key.session);
@@ -222,6 +223,36 @@ class PgLedgerStore implements PgLedgerStoreOps {
   close(session: string, input: CloseInput) {
     const step = closeStep(input);
     return this.write(session, false, EVERYTHING, (ledger) => step(ledger as Ledger));
+  }
+
+  update<P>(session: string, requestId: string, step: (ledger: Ledger | null) => StepResult<P>) {
+    return this.write(session, true, EVERYTHING, (ledger) => step(ledger), requestId);
+  }
+
+  check() {
+    return this.guard(async () => {
+      await this.connection.run((client) => client.query('SELECT 1'));
+      return { exitCode: 0 as const, payload: { store: this.label }, findings: [] };
+    });
+  }
+
+  load(session: string) {
+    return this.guard(async () => {
+      const key = this.key(session);
+      const found = await this.connection.run((client) =>
+        snapshot(client, async () => {
+          const stored = await loadStored(client, key, false);
+          if (stored === null) return null;
+          const row = await client.query<{ seq: string }>(
+            'SELECT seq FROM loop_ledger_sessions WHERE project = $1 AND session = $2',
+            [key.project, key.session],
+          );
+          return { ledger: stored.ledger, seq: Number(row.rows[0]?.seq ?? 0) };
+        }),
+      );
+      if (found === null) throw this.absent(session);
+      return { exitCode: 0 as const, payload: found, findings: [] };
+    });
   }
 
   /** Reads the head, epochs, actions and the records' fold: never the records themselves. */

@@ -6,10 +6,10 @@ import type { EngineeringIterateInput } from '../../engine/engineering/iterate';
 import type { OpenPayload } from '../../engine/open';
 import type { ResumePayload } from '../../engine/resume';
 import type { StatusPayload } from '../../engine/status';
-import type { Evaluation, IterationRecord } from '../../engine/types';
+import type { Evaluation, IterationRecord, Ledger } from '../../engine/types';
 import type { SessionSummary } from '../../store/discover';
 import type { OpenOpInput } from '../contract/operations';
-import type { ClosePayload } from './steps';
+import type { ClosePayload, StepResult } from './steps';
 import type { Outcome } from '../outcome';
 
 export interface StoreSelection {
@@ -53,6 +53,21 @@ export interface LedgerStoreOps {
   migrate(): Promise<Outcome<MigratePayload>>;
   importFiles(force: boolean): Promise<Outcome<TransferPayload>>;
   exportFiles(force: boolean): Promise<Outcome<TransferPayload>>;
+  /**
+   * One write of a caller's own engine step (the drivers: `run`, `repeat`), with the same
+   * guarantees as the writes above: the step runs on the ledger as stored (null: the session has
+   * none yet) inside the write that saves what it returns. `requestId` names this one write, so a
+   * process that writes many times gives each its own.
+   */
+  update<P>(
+    session: string,
+    requestId: string,
+    step: (ledger: Ledger | null) => StepResult<P>,
+  ): Promise<Outcome<P>>;
+  /** The session's whole ledger and its write sequence number (which every write moves on). */
+  load(session: string): Promise<Outcome<{ ledger: Ledger; seq: number }>>;
+  /** Connects and checks the schema, writing nothing: a driver asks before it starts its work. */
+  check(): Promise<Outcome<{ store: string }>>;
   /** Closes the connection (the process cannot exit while it is open). */
   end(): Promise<void>;
 }
