@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import { EXIT } from '../../engine/refusal';
 import type { Ledger } from '../../engine/types';
 import { locateLedger, readRegularFileBytes } from '../../store';
-import { Refused } from '../outcome';
+import { Refused, type Outcome } from '../outcome';
 import { loadLedger, requireLedger, updateLedger } from './access';
 import type { LedgerStoreOps } from './store';
 
@@ -62,39 +62,48 @@ function fileHash(path: string): string {
   }
 }
 
+/** Runs one store operation: on a store held for the whole command, or on one opened for it. */
+export type StoreUse = <P>(body: (store: LedgerStoreOps) => Promise<Outcome<P>>) => Promise<Outcome<P>>;
+
 /**
- * The ledgers in a PostgreSQL store. `requestBase` prefixes the request id of each write (its
- * count follows), so a write retried after a lost connection is recognised, and no two writes of
- * one process share an id. The value a step returns stays in this process; the store keeps only
- * that the write happened.
+ * The ledgers in a PostgreSQL store (`label`: `host:port/database`). `requestBase` prefixes the
+ * request id of each write (its count follows), so a write retried after a lost connection is
+ * recognised, and no two writes of one process share an id. The value a step returns stays in
+ * this process; the store keeps only that the write happened.
  */
 export function storeLedgers(store: LedgerStoreOps, requestBase: string): SessionLedgers {
+  return usedStoreLedgers(store.label, (body) => body(store), requestBase);
+}
+
+/** storeLedgers over `use` (the window opens a connection per write). */
+export function usedStoreLedgers(label: string, use: StoreUse, requestBase: string): SessionLedgers {
   let writes = 0;
   return {
-    store: store.label,
+    store: label,
     async load(session) {
-      const outcome = await store.load(session);
+      const outcome = await use((store) => store.load(session));
       if (outcome.payload === undefined || outcome.exitCode !== 0)
         throw new Refused(outcome.exitCode === 0 ? EXIT.internal : outcome.exitCode, outcome.findings);
       return outcome.payload.ledger;
     },
     async update<T>(session: string, decide: (ledger: Ledger | null) => Decision<T>) {
       writes += 1;
+      const requestId = `${requestBase}.${writes}`;
       let decided: { value: T } | undefined;
-      const outcome = await store.update(session, `${requestBase}.${writes}`, (ledger) => {
-        const decision = decide(ledger);
-        decided = { value: decision.result };
-        return { write: decision.write, result: { exitCode: 0, payload: null, findings: [] } };
-      });
+      const outcome = await use((store) =>
+        store.update(session, requestId, (ledger) => {
+          const decision = decide(ledger);
+          decided = { value: decision.result };
+          return { write: decision.write, result: { exitCode: 0, payload: null, findings: [] } };
+        }),
+      );
       if (outcome.exitCode !== 0) throw new Refused(outcome.exitCode, outcome.findings);
       if (decided === undefined)
-        throw new Error(
-          `${session}: the store reported write ${requestBase}.${writes} done before it was made`,
-        );
+        throw new Error(`${session}: the store reported write ${requestId} done before it was made`);
       return decided.value;
     },
     async version(session) {
-      const outcome = await store.load(session);
+      const outcome = await use((store) => store.load(session));
       return outcome.payload === undefined ? 'absent' : `seq ${outcome.payload.seq}`;
     },
   };
