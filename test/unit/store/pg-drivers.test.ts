@@ -114,6 +114,29 @@ describe('run, repeat and wo run on a PostgreSQL store', function () {
     assert.equal(statusElsewhere(project, 'r1').json.epoch, 2);
   });
 
+  it("run: an agent writing to the run's session in the store is caught, as an edited ledger file is", async () => {
+    const repo = sampleRepo();
+    const project = basename(repo);
+    const r = runSample(repo, 'coder-writes-store', ['--session', 'edited'], {
+      LOOP_LEDGER_STORE: url,
+      FIXTURE_SESSION: 'edited',
+      FIXTURE_STORE: url,
+      FIXTURE_PROJECT: project,
+      FIXTURE_CLI: CLI,
+    });
+    assert.equal(r.code, 1, r.stderr);
+    assert.equal(r.json.stop_reason, 'AGENT_FAILED');
+    assert.match(
+      r.json.reviewer.findings[0],
+      /^coder edited the ledger: edited in the PostgreSQL store 127\.0\.0\.1:\d+\/postgres changed/,
+    );
+    const status = statusElsewhere(project, 'edited');
+    assert.equal(status.json.status, 'closed');
+    assert.equal(status.json.final_outcome, 'escalate');
+    // Only the agent's own record: the run recorded nothing into the edited ledger.
+    assert.equal((await rows(project, 'edited')).length, 1);
+  });
+
   it('run: an unreachable store stops it before anything is written (exit 74, the host, no password)', () => {
     const repo = sampleRepo();
     const r = runSample(repo, 'pass', ['--session', 'r1'], {
