@@ -7,7 +7,8 @@
 //   got that far, so an agent (or a hand) wrote it. It is set aside as evidence and the run is
 //   resumed from its first unrecorded attempt, as after any crash;
 // - a receipt that differs from the vouched ending (rewritten after the run): put back.
-// Everything happens under the ledger's lock, so two runs racing settle it once.
+// Everything happens under the ledger's lock (on a PostgreSQL store, inside the write holding the
+// session's row), so two runs racing settle it once.
 import { createHash } from 'node:crypto';
 import { existsSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
@@ -63,12 +64,11 @@ export async function settleLastRun(
   const run = newestLinkedRun(root, runRootRel, session);
   if (!run) return null;
   // An unreadable (or missing) ledger is left to the run's own refusal.
-  const settled = ledgers.update<string | null>(
+  return ledgers.update<string | null>(
     session,
     (ledger) => (ledger === null ? { result: null } : settle(run, session, ledger, now)),
     { value: null },
   );
-  return settled;
 }
 
 function settle(run: LinkedRun, session: string, ledger: Ledger, now: () => Date): { result: string | null } {
