@@ -120,7 +120,8 @@ function printTopLevel(name: string, text: string, code: number): number {
 async function runRaw(name: string, load: Load<RawCommandModule>, argv: string[]): Promise<number> {
   try {
     const command = await load();
-    // The others read and write the files under the root: never silently, when a store is selected.
+    // A raw command that does not declare `stores` works on the files under the root only: never
+    // silently, when a store is selected.
     if ((process.env.LOOP_LEDGER_STORE ?? '') !== '' && command.stores !== true) {
       printFindings([
         `loop-ledger ${name}: not available on a PostgreSQL store yet (unset LOOP_LEDGER_STORE)`,

@@ -124,13 +124,13 @@ export async function readResource(
   }
   const session = ledgerSession(uri);
   if (session !== null && ctx.store) {
-    const read = await ctx.store.run((store) => store.ledger(session));
+    const read = await ctx.store.run((store) => store.load(session));
     if (read.payload === undefined) {
       if (read.exitCode === 2)
         throw new UnknownResource(`${uri}: ${read.findings[0]?.message ?? 'no ledger'}`);
       throw storeFailure(read.findings);
     }
-    return { uri, mimeType: 'application/json', text: serializeLedger(read.payload) };
+    return { uri, mimeType: 'application/json', text: serializeLedger(read.payload.ledger) };
   }
   const file = fileOf(ctx, uri) as string;
   // Read as the store reads them, never with a plain readFile: a ledger through the ledger's own

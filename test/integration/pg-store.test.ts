@@ -3,16 +3,17 @@
 // the password set through the command (secret storage) for a least-privilege role that needs it;
 // the Sessions tree read from the store and following a CLI process's writes through LISTEN; the
 // extension's own write going to the store; the language-model tools reading and writing the
-// store (a brief assembled and a verdict bound to it); the commands that work on the files only
-// (Run Loop, Run Queue) refused up front, writing nothing; and the server stopped (shown disconnected) and
+// store (a brief assembled and a verdict bound to it); Run Loop recording into the store; the
+// command that works on the files only (Run Queue) refused up front, writing nothing; and the server stopped (shown disconnected) and
 // started again (reconnected, caught up).
 import * as assert from 'node:assert/strict';
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { Client } from 'pg';
 import * as vscode from 'vscode';
 import type { AssembleResult } from '../../src/extension/brief/assembleBrief';
+import type { RunOpResult } from '../../src/app/run/operation';
 import type { CommandReport } from '../../src/extension/commands/deps';
 import type { ToWebview } from '../../src/shared/protocol';
 import type { LoopLedgerApi } from '../../src/extension/extension';
@@ -311,7 +312,7 @@ describe('Ledger store (PostgreSQL): the Sessions tree follows the store live', 
     }
   });
 
-  it('Run Loop and Run Queue refuse on the store and write nothing', async () => {
+  it('Run Queue refuses on the store and writes nothing', async () => {
     const ledgersDir = join(root, '.loop', 'ledgers');
     const files = () => (existsSync(ledgersDir) ? readdirSync(ledgersDir).sort() : []);
     const rows = async () =>
@@ -327,30 +328,6 @@ describe('Ledger store (PostgreSQL): the Sessions tree follows the store live', 
     const refusal =
       /works on the ledger files only; this window uses the PostgreSQL store 127\.0\.0\.1:\d+\/postgres\. Unset loopLedger\.store/;
 
-    // From the palette (it would ask for a session, then create a file ledger for it) and from
-    // the session's node: refused before any question.
-    const prompter = new ScriptedPrompter([{ step: 'run.session', text: 'run-here' }]);
-    const using = testing.prompter.use(prompter);
-    let fromPalette: CommandReport;
-    let fromNode: CommandReport;
-    try {
-      fromPalette = (await vscode.commands.executeCommand('loopLedger.runLoop')) as CommandReport;
-      fromNode = (await vscode.commands.executeCommand(
-        'loopLedger.runLoop',
-        api.sessions.findSession(root, 's1'),
-      )) as CommandReport;
-    } finally {
-      using.dispose();
-    }
-    for (const report of [fromPalette, fromNode]) {
-      assert.equal(report.status, 'refused', report.message);
-      assert.equal(report.exitCode, 2);
-      assert.match(report.message ?? '', /^Loop Ledger: Run Loop works on the ledger files only/);
-      assert.match(report.message ?? '', refusal);
-      assert.ok(!report.message?.includes('s3cret'), report.message);
-    }
-    assert.equal(prompter.remaining.length, 1, 'no question was asked');
-
     // Run Queue (`wo run`, which writes ledger files): refused before it asks for a task; an
     // unscripted question would throw here.
     const usingQueue = testing.prompter.use(new ScriptedPrompter([]));
@@ -364,6 +341,53 @@ describe('Ledger store (PostgreSQL): the Sessions tree follows the store live', 
     assert.equal(existsSync(join(ledgersDir, 'run-here.json')), false);
     assert.deepEqual(await rows(), rowsBefore, 'no row written');
     assert.equal(iterations('s1'), 4);
+  });
+
+  it('Run Loop runs on the store: its ledger in the store (the tree follows), its run folder in the folder', async () => {
+    const git = (...args: string[]) => execFileSync('git', args, { cwd: root, stdio: 'ignore' });
+    git('init', '--quiet');
+    git('config', 'user.email', 'it@example.invalid');
+    git('config', 'user.name', 'integration');
+    mkdirSync(join(root, '.git', 'info'), { recursive: true });
+    writeFileSync(join(root, '.git', 'info', 'exclude'), '.loop/\n');
+    git('add', '-A');
+    git('commit', '--quiet', '--allow-empty', '-m', 'initial');
+    try {
+      const prompter = new ScriptedPrompter([
+        { step: 'run.session', text: 'store-run' },
+        { step: 'run.objective', text: 'Write the demo note' },
+        { step: 'run.allow', text: 'docs/**' },
+        { step: 'run.extraCheck', text: 'test -f docs/loop-demo.md' },
+        { step: 'run.agentConfig', pick: 'Fake agent (no LLM)' },
+        { step: 'run.maxAttempts', text: '2' },
+      ]);
+      const using = testing.prompter.use(prompter);
+      let report: CommandReport<RunOpResult>;
+      try {
+        report = (await vscode.commands.executeCommand('loopLedger.runLoop')) as CommandReport<RunOpResult>;
+      } finally {
+        using.dispose();
+      }
+      assert.equal(report.status, 'done', report.message);
+      const result = report.payload;
+      assert.ok(result && result.kind === 'receipt', JSON.stringify(result));
+      assert.equal(result.receipt.final_verdict, 'PASS', result.receipt.stop_reason);
+      const stored = await sql(
+        'SELECT record FROM loop_ledger_iterations WHERE project = $1 AND session = $2 ORDER BY n',
+        [project, 'store-run'],
+      );
+      assert.equal(stored.rows.length, 1);
+      assert.equal(
+        JSON.parse(stored.rows[0].record).checkpoint_skipped,
+        'checkpoints are not taken on a PostgreSQL store yet',
+      );
+      assert.equal(existsSync(join(root, '.loop', 'ledgers', 'store-run.json')), false, 'no ledger file');
+      assert.ok(existsSync(join(root, result.runDir, 'final-receipt.json')), 'the run folder is local');
+      await waitFor('the tree shows the run from the store', () => iterations('store-run') === 1, 10_000);
+    } finally {
+      for (const path of ['.git', 'docs', join('.loop', 'runs')])
+        rmSync(join(root, path), { recursive: true, force: true });
+    }
   });
 
   it('the server stopped: shown disconnected; started again: reconnects and catches up', async () => {

@@ -70,7 +70,7 @@ class PgLedgerStore implements PgLedgerStoreOps {
     this.label = this.connection.address.label;
   }
 
-  withRequestId(requestId: string): PgLedgerStoreOps {
+  withRequestId(requestId: string): PgLedgerStore {
     return new PgLedgerStore({ ...this.selection, requestId }, this.connection);
   }
 
@@ -236,14 +236,6 @@ class PgLedgerStore implements PgLedgerStoreOps {
     return this.write(session, false, wanted, (ledger) => step(ledger as Ledger), KEEP_BRIEF);
   }
 
-  ledger(session: string) {
-    return this.read(session, EVERYTHING, (stored) => ({
-      exitCode: 0 as const,
-      payload: stored.ledger,
-      findings: [],
-    }));
-  }
-
   storedBrief(session: string, briefId: string | null) {
     return this.guard(async () => {
       const key = this.key(session);
@@ -260,6 +252,37 @@ class PgLedgerStore implements PgLedgerStoreOps {
             null;
           const id = briefId ?? pending;
           return { pending, packet: id === null ? null : await keptBrief(client, key, id) };
+        }),
+      );
+      if (found === null) throw this.absent(session);
+      return { exitCode: 0 as const, payload: found, findings: [] };
+    });
+  }
+
+  update<P>(session: string, requestId: string, step: (ledger: Ledger | null) => StepResult<P>) {
+    // Its own request id over the same connection: a driver's writes are many commands, not one.
+    return this.withRequestId(requestId).write(session, true, EVERYTHING, (ledger) => step(ledger));
+  }
+
+  check() {
+    return this.guard(async () => {
+      await this.connection.run((client) => client.query('SELECT 1'));
+      return { exitCode: 0 as const, payload: { store: this.label }, findings: [] };
+    });
+  }
+
+  load(session: string) {
+    return this.guard(async () => {
+      const key = this.key(session);
+      const found = await this.connection.run((client) =>
+        snapshot(client, async () => {
+          const stored = await loadStored(client, key, false);
+          if (stored === null) return null;
+          const row = await client.query<{ seq: string }>(
+            'SELECT seq FROM loop_ledger_sessions WHERE project = $1 AND session = $2',
+            [key.project, key.session],
+          );
+          return { ledger: stored.ledger, seq: Number(row.rows[0]?.seq ?? 0) };
         }),
       );
       if (found === null) throw this.absent(session);

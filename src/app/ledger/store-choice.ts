@@ -3,6 +3,7 @@
 // look like, what a project name may be (default: the workspace root folder's name), and how the
 // PostgreSQL code is loaded — from its own bundle (dist/pg.js), only when a store is chosen, so the
 // file store's start-up never loads the driver.
+import { existsSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { isPostgresUrl } from '../../store/pg/address';
 import type { StoreSelection } from './store';
@@ -80,8 +81,11 @@ export function withPassword(url: string, password: string | undefined): string 
 /** The PostgreSQL bundle, loaded on first use. */
 export function loadPgBundle(): typeof import('./pg-store') {
   // A runtime path on purpose: esbuild must not inline the driver into the caller's bundle.
+  // Beside the bundle, or one folder up from the bundles in dist/wo/ (`wo run`).
+  const beside = join(__dirname, 'pg.js');
+  const path = existsSync(beside) ? beside : join(__dirname, '..', 'pg.js');
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  return require(join(__dirname, 'pg.js')) as typeof import('./pg-store');
+  return require(path) as typeof import('./pg-store');
 }
 
 function parses(url: string): boolean {

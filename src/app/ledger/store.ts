@@ -11,7 +11,7 @@ import type { Evaluation, IterationRecord, Ledger } from '../../engine/types';
 import type { SessionSummary } from '../../store/discover';
 import type { OpenOpInput } from '../contract/operations';
 import type { BriefOpInput } from './operations';
-import type { ClosePayload } from './steps';
+import type { ClosePayload, StepResult } from './steps';
 import type { Outcome } from '../outcome';
 
 export interface StoreSelection {
@@ -61,14 +61,27 @@ export interface LedgerStoreOps {
   close(session: string, input: CloseInput): Promise<Outcome<ClosePayload>>;
   /** Assembles the packet, arms it as the pending brief and keeps it in the store. */
   brief(session: string, input: BriefOpInput<DiffInput>): Promise<Outcome<BriefPacket<DiffText>>>;
-  /** The session's whole ledger, as the file store would read it. */
-  ledger(session: string): Promise<Outcome<Ledger>>;
   /** A packet the store keeps (`briefId` null: the pending one), and the pending brief id. */
   storedBrief(session: string, briefId: string | null): Promise<Outcome<StoredBriefPayload>>;
   list(): Promise<Outcome<{ root: string; sessions: SessionSummary[] }>>;
   migrate(): Promise<Outcome<MigratePayload>>;
   importFiles(force: boolean): Promise<Outcome<TransferPayload>>;
   exportFiles(force: boolean): Promise<Outcome<TransferPayload>>;
+  /**
+   * One write of a caller's own engine step (the drivers: `run`, `repeat`), with the same
+   * guarantees as the writes above: the step runs on the ledger as stored (null: the session has
+   * none yet) inside the write that saves what it returns. `requestId` names this one write, so a
+   * process that writes many times gives each its own.
+   */
+  update<P>(
+    session: string,
+    requestId: string,
+    step: (ledger: Ledger | null) => StepResult<P>,
+  ): Promise<Outcome<P>>;
+  /** The session's whole ledger, as the file store would read it, and its write sequence number (which every write moves on). */
+  load(session: string): Promise<Outcome<{ ledger: Ledger; seq: number }>>;
+  /** Connects and checks the schema, writing nothing: a driver asks before it starts its work. */
+  check(): Promise<Outcome<{ store: string }>>;
   /** Closes the connection (the process cannot exit while it is open). */
   end(): Promise<void>;
 }

@@ -38,7 +38,8 @@ import { LEDGER_SIZE_LIMIT } from '../../store/limits';
 import { readBoundedText } from '../../store/bounded-read';
 import { OutsideRootError } from '../../store/confine';
 import { recordIterationCheckpoint, takeIterationCheckpointAsync } from '../checkpoints/iteration-checkpoint';
-import { loadLedger, updateLedger } from '../ledger/access';
+import { fileLedgers, type SessionLedgers } from '../ledger/session-ledgers';
+import { iterationCheckpoint } from '../run/ledger';
 import { Refused } from '../outcome';
 import { buildReport, exitCodeFor, runFollowUp } from './report';
 import type { RepeatOutcome, RepeatRequest } from './types';
@@ -47,17 +48,21 @@ type Transition = { ledger: Ledger; state: RepeatState } | Refusal;
 
 /** Applies an engine transition to the freshly read ledger under its lock; a refusal throws. */
 function transact<T extends { ledger: Ledger; state: RepeatState }>(
-  root: string,
+  ledgers: SessionLedgers,
   session: string,
   step: (ledger: Ledger) => T | Refusal,
-): T {
-  return updateLedger(root, session, (read) => {
-    if (read.kind !== 'ok')
-      throw new Refused(EXIT.usage, [`${session}: no readable ledger (open one first)`]);
-    const result = step(read.ledger);
+): Promise<T> {
+  return ledgers.update(session, (ledger) => {
+    if (ledger === null) throw new Refused(EXIT.usage, [`${session}: no readable ledger (open one first)`]);
+    const result = step(ledger);
     if (isRefusal(result)) throw new Refused(result.exitCode, result.findings);
     return { write: result.ledger, result };
   });
+}
+
+/** Where the request's ledger lives (default: the files under its root). */
+function ledgersOf(request: RepeatRequest): SessionLedgers {
+  return request.ledgers ?? fileLedgers(request.root);
 }
 
 function captureOptions(root: string, state: RepeatState): CaptureOptions {
@@ -82,7 +87,7 @@ function readSummary(root: string, state: RepeatState, stdout: string): string {
 
 export async function repeatOperation(request: RepeatRequest): Promise<RepeatOutcome> {
   try {
-    loadLedger(request.root, request.session); // bad id, no ledger: refused before any file is made
+    await ledgersOf(request).load(request.session); // bad id, no ledger: refused before any file is made
     confinedOrRefused(() => confineRepeatFiles(request.root, request.session));
     const claim = claimRepeat(request.root, request.session);
     if ('busy' in claim) {
@@ -113,6 +118,7 @@ function confinedOrRefused(check: () => void): void {
 
 async function repeatBody(request: RepeatRequest): Promise<RepeatOutcome> {
   const { root, session } = request;
+  const ledgers = ledgersOf(request);
   const now = request.now ?? (() => new Date());
   const notes: string[] = [];
   let { ledger, state } = await begin(request, notes);
@@ -125,12 +131,12 @@ async function repeatBody(request: RepeatRequest): Promise<RepeatOutcome> {
 
   while (state.status === 'running') {
     if (request.signal?.aborted || request.stop?.aborted) {
-      ({ ledger, state } = transact(root, session, (l) => pauseForCancel(l)));
+      ({ ledger, state } = await transact(ledgers, session, (l) => pauseForCancel(l)));
       notes.push('cancelled between iterations: the ledger records pause; continue with repeat --session');
       break;
     }
     if (noRunLeft(ledger, state)) {
-      ({ ledger, state } = transact(root, session, (l) => finishRepeat(l, state, 'max-cap')));
+      ({ ledger, state } = await transact(ledgers, session, (l) => finishRepeat(l, state, 'max-cap')));
       break;
     }
     const options = captureOptions(root, state);
@@ -154,7 +160,7 @@ async function repeatBody(request: RepeatRequest): Promise<RepeatOutcome> {
     clearRunMarker(root, session);
     if (step.aborted) {
       // A cancelled run is not an iteration: nothing is recorded for it but the pause.
-      ({ ledger, state } = transact(root, session, (l) => pauseForCancel(l)));
+      ({ ledger, state } = await transact(ledgers, session, (l) => pauseForCancel(l)));
       notes.push(`cancelled during iteration ${iteration}: the step was stopped and not recorded`);
       break;
     }
@@ -166,10 +172,12 @@ async function repeatBody(request: RepeatRequest): Promise<RepeatOutcome> {
     const taken =
       request.checkpoint === false
         ? null
-        : await takeIterationCheckpointAsync(root, session, now(), {
-            maxFileMB: request.checkpointMaxFileMB,
-          });
-    const recorded = transact(root, session, (l) => {
+        : await iterationCheckpoint(ledgers, () =>
+            takeIterationCheckpointAsync(root, session, now(), {
+              maxFileMB: request.checkpointMaxFileMB,
+            }),
+          );
+    const recorded = await transact(ledgers, session, (l) => {
       const current = readRepeatState(l);
       if (isRefusal(current)) return current;
       const result = recordRepeatRun(l, current ?? before, {
@@ -201,7 +209,7 @@ async function repeatBody(request: RepeatRequest): Promise<RepeatOutcome> {
   }
 
   if (state.status === 'paused' && state.exit_reason === null) {
-    ({ ledger, state } = transact(root, session, (l) => {
+    ({ ledger, state } = await transact(ledgers, session, (l) => {
       const current = readRepeatState(l);
       if (isRefusal(current) || current === null) return current ?? { ledger: l, state };
       return markIndeterminate(l, current);
@@ -217,7 +225,7 @@ async function repeatBody(request: RepeatRequest): Promise<RepeatOutcome> {
     convergence: report.summary,
     ...(followUp ? { follow_up_result: followUp } : {}),
   };
-  transact(root, session, (l) => ({ ledger: withRepeatState(l, saved), state: saved }));
+  await transact(ledgers, session, (l) => ({ ledger: withRepeatState(l, saved), state: saved }));
   return { exitCode: exitCodeFor(state, followUp), payload: report, findings: [] };
 }
 
@@ -227,7 +235,8 @@ async function begin(
   notes: string[],
 ): Promise<{ ledger: Ledger; state: RepeatState }> {
   const { root, session, start } = request;
-  const ledger = loadLedger(root, session);
+  const ledgers = ledgersOf(request);
+  const ledger = await ledgers.load(session);
   const existing = readRepeatState(ledger);
   if (isRefusal(existing)) throw new Refused(existing.exitCode, existing.findings);
   if (start) {
@@ -241,7 +250,7 @@ async function begin(
     if (start.summaryFile)
       options.exclude = [...start.exclude, `/${relative(root, summaryPath(root, start.summaryFile))}`];
     const startState = (await capture(recipe, options)).key;
-    return transact(root, session, (l) =>
+    return await transact(ledgers, session, (l) =>
       startRepeat(l, {
         inner: start.inner,
         followUp: start.followUp,
@@ -268,7 +277,7 @@ async function begin(
     const orphan = await endOrphanedStep(root, session);
     if (orphan) notes.push(orphan);
     // A cancel (or a crash between a pause record and its answer) can leave the ledger paused.
-    if (ledger.status === 'closed') return transact(root, session, (l) => reopen(l, existing));
+    if (ledger.status === 'closed') return await transact(ledgers, session, (l) => reopen(l, existing));
   }
   return { ledger, state: existing };
 }
@@ -336,5 +345,5 @@ async function answerPause(
     }
   }
   const chosen = answer;
-  return transact(request.root, request.session, (l) => answerRepeat(l, chosen, change));
+  return transact(ledgersOf(request), request.session, (l) => answerRepeat(l, chosen, change));
 }

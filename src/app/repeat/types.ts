@@ -1,5 +1,6 @@
 // The `repeat` operation's inputs and outputs, shared by the CLI and the extension.
 import type { ScopeChange } from '../../engine/repeat/answer';
+import type { SessionLedgers } from '../ledger/session-ledgers';
 import type { ConvergenceSummary } from '../../engine/repeat/state';
 import type {
   Classification,
@@ -56,6 +57,8 @@ export interface ProgressEvent {
 export interface RepeatRequest {
   root: string;
   session: string;
+  /** Where the session's ledger lives (default: the files under the root). */
+  ledgers?: SessionLedgers;
   /** A new repeat; absent = continue the session's repeat (after a pause or a crash). */
   start?: StartRequest;
   answer?: string;

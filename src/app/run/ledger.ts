@@ -2,7 +2,6 @@
 // run records into, each finished attempt as one iteration with its critic brief, a cancel as a
 // `pause`, and a hash of the ledger after each of our writes so an agent's edit is caught.
 // Each iteration takes a workspace checkpoint unless the run was told not to (--no-checkpoint).
-import { createHash } from 'node:crypto';
 import { brief } from '../../engine/brief';
 import { close } from '../../engine/close';
 import {
@@ -13,25 +12,31 @@ import {
   FAILING_CHECKS,
 } from '../../engine/run/ledger-mapping';
 import { iterate, type IterateInput } from '../../engine/iterate';
-import { isRefusal } from '../../engine/refusal';
+import { EXIT, isRefusal } from '../../engine/refusal';
+import { locateLedger } from '../../store';
 import type { Ledger } from '../../engine/types';
 import type { AttemptOutcome, BriefMaterial, HarnessRecorder, RunEnding } from '../../drivers/run/harness';
-import { locateLedger, readRegularFileBytes } from '../../store';
 import {
   recordIterationCheckpoint,
   takeIterationCheckpointAsync,
   type CheckpointOptions,
+  type TakenCheckpoint,
 } from '../checkpoints/iteration-checkpoint';
-import { loadLedger, requireLedger, updateLedger } from '../ledger/access';
+import { fileLedgers, type SessionLedgers } from '../ledger/session-ledgers';
 import { Refused } from '../outcome';
 
-function fileHash(path: string): string {
-  try {
-    const bytes = readRegularFileBytes(path);
-    return bytes === undefined ? 'absent' : createHash('sha256').update(bytes).digest('hex');
-  } catch {
-    return 'absent';
-  }
+/**
+ * Why a driver's iteration on a PostgreSQL store has no checkpoint: the commit and its ref would
+ * live only in this machine's repository, where no other machine can restore them.
+ */
+export const STORE_CHECKPOINT_SKIPPED = 'checkpoints are not taken on a PostgreSQL store yet';
+
+/** The checkpoint a driver's iteration gets: taken, or (on a store) skipped saying why. */
+export function iterationCheckpoint(
+  ledgers: SessionLedgers,
+  take: () => Promise<TakenCheckpoint>,
+): Promise<TakenCheckpoint> {
+  return ledgers.store === undefined ? take() : Promise.resolve({ skipped: STORE_CHECKPOINT_SKIPPED });
 }
 
 function briefInputs(m: BriefMaterial, attemptFolder: string) {
@@ -72,8 +77,8 @@ export function endingReason(ending: RunEnding): string {
 }
 
 export class LedgerRecorder implements HarnessRecorder {
-  private readonly ledgerFile: string;
-  private lastHash: string;
+  /** The ledger's version as the run began, then after each of its writes. */
+  private lastVersion: Promise<string>;
   private briefMaterial = new Map<string, BriefMaterial>();
 
   constructor(
@@ -84,18 +89,24 @@ export class LedgerRecorder implements HarnessRecorder {
     private readonly now: () => Date,
     /** false: no checkpoint per iteration; otherwise how each is taken. */
     private readonly checkpoints: false | CheckpointOptions = {},
+    private readonly ledgers: SessionLedgers = fileLedgers(root),
   ) {
-    this.ledgerFile = locateLedger(root, session).writePath;
-    this.lastHash = fileHash(this.ledgerFile);
+    // Read now, before any agent of the run can touch the ledger.
+    this.lastVersion = ledgers.version(session);
   }
 
   async ledgerEdited(): Promise<string | null> {
-    const hash = fileHash(this.ledgerFile);
-    return hash === this.lastHash ? null : `${this.ledgerFile} changed while the run was not writing it`;
+    const version = await this.ledgers.version(this.session);
+    if (version === (await this.lastVersion)) return null;
+    const where =
+      this.ledgers.store === undefined
+        ? locateLedgerPath(this.root, this.session)
+        : `${this.session} in the PostgreSQL store ${this.ledgers.store}`;
+    return `${where} changed while the run was not writing it`;
   }
 
   async prepareBrief(material: BriefMaterial): Promise<{ briefId: string; packet: unknown } | null> {
-    const ledger = loadLedger(this.root, this.session);
+    const ledger = await this.ledgers.load(this.session);
     const result = brief(ledger, briefInputs(material, this.runDirRel));
     if (isRefusal(result)) return null; // an empty diff: the verdict goes in the note instead
     this.briefMaterial.set(result.payload.brief_id, material);
@@ -218,18 +229,26 @@ export class LedgerRecorder implements HarnessRecorder {
    * created in the locked write.
    */
   private async write(decide: (ledger: Ledger) => Ledger, iteration = false): Promise<void> {
+    const options = this.checkpoints;
     const taken =
-      iteration && this.checkpoints !== false
-        ? await takeIterationCheckpointAsync(this.root, this.session, this.now(), this.checkpoints)
+      iteration && options !== false
+        ? await iterationCheckpoint(this.ledgers, () =>
+            takeIterationCheckpointAsync(this.root, this.session, this.now(), options),
+          )
         : null;
-    updateLedger(this.root, this.session, (read, location) => {
-      const ledger = requireLedger(read, location, this.session);
+    await this.ledgers.update(this.session, (ledger) => {
+      if (ledger === null) throw new Refused(EXIT.usage, [`${this.session}: no ledger (open one first)`]);
       const next = decide(ledger);
       return {
         write: taken ? recordIterationCheckpoint(ledger, next, taken, this.session) : next,
         result: undefined,
       };
     });
-    this.lastHash = fileHash(this.ledgerFile);
+    this.lastVersion = this.ledgers.version(this.session);
+    await this.lastVersion;
   }
+}
+
+function locateLedgerPath(root: string, session: string): string {
+  return locateLedger(root, session).writePath;
 }

@@ -23,6 +23,7 @@ import { sessionIdProblem } from '../../store';
 import { readBoundedText, SMALL_FILE_LIMIT, UnreadableFileError } from '../../store/bounded-read';
 import { confineWrite, OutsideRootError } from '../../store/confine';
 import { Refused } from '../outcome';
+import { fileLedgers, type SessionLedgers } from '../ledger/session-ledgers';
 import { LedgerRecorder } from './ledger';
 import { readRunJson } from './files';
 import { settleLastRun } from './recover';
@@ -51,6 +52,8 @@ export interface RunOpInput {
   /** The checkpoints' size cap in MB (default: LOOP_LEDGER_CHECKPOINT_MAX_MB, else 10). */
   checkpointMaxFileMB?: number;
   session?: string;
+  /** Where the run's ledger lives (default: the files under the root). */
+  ledgers?: SessionLedgers;
   /** `{python}`: an interpreter path or name (default: python3 on PATH). */
   python?: string;
   env: Record<string, string | undefined>;
@@ -233,11 +236,12 @@ async function runChecked(input: RunOpInput, notes: string[]): Promise<RunOpResu
     if (problem) throw new Refused(EXIT.usage, [problem]);
   }
   const agents = loadAgentConfig(root, input.agentConfig, input.python, input.env);
+  const ledgers = input.ledgers ?? fileLedgers(root);
   // The session's previous run may have died after the ledger took its ending but before its
   // receipt, or an agent may have forged a receipt and killed it: settling that is the previous
   // run's last step, so it is done first, even if this run is then refused.
   if (input.session !== undefined) {
-    const recovered = settleLastRun(root, input.runRoot, input.session, input.now);
+    const recovered = await settleLastRun(ledgers, root, input.runRoot, input.session, input.now);
     if (recovered) notes.push(recovered);
   }
 
@@ -256,7 +260,7 @@ async function runChecked(input: RunOpInput, notes: string[]): Promise<RunOpResu
     session = input.session as string;
     runId = unfinished.runId;
     run = new RunDirectory(root, unfinished.runDirRel);
-    const recorded = reenterRunEpoch(root, session, runId);
+    const recorded = await reenterRunEpoch(ledgers, session, runId);
     start = resumePoint(run, recorded, basicUtcMillis(input.now().getTime()));
   } else {
     const dirty = input.requireClean ? await changedFiles(root) : [];
@@ -278,7 +282,8 @@ async function runChecked(input: RunOpInput, notes: string[]): Promise<RunOpResu
         throw new Refused(EXIT.usage, [`--run-root ${input.runRoot}: ${error.message}`]);
       throw error;
     }
-    const epoch = openRunEpoch(
+    const epoch = await openRunEpoch(
+      ledgers,
       root,
       session,
       {
@@ -331,6 +336,7 @@ async function runChecked(input: RunOpInput, notes: string[]): Promise<RunOpResu
       run.relPath,
       input.now,
       input.checkpoint === false ? false : { maxFileMB: input.checkpointMaxFileMB },
+      ledgers,
     ),
   });
   if (result.kind === 'cancelled')

@@ -7,15 +7,17 @@
 //   got that far, so an agent (or a hand) wrote it. It is set aside as evidence and the run is
 //   resumed from its first unrecorded attempt, as after any crash;
 // - a receipt that differs from the vouched ending (rewritten after the run): put back.
-// Everything happens under the ledger's lock, so two runs racing settle it once.
+// Everything happens under the ledger's lock (on a PostgreSQL store, inside the write holding the
+// session's row), so two runs racing settle it once.
 import { createHash } from 'node:crypto';
 import { existsSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
 import { isObject } from '../../engine/json-object';
 import { RUN_ENDING_FILE, receiptText } from '../../drivers/run/harness';
 import type { FinalReceipt } from '../../engine/run/receipt';
+import type { Ledger } from '../../engine/types';
 import { readRegularFileBytes, writeFileAtomicSync } from '../../store';
-import { updateLedger } from '../ledger/access';
+import type { SessionLedgers } from '../ledger/session-ledgers';
 import { runEndingOf } from './ledger';
 import { basicUtcMillis } from '../../engine/utc-iso';
 import { newestLinkedRun, type LinkedRun } from './session';
@@ -52,41 +54,47 @@ function setAside(run: LinkedRun, name: string, stamp: string): string | null {
  * Settles the newest run of `session` (see the file comment). Returns one line saying what was
  * done, or null when there was nothing to do.
  */
-export function settleLastRun(
+export async function settleLastRun(
+  ledgers: SessionLedgers,
   root: string,
   runRootRel: string,
   session: string,
   now: () => Date,
-): string | null {
+): Promise<string | null> {
   const run = newestLinkedRun(root, runRootRel, session);
   if (!run) return null;
-  return updateLedger(root, session, (read) => {
-    if (read.kind !== 'ok') return { result: null };
-    const ledger = read.ledger;
-    const seal = runEndingOf(ledger);
-    const receipt = seal && seal.run_id === run.runId ? vouchedReceipt(run, seal.sha256) : null;
-    const receiptPath = join(run.runDir, RECEIPT_FILE);
-    const onDisk = readRegularFileBytes(receiptPath);
-    const stamp = basicUtcMillis(now().getTime());
-    if (receipt) {
-      const text = receiptText(receipt);
-      if (onDisk !== undefined && onDisk.toString('utf8') === text) return { result: null };
-      const replaced = onDisk !== undefined ? setAside(run, RECEIPT_FILE, stamp) : null;
-      writeFileAtomicSync(receiptPath, [text]);
-      return {
-        result: replaced
-          ? `${session}: run ${run.runId}'s receipt differed from the ending the ledger recorded; put back (the other kept as ${replaced})`
-          : `${session}: run ${run.runId} ended (${receipt.stop_reason}) and the ledger has its ending, but it died before writing its receipt; written from the saved ending`,
-      };
-    }
-    if (!run.finished) return { result: null };
-    // A receipt with no ending behind it. Only while the run's epoch is still open: a closed one
-    // was ended by the ledger's own record (or by a person), and older runs are left alone.
-    if (ledger.status !== 'open' || (ledger.epoch ?? 1) !== run.link.epoch) return { result: null };
-    const kept = setAside(run, RECEIPT_FILE, stamp);
-    setAside(run, RUN_ENDING_FILE, stamp);
+  // An unreadable (or missing) ledger is left to the run's own refusal.
+  return ledgers.update<string | null>(
+    session,
+    (ledger) => (ledger === null ? { result: null } : settle(run, session, ledger, now)),
+    { value: null },
+  );
+}
+
+function settle(run: LinkedRun, session: string, ledger: Ledger, now: () => Date): { result: string | null } {
+  const seal = runEndingOf(ledger);
+  const receipt = seal && seal.run_id === run.runId ? vouchedReceipt(run, seal.sha256) : null;
+  const receiptPath = join(run.runDir, RECEIPT_FILE);
+  const onDisk = readRegularFileBytes(receiptPath);
+  const stamp = basicUtcMillis(now().getTime());
+  if (receipt) {
+    const text = receiptText(receipt);
+    if (onDisk !== undefined && onDisk.toString('utf8') === text) return { result: null };
+    const replaced = onDisk !== undefined ? setAside(run, RECEIPT_FILE, stamp) : null;
+    writeFileAtomicSync(receiptPath, [text]);
     return {
-      result: `${session}: run ${run.runId} has a receipt the ledger never recorded (not written by the harness); set aside as ${kept} and the run resumes`,
+      result: replaced
+        ? `${session}: run ${run.runId}'s receipt differed from the ending the ledger recorded; put back (the other kept as ${replaced})`
+        : `${session}: run ${run.runId} ended (${receipt.stop_reason}) and the ledger has its ending, but it died before writing its receipt; written from the saved ending`,
     };
-  });
+  }
+  if (!run.finished) return { result: null };
+  // A receipt with no ending behind it. Only while the run's epoch is still open: a closed one
+  // was ended by the ledger's own record (or by a person), and older runs are left alone.
+  if (ledger.status !== 'open' || (ledger.epoch ?? 1) !== run.link.epoch) return { result: null };
+  const kept = setAside(run, RECEIPT_FILE, stamp);
+  setAside(run, RUN_ENDING_FILE, stamp);
+  return {
+    result: `${session}: run ${run.runId} has a receipt the ledger never recorded (not written by the harness); set aside as ${kept} and the run resumes`,
+  };
 }

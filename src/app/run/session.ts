@@ -9,7 +9,7 @@ import { isRefusal } from '../../engine/refusal';
 import { resume } from '../../engine/resume';
 import type { Ledger } from '../../engine/types';
 import { EXIT } from '../../engine/refusal';
-import { requireLedger, updateLedger } from '../ledger/access';
+import type { SessionLedgers } from '../ledger/session-ledgers';
 import { Refused } from '../outcome';
 import { programResolver } from '../contract/resolve-program';
 import { jsonFileSteps, type FolderEntry, type ReadSteps } from '../../store/read-steps';
@@ -109,9 +109,14 @@ export function findUnfinishedRun(root: string, runRootRel: string, session: str
  * the epoch. Refusals are preflight: exit 2 for the ledger or its contract, 3 while another
  * writer holds the ledger, 74 when the system refuses.
  */
-export function openRunEpoch(root: string, session: string, facts: RunRequestFacts, now: Date): number {
-  return updateLedger(root, session, (read, location) => {
-    const existing: Ledger | null = read.kind === 'absent' ? null : requireLedger(read, location, session);
+export function openRunEpoch(
+  ledgers: SessionLedgers,
+  root: string,
+  session: string,
+  facts: RunRequestFacts,
+  now: Date,
+): Promise<number> {
+  return ledgers.update(session, (existing: Ledger | null) => {
     if (existing && existing.status === 'open') {
       const records = epochRecords(existing);
       if (records.length > 0)
@@ -152,9 +157,10 @@ function checkLimit(session: string, ledger: Ledger, maxAttempts: number): void 
 }
 
 /** Re-enters a paused epoch for a resumed run and returns the attempts of the run already recorded. */
-export function reenterRunEpoch(root: string, session: string, runId: string): number[] {
-  return updateLedger(root, session, (read, location) => {
-    const ledger = requireLedger(read, location, session);
+export function reenterRunEpoch(ledgers: SessionLedgers, session: string, runId: string): Promise<number[]> {
+  return ledgers.update(session, (ledger) => {
+    if (ledger === null)
+      throw new Refused(EXIT.usage, [`${session}: no ledger for run ${runId} (open one first)`]);
     let next = ledger;
     if (ledger.status === 'closed') {
       const resumed = resume(ledger);

@@ -1,9 +1,14 @@
 // What one `wo run` needs to know, shared by the phases and the queue.
 import { join } from 'node:path';
 import type { CliProgram } from '../../drivers/workorders/harness-builder';
+import type { LedgerStoreOps } from '../ledger/store';
 import type { WoLedger } from './ledger';
 
 export interface RunOptions {
+  /** A PostgreSQL store the work orders' ledgers go to; undefined: the files under `root`. */
+  store?: LedgerStoreOps;
+  /** Prefixes the request id of each store write (one process's writes never share one). */
+  requestBase?: string;
   /** The task folder; its work orders live in `<task>/work-orders/`. */
   task: string;
   /** The code worktree the builds commit into. */

@@ -10,11 +10,20 @@ import { isAbsolute, join, relative, resolve } from 'node:path';
 import { EXIT } from '../../engine/refusal';
 import type { Outcome as LoopOutcome } from '../../engine/types';
 import { writeFileAtomicSync } from '../../store';
-import { openOp } from '../contract/operations';
+import type { EngineeringIterateInput } from '../../engine/engineering/iterate';
+import type { Ledger } from '../../engine/types';
+import { openOp, openStep } from '../contract/operations';
 import { loadLedger } from '../ledger/access';
 import { closeOp, iterateOp } from '../ledger/operations';
 import { iterateTakenOp } from '../checkpoints/iterate-checkpoint';
-import { takeIterationCheckpoint } from '../checkpoints/iteration-checkpoint';
+import {
+  recordIterationCheckpoint,
+  takeIterationCheckpoint,
+  type TakenCheckpoint,
+} from '../checkpoints/iteration-checkpoint';
+import { closeStep, iterateStep, type StepResult } from '../ledger/steps';
+import type { LedgerStoreOps } from '../ledger/store';
+import { STORE_CHECKPOINT_SKIPPED } from '../run/ledger';
 
 /** Whether phase iterations take a checkpoint: no, yes, or not here (and why). */
 export type WoCheckpoints = 'off' | 'on' | { skipped: string };
@@ -27,8 +36,10 @@ export function woCheckpoints(options: {
   root: string;
   worktree: string;
   checkpoint?: boolean;
+  store?: LedgerStoreOps;
 }): WoCheckpoints {
   if (options.checkpoint === false) return 'off';
+  if (options.store !== undefined) return { skipped: STORE_CHECKPOINT_SKIPPED };
   const real = (p: string) => {
     try {
       return realpathSync(p);
@@ -73,14 +84,58 @@ function contractFor(): Record<string, unknown> {
   };
 }
 
+type Said = { exitCode: number; findings: { message: string }[] };
+
 export class WoLedger {
   private contractPath: string | undefined;
+  /** On a store: its writes, one after another, in the order the queue asked for them. */
+  private queued: Promise<void> = Promise.resolve();
+  private writes = 0;
 
   constructor(
     private readonly root: string,
     private readonly report: (line: string) => void,
     private readonly checkpoints: WoCheckpoints = 'off',
+    /** A PostgreSQL store the sessions live in; undefined: the files under the root. */
+    private readonly store?: LedgerStoreOps,
+    /** Prefixes each store write's request id (the write's count follows). */
+    private readonly requestBase = 'wo',
   ) {}
+
+  /**
+   * Waits for the store writes asked for so far (none on the files, which are written at once).
+   * The queue never waits on the ledger as it goes, as it never stops for a ledger problem.
+   */
+  settled(): Promise<void> {
+    return this.queued;
+  }
+
+  private reported(what: string, outcome: Said): boolean {
+    if (outcome.exitCode === 0) return true;
+    if (outcome.exitCode === EXIT.actionCompleted) return true; // resume: the phase is already on the ledger
+    this.report(
+      `wo-ledger ${what} exit=${outcome.exitCode} ${outcome.findings.map((f) => f.message).join('; ')}`,
+    );
+    return false;
+  }
+
+  /** One store write of `step`, queued behind the others; `when` decides first whether it is wanted. */
+  private onStore(
+    store: LedgerStoreOps,
+    what: string,
+    session: string,
+    step: (ledger: Ledger | null) => StepResult<unknown>,
+  ): void {
+    this.writes += 1;
+    const requestId = `${this.requestBase}.${this.writes}`;
+    this.queued = this.queued.then(async () => {
+      try {
+        this.reported(what, await store.update(session, requestId, step));
+      } catch (error) {
+        this.report(`wo-ledger ${what} failed: ${(error as Error).message}`);
+      }
+    });
+  }
 
   private contract(): string {
     if (!this.contractPath) {
@@ -114,6 +169,15 @@ export class WoLedger {
 
   /** A new attempt: close a crashed epoch still open, then open the next epoch. */
   dispatch(session: string, attempt: number, now: Date): void {
+    const store = this.store;
+    if (store !== undefined) {
+      const crashed = closeStep({ outcome: 'stop', note: `crashed; re-dispatched as attempt ${attempt}` });
+      this.onStore(store, `${session} close-crashed`, session, (ledger) =>
+        ledger?.status === 'open' ? crashed(ledger) : { result: OK },
+      );
+      this.onStore(store, `${session} open`, session, this.openOnStore(session, now));
+      return;
+    }
     if (this.isOpen(session)) {
       this.guard(`${session} close-crashed`, () =>
         closeOp(this.root, session, {
@@ -127,6 +191,14 @@ export class WoLedger {
 
   /** A resumed phase needs an open epoch; open one if the crash happened before it was. */
   ensureOpen(session: string, now: Date): void {
+    const store = this.store;
+    if (store !== undefined) {
+      const open = this.openOnStore(session, now);
+      this.onStore(store, `${session} open`, session, (ledger) =>
+        ledger?.status === 'open' ? { result: OK } : open(ledger),
+      );
+      return;
+    }
     if (this.isOpen(session) !== true)
       this.guard(`${session} open`, () => openOp(this.root, session, { contractPath: this.contract(), now }));
   }
@@ -145,6 +217,11 @@ export class WoLedger {
       now,
     };
     const cp = this.checkpoints;
+    const store = this.store;
+    if (store !== undefined) {
+      this.onStore(store, `${session} ${phase}`, session, iterateOnStore(session, input, cp));
+      return;
+    }
     this.guard(`${session} ${phase}`, () =>
       cp === 'off'
         ? iterateOp(this.root, session, input)
@@ -162,15 +239,49 @@ export class WoLedger {
     outcome: LoopOutcome,
     fields: { blocker?: string; evidence?: string; next?: string; note?: string } = {},
   ): void {
+    const input = {
+      outcome,
+      blocker: fields.blocker ?? null,
+      evidence: fields.evidence ?? null,
+      recommendedNext: fields.next ?? null,
+      note: fields.note ?? null,
+    };
+    const store = this.store;
+    if (store !== undefined) {
+      const step = closeStep(input);
+      this.onStore(store, `${session} close`, session, (ledger) =>
+        ledger?.status === 'open' ? step(ledger) : { result: OK },
+      );
+      return;
+    }
     if (this.isOpen(session) !== true) return;
-    this.guard(`${session} close`, () =>
-      closeOp(this.root, session, {
-        outcome,
-        blocker: fields.blocker ?? null,
-        evidence: fields.evidence ?? null,
-        recommendedNext: fields.next ?? null,
-        note: fields.note ?? null,
-      }),
-    );
+    this.guard(`${session} close`, () => closeOp(this.root, session, input));
   }
+
+  private openOnStore(session: string, now: Date): (ledger: Ledger | null) => StepResult<unknown> {
+    return openStep(this.root, session, { contractPath: this.contract(), now });
+  }
+}
+
+/** A step that writes nothing and reports success (the write was not needed). */
+const OK: Said & { exitCode: 0 } = { exitCode: 0, findings: [] };
+
+/** The phase's iteration, with its checkpoint (on a store: why there is none). */
+function iterateOnStore(
+  session: string,
+  input: EngineeringIterateInput,
+  cp: WoCheckpoints,
+): (ledger: Ledger | null) => StepResult<unknown> {
+  const step = iterateStep(input);
+  const taken: TakenCheckpoint | null =
+    cp === 'off' ? null : cp === 'on' ? { skipped: STORE_CHECKPOINT_SKIPPED } : cp;
+  return (ledger) => {
+    if (ledger === null)
+      return {
+        result: { exitCode: EXIT.usage, findings: [{ message: `${session}: no ledger (open one first)` }] },
+      };
+    const decided = step(ledger);
+    if (decided.write === undefined || taken === null) return decided;
+    return { ...decided, write: recordIterationCheckpoint(ledger, decided.write, taken, session) };
+  };
 }

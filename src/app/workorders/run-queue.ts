@@ -141,9 +141,24 @@ export async function runQueue(options: RunOptions): Promise<RunSummary> {
   const ctx: RunContext = {
     ...options,
     dir: workOrdersDir(options.task),
-    ledger: new WoLedger(options.root, options.log, woCheckpoints(options)),
+    ledger: new WoLedger(
+      options.root,
+      options.log,
+      woCheckpoints(options),
+      options.store,
+      options.requestBase,
+    ),
     now: () => isoUtcSeconds(Date.now()),
   };
+  try {
+    return await runQueueIn(ctx, options);
+  } finally {
+    // On a store the ledger's writes trail the queue: the run ends when they are all sent.
+    await ctx.ledger.settled();
+  }
+}
+
+async function runQueueIn(ctx: RunContext, options: RunOptions): Promise<RunSummary> {
   let stop: string | undefined;
   let cancelled = false;
   if (options.parallelMax !== undefined) {

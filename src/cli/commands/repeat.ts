@@ -4,6 +4,8 @@
 import { join } from 'node:path';
 
 export const raw = true;
+/** LOOP_LEDGER_STORE: its ledgers are recorded in that store (src/cli/raw-store.ts). */
+export const stores = true;
 
 /** The repeat loop's bundle; `resume` loads it too, to continue a repeat. */
 export function repeatBundle(): typeof import('./repeat/main') {

@@ -5,6 +5,8 @@
 import { join } from 'node:path';
 
 export const raw = true;
+/** LOOP_LEDGER_STORE: its ledgers are recorded in that store (src/cli/raw-store.ts). */
+export const stores = true;
 
 export async function main(argv: string[]): Promise<number> {
   // A runtime path on purpose: esbuild must not inline the harness into dist/cli.js.

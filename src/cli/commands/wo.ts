@@ -6,6 +6,8 @@
 import { join } from 'node:path';
 
 export const raw = true;
+/** LOOP_LEDGER_STORE: its ledgers are recorded in that store (src/cli/raw-store.ts). */
+export const stores = true;
 
 interface WoKernels {
   main(argv: string[]): Promise<number>;

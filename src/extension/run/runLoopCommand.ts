@@ -12,6 +12,7 @@ import { CANCELLED, nothingToDo, reportUntrusted } from '../commands/report';
 import { runFindingInUiWords } from '../findingWords';
 import { checkpointSettings } from '../checkpoints/settings';
 import { sessionOf, type SessionsNode } from '../sessions/nodes';
+import { driverLedgers } from '../store/driverLedgers';
 import { refuseOnStore, type FilesOnlyGate } from '../store/filesOnly';
 import { workspaceRoots } from '../workspace/roots';
 import { liveRuns, phaseLabel, type LiveRun } from './liveRuns';
@@ -53,11 +54,15 @@ export class RunLoopCommand implements Command {
     const { deps } = this;
     if (!deps.trust.isTrusted)
       return reportUntrusted(deps, vscode.l10n.t('{0} (it runs agents and checks)', TITLE()));
-    const onStore = refuseOnStore(this.services.filesOnly, TITLE(), deps.output);
-    if (onStore) return { status: 'refused', message: onStore, exitCode: 2 };
     const node = isNode(argument) ? sessionOf(argument) : undefined;
     const roots = workspaceRoots();
     const root = node?.root ?? roots[0];
+    // On a store window the run records into the store (its run folder stays in the folder).
+    const writes = deps.sessions.storeWrites(root?.path ?? '');
+    if (writes === undefined) {
+      const onStore = refuseOnStore(this.services.filesOnly, TITLE(), deps.output);
+      if (onStore) return { status: 'refused', message: onStore, exitCode: 2 };
+    }
     if (!root) return nothingToDo(vscode.l10n.t('open a folder (a git repository) first.'));
     const ask = () => deps.prompter.current;
 
@@ -149,6 +154,7 @@ export class RunLoopCommand implements Command {
     }
     return this.run({
       ...request,
+      ledgers: writes ? driverLedgers(writes) : undefined,
       root: root.path,
       runRoot: RUN_ROOT,
       requireClean: true,

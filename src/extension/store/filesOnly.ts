@@ -1,6 +1,6 @@
-// The window's commands that work on the ledger files only (Run Loop, Repeat, Open Engineering
-// Loop, the checkpoints, Run Queue) cannot follow the window
-// onto a PostgreSQL store. While one is in use they refuse up front, in one sentence naming the
+// The window's commands that work on the ledger files only (Repeat, Open Engineering Loop, the
+// checkpoints, Run Queue) cannot follow the window onto a PostgreSQL store (Run Loop, the brief
+// panel and the language-model tools can: they record into the store). While one is in use they refuse up front, in one sentence naming the
 // store (never its password), as the CLI refuses them with a store selected: otherwise they would
 // fail on a ledger file that does not exist, or write a file ledger nobody reads.
 import * as vscode from 'vscode';

@@ -143,7 +143,10 @@ const listIterations = defineTool({
     const fields = new Set<string>(['n', ...(args.fields ?? DEFAULT_FIELDS)]);
     const outcome = await readLedger(
       ctx,
-      (store) => store.ledger(args.session),
+      async (store) => {
+        const loaded = await store.load(args.session);
+        return { ...loaded, payload: loaded.payload?.ledger };
+      },
       () => operation(ledgerFile(ctx.root, args.session), () => ledgerOutcome(ctx.root, args.session)),
     );
     return fromOutcome(outcome, ({ iterations: records }) => {

@@ -13,6 +13,8 @@ import {
 } from '../../../app/repeat/types';
 import { renderConvergence } from '../../../engine/repeat/convergence';
 import { parseRepeatSpec } from '../../../engine/repeat/spec';
+import { storeLedgers } from '../../../app/ledger/session-ledgers';
+import { rawRequestBase, rawStore } from '../../raw-store';
 import { printFindings, printJson, printLine } from '../../output';
 import { parseFlags } from '../../parse-flags';
 import { UsageError } from '../../usage-error';
@@ -220,7 +222,16 @@ export async function main(argv: string[]): Promise<number> {
     return 0;
   }
   if (parsed.notes.length > 0) printFindings(parsed.notes.map((n) => `loop-ledger repeat: note: ${n}`));
-  const outcome = await runRepeatFromShell(parsed.request, parsed);
+  const store = rawStore(parsed.request.root);
+  let outcome;
+  try {
+    outcome = await runRepeatFromShell(
+      store ? { ...parsed.request, ledgers: storeLedgers(store, rawRequestBase()) } : parsed.request,
+      parsed,
+    );
+  } finally {
+    await store?.end();
+  }
   if (outcome.payload) {
     if (parsed.json) printJson(outcome.payload);
     else printLine(humanReport(outcome.payload));

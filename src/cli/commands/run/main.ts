@@ -11,6 +11,8 @@ import { sortKeysDeep } from '../../../engine/ledger-view';
 import { printFindings, printLine } from '../../output';
 import { UsageError } from '../../usage-error';
 import { parseRunArgs, RUN_USAGE } from './args';
+import { storeLedgers } from '../../../app/ledger/session-ledgers';
+import { rawRequestBase, rawStore } from '../../raw-store';
 
 /** Exit code of a cancelled run (128 + SIGINT), as a shell reports an interrupted command. */
 export const CANCELLED_EXIT = 130;
@@ -104,9 +106,11 @@ export async function main(argv: string[]): Promise<number> {
     if ('error' in read) throw new UsageError(`--objective-file ${args.objectiveFile}: ${read.error}`);
     objective = read.text.trim();
   }
+  const store = rawStore(root);
   const cancel = cancelOnSignals();
   try {
     const result = await runOp({
+      ledgers: store ? storeLedgers(store, rawRequestBase()) : undefined,
       root,
       objective,
       agentConfig: args.agentConfig as string,
@@ -156,5 +160,6 @@ export async function main(argv: string[]): Promise<number> {
     return result.exitCode;
   } finally {
     cancel.dispose();
+    await store?.end();
   }
 }

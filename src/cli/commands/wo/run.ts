@@ -13,6 +13,8 @@ import { isDirectory } from '../../../app/workorders/folders';
 import { chooseBuilder, claimRunFolder, worktreeProblem } from '../../../app/workorders/run-setup';
 import { OutsideRootError } from '../../../store/confine';
 import { err, out, parseKernelFlags } from './io';
+import { rawRequestBase, rawStore } from '../../raw-store';
+import { UsageError } from '../../usage-error';
 
 const VALUE_FLAGS = [
   '--builder',
@@ -77,6 +79,22 @@ export async function main(argv: string[]): Promise<number> {
   if ('command' in builder && !reviewer)
     return usage('--reviewer CMD is required with --builder (exit 0 = pass, or it writes $WO_REVIEW_FILE)');
 
+  const root = resolve(flags.values.get('--root') ?? process.cwd());
+  let store;
+  try {
+    store = rawStore(root);
+  } catch (error) {
+    if (error instanceof UsageError) return usage(error.message);
+    throw error;
+  }
+  // Before any work: a store that cannot be reached (or has no schema) stops the run here, as it
+  // would stop `run` and `repeat`; later failures are reported and never stop the queue.
+  const reachable = await store?.check();
+  if (reachable !== undefined && reachable.exitCode !== 0) {
+    await store?.end();
+    for (const f of reachable.findings) err(`loop-ledger wo run: ${f.message}`);
+    return reachable.exitCode;
+  }
   const lock = claimRunFolder(workOrdersDir(taskAbs));
   if (!lock.ok) {
     err(`loop-ledger wo run: ${lock.message}`);
@@ -90,7 +108,9 @@ export async function main(argv: string[]): Promise<number> {
     const summary = await runQueue({
       task: taskAbs,
       worktree,
-      root: resolve(flags.values.get('--root') ?? process.cwd()),
+      root,
+      store,
+      requestBase: rawRequestBase(),
       builder,
       reviewer,
       cli: { node: process.execPath, script: process.argv[1] ?? '' },
@@ -124,5 +144,6 @@ export async function main(argv: string[]): Promise<number> {
     process.removeListener('SIGINT', onSignal);
     process.removeListener('SIGTERM', onSignal);
     lock.release();
+    await store?.end();
   }
 }
