@@ -473,6 +473,17 @@ function chartWidths(): { wide: number; narrow: number } {
   return { wide: Math.max(240, Math.min(1100, column)), narrow: Math.max(240, Math.min(560, narrow)) };
 }
 
+/** On a first look at a long ledger: which iterations the charts hold until the rest is read. */
+function partialNote(model: OverviewModel): HTMLElement | null {
+  const partial = model.partial;
+  if (!partial) return null;
+  const text =
+    partial.total === null
+      ? w('Showing the newest {0} iterations (from #{1}): the rest of the ledger is being read…', partial.shown, partial.firstShown)
+      : w('Showing iterations #{0}–#{1} of {2}: the rest of the ledger is being read…', partial.firstShown, partial.lastShown, partial.total);
+  return h('p', { class: 'partial', role: 'status', id: 'ov-partial' }, text);
+}
+
 export function renderOverview(root: HTMLElement, model: OverviewModel, actions: OverviewActions): void {
   if (detail && detail.n > model.iterations) detail = null;
   detailActions = actions;
@@ -528,7 +539,9 @@ export function renderOverview(root: HTMLElement, model: OverviewModel, actions:
   );
   // One replacement: the page never goes blank between two frames, and the scroll position stays.
   const scroll = window.scrollY;
-  root.replaceChildren(header(model), h('div', { class: 'layout' }, charts, detailPane()));
+  const note = partialNote(model);
+  const layout = h('div', { class: 'layout' }, charts, detailPane());
+  root.replaceChildren(...(note ? [header(model), note, layout] : [header(model), layout]));
   if (window.scrollY !== scroll) window.scrollTo(0, scroll);
 }
 
