@@ -72,7 +72,8 @@ export function prepareGlance(
               if (line.key === 'iterations') return { ...line, spent: payload.limits.iterations.spent };
               if (payload.budget) return line; // the engineering budget comes from the status itself
               // Rounded as the complete model rounds it.
-              if (line.key === 'usd') return { ...line, spent: Math.round(payload.spend.cost_usd * 1e6) / 1e6 };
+              if (line.key === 'usd')
+                return { ...line, spent: Math.round(payload.spend.cost_usd * 1e6) / 1e6 };
               if (line.key === 'tokens')
                 return { ...line, spent: payload.spend.tokens_in + payload.spend.tokens_out };
               return line;

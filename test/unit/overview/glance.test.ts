@@ -81,7 +81,11 @@ describe('overview glance: a long ledger drawn from its head and tail first', fu
     ] as const)
       assert.deepEqual(glance.model[key], whole.model[key], key);
     // The charts are those of the full parse's newest records.
-    const newest = buildOverview({ ...full, iterations: full.iterations.slice(-partial.shown) }, null, BUCKETS);
+    const newest = buildOverview(
+      { ...full, iterations: full.iterations.slice(-partial.shown) },
+      null,
+      BUCKETS,
+    );
     for (const key of ['dimensions', 'total', 'cost', 'timeline', 'stalls', 'verdicts'] as const)
       assert.deepEqual(glance.model[key], JSON.parse(JSON.stringify(newest[key])), key);
   });
@@ -94,7 +98,12 @@ describe('overview glance: a long ledger drawn from its head and tail first', fu
         fc.integer({ min: 64, max: 400_000 }),
         fc.integer({ min: 2_000, max: 200_000 }),
         (tailLength, headLength) => {
-          const glance = glanceOf(bytes.subarray(0, headLength), bytes.subarray(size - tailLength), size, 'long');
+          const glance = glanceOf(
+            bytes.subarray(0, headLength),
+            bytes.subarray(size - tailLength),
+            size,
+            'long',
+          );
           if (glance === null) return; // too little of the tail, or the head stops before the records
           glanced += 1;
           const shown = glance.ledger.iterations;
@@ -117,17 +126,28 @@ describe('overview glance: a long ledger drawn from its head and tail first', fu
       Buffer.from(piece.toString('latin1').replace(from, to), 'latin1');
     // Another session's ledger under this name, a newer layout, a torn end, stray bytes, a BOM.
     assert.equal(glanceOf(head, tail, size, 'other'), null);
-    assert.equal(glanceOf(head, edit(tail, '"schema_version": 1', '"schema_version": 9'), size, 'long'), null);
+    assert.equal(
+      glanceOf(head, edit(tail, '"schema_version": 1', '"schema_version": 9'), size, 'long'),
+      null,
+    );
     assert.equal(glanceOf(head, tail.subarray(0, tail.length - 40), size, 'long'), null);
     const stray = Buffer.from(tail);
     stray[tail.length - 200] = 0xff;
     assert.equal(glanceOf(head, stray, size, 'long'), null);
-    assert.equal(glanceOf(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), head]), tail, size + 3, 'long'), null);
+    assert.equal(
+      glanceOf(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), head]), tail, size + 3, 'long'),
+      null,
+    );
     // A tail that reaches back to the records' start: the file is short, read it whole.
     assert.equal(glanceOf(head, bytes, size, 'long'), null);
     // Another writer's layout (two-space JSON, records over many lines): whole records or nothing.
     const indented = Buffer.from(JSON.stringify(full, null, 2));
-    const other = glanceOf(indented.subarray(0, 100_000), indented.subarray(indented.length - 300_000), indented.length, 'long');
+    const other = glanceOf(
+      indented.subarray(0, 100_000),
+      indented.subarray(indented.length - 300_000),
+      indented.length,
+      'long',
+    );
     if (other !== null)
       assert.deepEqual(other.ledger.iterations, full.iterations.slice(-other.ledger.iterations.length));
   });
@@ -180,11 +200,18 @@ describe('overview glance: a long ledger drawn from its head and tail first', fu
     const middle = broken.indexOf('"n":1500,');
     assert.ok(middle > 0);
     broken.write('"n":1500 ', middle, 'latin1'); // a missing comma: not JSON any more
-    writeFileSync(join(dir, 'broken.json'), Buffer.concat([broken]).toString('latin1').replace('"session": "long"', '"session": "broken"'));
+    writeFileSync(
+      join(dir, 'broken.json'),
+      Buffer.concat([broken]).toString('latin1').replace('"session": "long"', '"session": "broken"'),
+    );
     const runner = new OverviewRunner(undefined);
     const result = await runner.open(root, 'broken', BUCKETS, undefined, () => undefined);
     const tree = (await readSessionAsync(root, 'broken'))?.entry;
     assert.equal(tree?.kind, 'broken');
-    assert.deepEqual(result, { kind: 'problem', session: 'broken', reason: tree?.kind === 'broken' && tree.problem });
+    assert.deepEqual(result, {
+      kind: 'problem',
+      session: 'broken',
+      reason: tree?.kind === 'broken' && tree.problem,
+    });
   });
 });
