@@ -7,11 +7,15 @@
 //    event-loop delay (p99 and max) meanwhile; beside it, the same open done on the host thread.
 // 3. The dashboard over 500 sessions: the tree's read of every ledger plus the rows
 //    (dashboardRows.ts), its event-loop delay, and the rows alone (what each redraw costs).
+// 2b. A cold open as a page does it: the first paint (a glance at the file's head and tail, with
+//    the newest iterations charted) and the complete model, against reading + one JSON.parse of
+//    the same file in the same run.
 // Needs `node scripts/build.mjs` first (dist/overviewWorker.js). A benchmark, not a test: prints
 // what it measured and exits 0. COUNTS=100,10000 limits part 2 to those sizes. "open after tree
 // read": the open once the Sessions view has read the ledger in the shared worker (it keeps it).
 import { loadSources } from './bundle.mjs';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
@@ -80,11 +84,13 @@ if (!existsSync(WORKER)) {
   const root = join(work, 'ws');
   mkdirSync(join(root, '.loop', 'ledgers'), { recursive: true });
   const openRows = [];
+  const coldRows = [];
   for (const count of COUNTS) {
     const session = `s${count}`;
     const file = join(root, '.loop', 'ledgers', `${session}.json`);
     writeFileSync(file, m.serializeLedger(m.syntheticLedger(count, session)));
     const rounds = count >= 100_000 ? 3 : 5;
+    const firstRows = { parse: [], first: [], complete: [], glanced: 0, max: 0 };
     const opens = [];
     const redraws = [];
     let p99 = 0;
@@ -111,6 +117,41 @@ if (!existsSync(WORKER)) {
     if (afterTree.result.kind !== 'model') throw new Error(`bench: ${session} did not open after the tree`);
     shared.dispose();
     reader.dispose();
+    // A cold open as a page does it (runner.open): the first paint is the glance at the file's
+    // head and tail when the full answer is slower than GLANCE_AFTER_MS, else the full answer;
+    // "complete" is the model of every iteration. Beside it, the same run's baseline: reading the
+    // file and one plain JSON.parse of it, no checks, no model.
+    for (let i = 0; i < (count >= 100_000 ? 2 : 3); i++) {
+      const t0 = performance.now();
+      const parsed = JSON.parse(await readFile(file, 'utf8'));
+      firstRows.parse.push(performance.now() - t0);
+      if (!Array.isArray(parsed.iterations)) throw new Error('bench: the baseline parse found no records');
+      const runner = new m.OverviewRunner(WORKER);
+      let first = null;
+      const open = await withLoopDelay(() => {
+        const started = performance.now();
+        return runner.open(root, session, BUCKETS, undefined, (glance) => {
+          if (glance.kind === 'model' && glance.model.partial) first = performance.now() - started;
+        });
+      });
+      runner.dispose();
+      if (open.result.kind !== 'model' || open.result.model.partial)
+        throw new Error(`bench: ${session} did not open completely`);
+      firstRows.first.push(first ?? open.elapsed);
+      firstRows.complete.push(open.elapsed);
+      firstRows.glanced += first === null ? 0 : 1;
+      firstRows.max = Math.max(firstRows.max, open.max);
+    }
+    coldRows.push({
+      iterations: count,
+      'baseline: read + JSON.parse ms': ms(median(firstRows.parse)),
+      'first paint ms': ms(median(firstRows.first)),
+      'first paint / baseline': (median(firstRows.first) / median(firstRows.parse)).toFixed(2),
+      'glance shown': `${firstRows.glanced}/${firstRows.complete.length}`,
+      'complete ms': ms(median(firstRows.complete)),
+      'complete / baseline': (median(firstRows.complete) / median(firstRows.parse)).toFixed(2),
+      'host loop max ms': ms(firstRows.max),
+    });
     // The way it was: the host thread reads and prepares (one round: it is the slow one).
     const host = await withLoopDelay(async () =>
       m.prepareOverview((await m.readSessionAsync(root, session))?.entry, BUCKETS),
@@ -131,6 +172,10 @@ if (!existsSync(WORKER)) {
   }
   console.log('opening an overview from its ledger file (worker thread; "on host" = the same work inline):');
   console.table(openRows);
+  console.log(
+    'a cold open as the page does it (fresh worker; first paint = the glance at the newest records, or the full model when that is quicker):',
+  );
+  console.table(coldRows);
 }
 
 // 3. The dashboard over 500 sessions of 20 iterations each.

@@ -74,6 +74,8 @@ export const OVERVIEW_WORDS = [
   'Click an iteration on a chart or the timeline to read its record here.',
   'Iteration #{0}',
   'No iterations recorded yet.',
+  'Showing iterations #{0}–#{1} of {2}: the rest of the ledger is being read…',
+  'Showing the newest {0} iterations (from #{1}): the rest of the ledger is being read…',
   'Trends',
   'Rubric',
   '{0} more dimensions are not charted.',

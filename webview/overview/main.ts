@@ -56,6 +56,8 @@ function onMessage(message: ToOverview): void {
       renderOverview(root, message.model, overviewActions);
       document.body.dataset.ready = 'true';
       document.body.dataset.iterations = String(message.model.iterations);
+      // A first look at a long ledger; the complete model follows (tests wait for it).
+      document.body.dataset.partial = message.model.partial ? 'true' : 'false';
       break;
     case 'problem':
       shown = null;

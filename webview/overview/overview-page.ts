@@ -224,8 +224,7 @@ function dimensionFigure(
     title,
     description: `${describe(dim.series, w('No measurements recorded yet.'))} ${refsText}.${dim.series.spans.some((s) => s.marked) ? ` ${w('Triangles mark iterations where the hard gate failed.')}` : ''}`,
     series: dim.series,
-    firstN: 1,
-    lastN: Math.max(1, model.iterations),
+    ...domain(model),
     references,
     failing:
       dim.failureThreshold === null
@@ -290,8 +289,7 @@ function seriesFigure(
       describe(series, empty) +
       (series.spans.some((s) => s.marked) ? ` ${w('Triangles mark failing verdicts.')}` : ''),
     series,
-    firstN: 1,
-    lastN: Math.max(1, model.iterations),
+    ...domain(model),
     references: [],
     onPick: actions.showIteration,
     width: widths.narrow,
@@ -320,8 +318,7 @@ function timelineSection(model: OverviewModel, actions: OverviewActions): HTMLEl
     ),
     marks: model.timeline,
     epochs: model.epochs,
-    firstN: 1,
-    lastN: Math.max(1, model.iterations),
+    ...domain(model),
     onPick: actions.showIteration,
     onVerdict: actions.openBrief,
     width: widths.wide,
@@ -473,6 +470,35 @@ function chartWidths(): { wide: number; narrow: number } {
   return { wide: Math.max(240, Math.min(1100, column)), narrow: Math.max(240, Math.min(560, narrow)) };
 }
 
+/**
+ * The iterations every chart spans: all of them, or on a first look at a long ledger the newest
+ * ones it holds (else they would crowd into a sliver at the right edge).
+ */
+function domain(model: OverviewModel): { firstN: number; lastN: number } {
+  if (model.partial) return { firstN: model.partial.firstShown, lastN: model.partial.lastShown };
+  return { firstN: 1, lastN: Math.max(1, model.iterations) };
+}
+
+/** On a first look at a long ledger: which iterations the charts hold until the rest is read. */
+function partialNote(model: OverviewModel): HTMLElement | null {
+  const partial = model.partial;
+  if (!partial) return null;
+  const text =
+    partial.total === null
+      ? w(
+          'Showing the newest {0} iterations (from #{1}): the rest of the ledger is being read…',
+          partial.shown,
+          partial.firstShown,
+        )
+      : w(
+          'Showing iterations #{0}–#{1} of {2}: the rest of the ledger is being read…',
+          partial.firstShown,
+          partial.lastShown,
+          partial.total,
+        );
+  return h('p', { class: 'partial', role: 'status', id: 'ov-partial' }, text);
+}
+
 export function renderOverview(root: HTMLElement, model: OverviewModel, actions: OverviewActions): void {
   if (detail && detail.n > model.iterations) detail = null;
   detailActions = actions;
@@ -528,7 +554,9 @@ export function renderOverview(root: HTMLElement, model: OverviewModel, actions:
   );
   // One replacement: the page never goes blank between two frames, and the scroll position stays.
   const scroll = window.scrollY;
-  root.replaceChildren(header(model), h('div', { class: 'layout' }, charts, detailPane()));
+  const note = partialNote(model);
+  const layout = h('div', { class: 'layout' }, charts, detailPane());
+  root.replaceChildren(...(note ? [header(model), note, layout] : [header(model), layout]));
   if (window.scrollY !== scroll) window.scrollTo(0, scroll);
 }
 

@@ -46,6 +46,15 @@ export interface DimensionChart {
   readonly series: Series;
 }
 
+/** A first look at a long ledger: only its newest records are charted until the rest is read. */
+export interface OverviewPartial {
+  readonly shown: number;
+  readonly firstShown: number;
+  readonly lastShown: number;
+  /** Every record of the ledger, from its stored summary; null when it has none. */
+  readonly total: number | null;
+}
+
 export interface OverviewModel {
   readonly session: string;
   readonly kind: LoopKind;
@@ -76,6 +85,8 @@ export interface OverviewModel {
   /** A repeat's classification and change metric per iteration (the newest MAX_LISTED). */
   readonly kindRows: { readonly n: number; readonly cells: string[] }[];
   readonly kindColumns: string[];
+  /** Present only on a first look at a long ledger (the full read replaces it). */
+  readonly partial?: OverviewPartial;
 }
 
 const isNumber = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);

@@ -47,6 +47,8 @@ export class OverviewPanel implements vscode.Disposable {
   private drawing = 0;
   private buckets = DEFAULT_BUCKETS;
   private ready = false;
+  /** Whether a complete model or a problem was posted (later draws are redraws). */
+  private drawn = false;
   private closed = false;
 
   constructor(
@@ -184,8 +186,18 @@ export class OverviewPanel implements vscode.Disposable {
   private async show(): Promise<void> {
     const drawing = ++this.drawing;
     const { root, session } = this.key;
-    const prepared = await this.services.runner.overview(root, session, this.buckets, this.entry);
+    const runner = this.services.runner;
+    // The first draw of a long ledger may show a glance at its newest records while the rest is
+    // read; a redraw keeps the page as it is until the new model is in.
+    const prepared = this.drawn
+      ? await runner.overview(root, session, this.buckets, this.entry)
+      : await runner.open(root, session, this.buckets, this.entry, (glance) => {
+          if (drawing !== this.drawing || glance.kind !== 'model') return;
+          this.numbers = glance.numbers;
+          this.post({ type: 'overview', model: glance.model, keep: this.key });
+        });
     if (drawing !== this.drawing) return; // a newer redraw is under way
+    this.drawn = true;
     if (prepared.kind === 'absent') {
       this.post({
         type: 'problem',

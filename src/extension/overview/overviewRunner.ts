@@ -10,8 +10,15 @@ import { iterationOf, prepareOverview, type PreparedOverview } from './overviewP
 import type { OverviewWorkerRequest } from './overviewWorker';
 import { WorkerChannel } from '../workerChannel';
 import { INLINE_RECORDS } from './overviewLimits';
+import { glanceOverview } from './overviewGlance';
 
 export { INLINE_RECORDS };
+
+/**
+ * How long the full answer has to arrive before a glance is shown: when it is that quick the page
+ * draws once, with every iteration, instead of changing its picture a moment after.
+ */
+export const GLANCE_AFTER_MS = 150;
 
 export type IterationAnswer = { lines: RecordLine[]; brief: string | null } | null;
 
@@ -54,6 +61,36 @@ export class OverviewRunner {
     if (reply?.prepared) return reply.prepared;
     return prepareOverview((await readSessionAsync(root, session))?.entry, buckets);
   }
+
+  /**
+   * The overview as a page opens it: `overview`, and meanwhile, for a long ledger whose full read
+   * takes longer than GLANCE_AFTER_MS, a first look at its newest records (overviewGlance.ts)
+   * handed to `onGlance` — never after the full answer is in.
+   */
+  async open(
+    root: string,
+    session: string,
+    buckets: number,
+    known: SessionEntry | undefined,
+    onGlance: (glance: PreparedOverview) => void,
+  ): Promise<PreparedOverview> {
+    if (known && isSmall(known)) return prepareOverview(known, buckets);
+    let done = false;
+    const full = this.overview(root, session, buckets, known).finally(() => {
+      done = true;
+    });
+    const wait = new Promise((resolve) => setTimeout(resolve, GLANCE_AFTER_MS));
+    void Promise.all([glanceOverview(root, session, buckets).catch(() => null), wait]).then(([glance]) => {
+      if (glance && !done && !this.disposed) {
+        this.glancesShown += 1;
+        onGlance(glance);
+      }
+    });
+    return full;
+  }
+
+  /** How many glances were handed out (tests read it). */
+  glancesShown = 0;
 
   /** Record `n` in words, or null when the ledger has no such record. */
   async iteration(root: string, session: string, n: number, known?: SessionEntry): Promise<IterationAnswer> {

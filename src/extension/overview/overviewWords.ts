@@ -89,6 +89,12 @@ function translated(): Record<OverviewWord, string> {
     ),
     'Iteration #{0}': l10n.t('Iteration #{0}'),
     'No iterations recorded yet.': l10n.t('No iterations recorded yet.'),
+    'Showing iterations #{0}–#{1} of {2}: the rest of the ledger is being read…': l10n.t(
+      'Showing iterations #{0}–#{1} of {2}: the rest of the ledger is being read…',
+    ),
+    'Showing the newest {0} iterations (from #{1}): the rest of the ledger is being read…': l10n.t(
+      'Showing the newest {0} iterations (from #{1}): the rest of the ledger is being read…',
+    ),
     Trends: l10n.t('Trends'),
     Rubric: l10n.t('Rubric'),
     '{0} more dimensions are not charted.': l10n.t('{0} more dimensions are not charted.'),
