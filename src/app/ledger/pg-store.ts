@@ -8,7 +8,7 @@ import type { Client } from 'pg';
 import type { CloseInput } from '../../engine/close';
 import type { EngineeringIterateInput } from '../../engine/engineering/iterate';
 import { EXIT } from '../../engine/refusal';
-import type { Ledger } from '../../engine/types';
+import type { IterationRecord, Ledger } from '../../engine/types';
 import {
   ledgerPath,
   listSessions,
@@ -210,9 +210,25 @@ class PgLedgerStore implements PgLedgerStoreOps {
    * Reads the old records only through their fold (as the file store's sealed path does), and of
    * the completed actions only those it names: its cost does not grow with the loop's length.
    */
-  iterate(session: string, input: EngineeringIterateInput) {
+  iterate(
+    session: string,
+    input: EngineeringIterateInput,
+    attach?: (before: Ledger, after: Ledger) => Ledger,
+  ) {
     const wanted: Wanted = { records: 'summary', actions: input.actions ?? [] };
-    return this.write(session, false, wanted, withFold(iterateStep(input)));
+    const step = withFold(iterateStep(input));
+    if (attach === undefined) return this.write(session, false, wanted, step);
+    return this.write(session, false, wanted, (ledger, stored) =>
+      attached(step(ledger, stored), ledger as Ledger, attach),
+    );
+  }
+
+  ledger(session: string, records: 'all' | 'summary') {
+    return this.read(session, records === 'all' ? EVERYTHING : { records: 'summary' }, (stored) => ({
+      exitCode: 0 as const,
+      payload: { ledger: stored.ledger, count: stored.summary.count },
+      findings: [],
+    }));
   }
 
   resume(session: string) {
@@ -366,6 +382,18 @@ class PgLedgerStore implements PgLedgerStoreOps {
   end(): Promise<void> {
     return this.connection.close();
   }
+}
+
+/** An accepted iteration's write as `attach` changes it; the payload is its (changed) new record. */
+function attached(
+  step: StepResult<IterationRecord>,
+  before: Ledger,
+  attach: (before: Ledger, after: Ledger) => Ledger,
+): StepResult<IterationRecord> {
+  if (step.write === undefined || step.result.exitCode !== 0) return step;
+  const write = attach(before, step.write);
+  const record = write.iterations[write.iterations.length - 1] ?? step.result.payload;
+  return { write, result: { ...step.result, payload: record } };
 }
 
 /** A step over an existing ledger, given the fold of its records as loaded. */

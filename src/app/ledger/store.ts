@@ -6,7 +6,7 @@ import type { EngineeringIterateInput } from '../../engine/engineering/iterate';
 import type { OpenPayload } from '../../engine/open';
 import type { ResumePayload } from '../../engine/resume';
 import type { StatusPayload } from '../../engine/status';
-import type { Evaluation, IterationRecord } from '../../engine/types';
+import type { Evaluation, IterationRecord, Ledger } from '../../engine/types';
 import type { SessionSummary } from '../../store/discover';
 import type { OpenOpInput } from '../contract/operations';
 import type { ClosePayload } from './steps';
@@ -44,7 +44,21 @@ export interface LedgerStoreOps {
   /** `host:port/database`: never the password. */
   readonly label: string;
   open(session: string, input: OpenOpInput): Promise<Outcome<OpenPayload>>;
-  iterate(session: string, input: EngineeringIterateInput): Promise<Outcome<IterationRecord>>;
+  /**
+   * `attach`, when given, runs in the write's transaction on the accepted iteration (`before`:
+   * the ledger as loaded, `after`: the write) and gives the ledger to save instead, e.g. with the
+   * record's `checkpoint` key; it may throw Refused to write nothing.
+   */
+  iterate(
+    session: string,
+    input: EngineeringIterateInput,
+    attach?: (before: Ledger, after: Ledger) => Ledger,
+  ): Promise<Outcome<IterationRecord>>;
+  /**
+   * The session's ledger as one consistent read: every record (`all`), or none (`summary`: then
+   * `ledger.iterations` is empty); `count` is how many records it has either way.
+   */
+  ledger(session: string, records: 'all' | 'summary'): Promise<Outcome<{ ledger: Ledger; count: number }>>;
   status(session: string): Promise<Outcome<StatusPayload>>;
   score(session: string, measures: string[]): Promise<Outcome<Evaluation>>;
   resume(session: string): Promise<Outcome<ResumePayload>>;
