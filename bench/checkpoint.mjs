@@ -13,6 +13,9 @@
 // (`update-index --add --remove --replace -z --stdin` of the same paths, then
 // `write-tree --missing-ok`), with the tree ids compared so both are known to write the same
 // checkpoint. Usage: node bench/checkpoint.mjs [rounds]
+// (LOOP_LEDGER_BENCH_BEFORE_CLI=path/to/dist/cli.js adds another build's `iterate --checkpoint`.)
+// Beside them, in the same rounds, the floors: a bare `node -e 0` and `git --version`, and the
+// number of git processes one checkpoint runs.
 import { execFileSync, spawnSync } from 'node:child_process';
 import {
   copyFileSync,
@@ -25,11 +28,13 @@ import {
   utimesSync,
   writeFileSync,
 } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
 const CLI = resolve(import.meta.dirname, '../dist/cli.js');
 const rounds = Number(process.argv[2] ?? 7);
+// Optional: another build's dist/cli.js, whose `iterate --checkpoint` is measured in the same rounds.
+const BEFORE = process.env.LOOP_LEDGER_BENCH_BEFORE_CLI;
 const env = { ...process.env };
 delete env.NODE_OPTIONS;
 delete env.NODE_EXTRA_CA_CERTS;
@@ -37,28 +42,26 @@ delete env.NODE_EXTRA_CA_CERTS;
 const git = (cwd, args) =>
   execFileSync('git', ['-c', 'user.name=B', '-c', 'user.email=b@b', ...args], { cwd, env, stdio: 'pipe' });
 /**
- * Runs the CLI under `sh -c '…; times'`: wall time, and the CPU time (user + system) of the CLI
- * and every git it ran, which a machine shared with other work inflates far less than the wall.
+ * Runs a program under bash's `time`: wall time, and the CPU time (user + system, to the
+ * millisecond) of it and every process it ran, which a machine shared with other work inflates
+ * far less than the wall.
  */
-const cli = (args) => {
+const timed = (argv, extraEnv = {}) => {
   const t = process.hrtime.bigint();
   const r = spawnSync(
-    'sh',
-    ['-c', '"$@" >/dev/null || exit 1; times', 'sh', process.execPath, CLI, ...args],
+    'bash',
+    ['-c', 'TIMEFORMAT="%3U %3S"; { time "$@" >/dev/null 2>"$ERR"; } 2>&1 || exit 1', 'bash', ...argv],
     {
-      env,
+      env: { ...env, ERR: join(tmpdir(), `loop-ledger-bench-err-${process.pid}`), ...extraEnv },
       encoding: 'utf8',
     },
   );
   const wall = Number(process.hrtime.bigint() - t) / 1e6;
-  if (r.status !== 0) throw new Error(`loop-ledger ${args[0]} exited ${r.status}: ${r.stderr}`);
-  const children = r.stdout.trim().split('\n').pop() ?? '';
-  const cpu = [...children.matchAll(/(\d+)m([\d.]+)s/g)].reduce(
-    (sum, m) => sum + Number(m[1]) * 60e3 + Number(m[2]) * 1e3,
-    0,
-  );
-  return { wall, cpu };
+  if (r.status !== 0) throw new Error(`${argv.join(' ')} exited ${r.status}: ${r.stderr}`);
+  const [user, sys] = (r.stdout.trim().split('\n').pop() ?? '').split(' ').map(Number);
+  return { wall, cpu: (user + sys) * 1e3 };
 };
+const cli = (args) => timed([process.execPath, CLI, ...args]);
 
 function bytesUnder(dir) {
   let total = 0;
@@ -90,24 +93,59 @@ try {
   cli(['open', ...at, '--contract', contract]);
   for (let f = 0; f < 100; f++) writeFileSync(join(root, `d${f}`, 'f0.txt'), `changed ${f}\n`);
 
+  const load = () =>
+    loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ');
+  const loadBefore = load();
+  // The floors, in the same interleaved rounds: a bare node start and a bare git start.
+  const nodeStart = [];
+  const gitStart = [];
   const plain = [];
   const withCheckpoint = [];
+  const before = [];
   for (let i = 0; i < rounds; i++) {
+    nodeStart.push(timed([process.execPath, '-e', '0']));
+    gitStart.push(timed(['git', '--version']));
     plain.push(cli(['iterate', ...at, '--outcome', 'continue']));
     withCheckpoint.push(cli(['iterate', ...at, '--outcome', 'continue', '--checkpoint']));
+    if (BEFORE)
+      before.push(
+        timed([process.execPath, BEFORE, 'iterate', ...at, '--outcome', 'continue', '--checkpoint']),
+      );
   }
+  // How many git processes one checkpoint runs (each logs one `built-in` trace line).
+  const trace = join(tmpdir(), `loop-ledger-bench-trace-${process.pid}`);
+  timed([process.execPath, CLI, 'iterate', ...at, '--outcome', 'continue', '--checkpoint'], {
+    GIT_TRACE: trace,
+  });
+  const gits = readFileSync(trace, 'utf8')
+    .split('\n')
+    .filter((l) => /trace: built-in: git /.test(l))
+    .map((l) => l.replace(/.*built-in: git (?:-c \S+ )*(?:--\S+ )*/, '').split(' ')[0]);
+  rmSync(trace, { force: true });
   const med = (xs, key) => xs.map((x) => x[key]).sort((a, b) => a - b)[Math.floor(xs.length / 2)];
   const row = (label, key) =>
     console.log(
       `  ${label.padEnd(22)} iterate ${med(plain, key).toFixed(0)} ms, with --checkpoint ${med(withCheckpoint, key).toFixed(0)} ms: the checkpoint's own ${(med(withCheckpoint, key) - med(plain, key)).toFixed(0)} ms (aim < 300 ms)`,
     );
-  const before = bytesUnder(join(root, '.git'));
+  const gitBytes = bytesUnder(join(root, '.git'));
   const growthRounds = 10;
   for (let i = 0; i < growthRounds; i++) cli(['iterate', ...at, '--outcome', 'continue', '--checkpoint']);
-  const growth = (bytesUnder(join(root, '.git')) - before) / growthRounds;
-  console.log(`10,000 files, 100 changed, ${rounds} rounds (medians):`);
+  const growth = (bytesUnder(join(root, '.git')) - gitBytes) / growthRounds;
+  console.log(
+    `10,000 files, 100 changed, ${rounds} rounds (medians), load average ${loadBefore} → ${load()}:`,
+  );
   row('wall', 'wall');
   row('CPU (user+sys, + git)', 'cpu');
+  if (BEFORE)
+    console.log(
+      `  another build's iterate --checkpoint (${BEFORE}), same rounds: CPU ${med(before, 'cpu').toFixed(0)} ms, its checkpoint's own ${(med(before, 'cpu') - med(plain, 'cpu')).toFixed(0)} ms`,
+    );
+  console.log(
+    `  floors (CPU): node -e 0 ${med(nodeStart, 'cpu').toFixed(0)} ms, git --version ${med(gitStart, 'cpu').toFixed(0)} ms; ` +
+      `${gits.length} git processes per checkpoint (${gits.join(', ')}): ≥ ${(gits.length * med(gitStart, 'cpu')).toFixed(0)} ms of git start-ups alone`,
+  );
   console.log(`  .git growth per unchanged checkpoint: ${growth.toFixed(0)} bytes   (aim: a few hundred)`);
   gitSteps(root);
   rmSync(contract, { force: true });

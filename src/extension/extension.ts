@@ -55,7 +55,7 @@ export function activate(context: vscode.ExtensionContext): void {
     output,
     briefs,
     sessions: sessions.sessions,
-    checkpoints: overviewCheckpoints(sessions.sessions, trust),
+    checkpoints: overviewCheckpoints(sessions.sessions, trust, sessions.store),
   });
   registerCheckpoints(context, commands, {
     prompter,

@@ -124,7 +124,7 @@ export async function readResource(
   }
   const session = ledgerSession(uri);
   if (session !== null && ctx.store) {
-    const read = await ctx.store.run((store) => store.load(session));
+    const read = await ctx.store.run((store) => store.load(session, 'all'));
     if (read.payload === undefined) {
       if (read.exitCode === 2)
         throw new UnknownResource(`${uri}: ${read.findings[0]?.message ?? 'no ledger'}`);

@@ -1,10 +1,12 @@
 // The checkpoints of one session as the ledger records them, each checked by the engine's rules
 // before any of it reaches git: a commit that is not a full hex id, or a ref that is not the one
 // this session, epoch and iteration would have, is refused, never passed on.
+import { git } from '../../drivers/checkpoints/git';
 import { refCommit } from '../../drivers/checkpoints/refs';
 import type { CheckpointWorkspace } from '../../drivers/checkpoints/workspace';
 import { readCheckpointKey, type CheckpointRecord } from '../../engine/checkpoints/rules';
 import { EXIT } from '../../engine/refusal';
+import type { Ledger } from '../../engine/types';
 import { loadLedger } from '../ledger/access';
 import { Refused } from '../outcome';
 
@@ -14,7 +16,11 @@ export interface SessionCheckpoint extends CheckpointRecord {
 }
 
 export function sessionCheckpoints(root: string, session: string): SessionCheckpoint[] {
-  const ledger = loadLedger(root, session);
+  return checkpointsOfLedger(loadLedger(root, session), session);
+}
+
+/** The checkpoints `ledger`'s records name (a ledger read from any store). */
+export function checkpointsOfLedger(ledger: Ledger, session: string): SessionCheckpoint[] {
   const out: SessionCheckpoint[] = [];
   for (const record of ledger.iterations) {
     const read = readCheckpointKey(
@@ -46,8 +52,12 @@ export function liveCommit(ws: CheckpointWorkspace, cp: SessionCheckpoint, sessi
   }
   const commit = refCommit(ws, cp.ref);
   if (commit === null) {
+    // A ledger in a shared store names checkpoints taken on other machines: their objects are there.
+    const present = git(ws.place, ['cat-file', '-e', '--end-of-options', `${cp.commit}^{commit}`]).code === 0;
     throw new Refused(EXIT.wrongState, [
-      `${session} iteration ${cp.n}: checkpoint ${cp.ref} is gone (pruned)`,
+      present
+        ? `${session} iteration ${cp.n}: checkpoint ${cp.ref} is gone (pruned)`
+        : `${session} iteration ${cp.n}: its checkpoint commit ${cp.commit} is not in this repository (${ws.place.top}); it was taken in another one (another machine or clone), where its objects and ref ${cp.ref} stay`,
     ]);
   }
   if (commit !== cp.commit) {

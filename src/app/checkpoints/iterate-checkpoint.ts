@@ -1,7 +1,8 @@
 // `iterate --checkpoint`: the workspace's commit is taken first (objects only, outside the lock,
-// so a slow tree does not hold other writers), then under the ledger's lock the engine decides
-// the record, the ref `refs/loop-ledger/<session>/<epoch>-<n>` is created and the record is
-// written with its additive `checkpoint` key. A refused iteration creates no ref.
+// so a slow tree does not hold other writers) and its ref `refs/loop-ledger/<session>/<epoch>-<n>`
+// created for the number the record is expected to get; then under the ledger's lock the engine
+// decides the record, which is written with its additive `checkpoint` key (git runs there only
+// when another writer took that number first). A refused iteration keeps no ref.
 // Without `--checkpoint`, an iterate on a loop whose contract says `checkpoint: true` takes one
 // too (see iterateByContractOp).
 import { openWorkspace } from '../../drivers/checkpoints/workspace';
@@ -17,8 +18,12 @@ import type { LockOptions } from '../ledger/lock-options';
 import { fromRefusal, ledgerFile, operation, Refused, type Outcome } from '../outcome';
 import { checkpointStep } from './errors';
 import {
+  nextFromFiles,
+  pendingHolds,
   recordIterationCheckpoint,
+  releasePendingRef,
   takeIterationCheckpoint,
+  withPendingRefSync,
   type TakenCheckpoint,
 } from './iteration-checkpoint';
 
@@ -33,39 +38,61 @@ export function iterateWithCheckpointOp(
     if ('problem' in named) throw new Refused(EXIT.usage, [named.problem]);
     const cap = maxFileBytes(process.env.LOOP_LEDGER_CHECKPOINT_MAX_MB);
     if (typeof cap !== 'number') throw new Refused(EXIT.usage, [cap.problem]);
-    const { ws, snap } = checkpointStep('checkpoint', () => {
+    const taken = checkpointStep('checkpoint', () => {
       const ws = openWorkspace(root);
-      return {
-        ws,
-        snap: takeSnapshot(ws, {
-          maxFileBytes: cap,
-          now: input.now,
-          message: `loop-ledger checkpoint ${session}`,
-        }),
-      };
+      const snap = takeSnapshot(ws, {
+        maxFileBytes: cap,
+        now: input.now,
+        message: `loop-ledger checkpoint ${session}`,
+      });
+      return withPendingRefSync({ ws, snap }, session, nextFromFiles(root, session));
     });
-    return appendToLedger(
-      root,
-      session,
-      (ledger, records) => {
-        const result = iterateEngineering(ledger, input, records);
-        if (isRefusal(result)) return { result: fromRefusal<IterationRecord>(result) };
-        const ref = checkpointRef(session, result.record.epoch, result.record.n);
-        if ('problem' in ref) throw new Refused(EXIT.usage, [ref.problem]);
-        checkpointStep('checkpoint', () => createRef(ws, ref.ref, snap.commit));
-        const checkpoint = {
-          commit: snap.commit,
-          ref: ref.ref,
-          head: snap.head,
-          shadow: ws.shadow,
-          excluded: snap.excluded,
-        };
-        const next = withCheckpoint(result.ledger, result.record, checkpoint);
-        return { write: next.ledger, result: { exitCode: 0, payload: next.record, findings: [] } };
-      },
-      lock,
+    if ('skipped' in taken) throw new Error('unreachable: an explicit checkpoint is taken or refused');
+    const { ws, snap } = taken;
+    return releasingPendingRef(taken, () =>
+      appendToLedger<Outcome<IterationRecord>>(
+        root,
+        session,
+        (ledger, records) => {
+          const result = iterateEngineering(ledger, input, records);
+          if (isRefusal(result)) return { result: fromRefusal<IterationRecord>(result) };
+          const ref = checkpointRef(session, result.record.epoch, result.record.n);
+          if ('problem' in ref) throw new Refused(EXIT.usage, [ref.problem]);
+          // Created before the lock for this record's number; only when that did not hold is git run here.
+          if (!pendingHolds(taken, ref.ref))
+            checkpointStep('checkpoint', () => createRef(ws, ref.ref, snap.commit));
+          const checkpoint = {
+            commit: snap.commit,
+            ref: ref.ref,
+            head: snap.head,
+            shadow: ws.shadow,
+            excluded: snap.excluded,
+          };
+          const next = withCheckpoint(result.ledger, result.record, checkpoint);
+          return { write: next.ledger, result: { exitCode: 0 as const, payload: next.record, findings: [] } };
+        },
+        lock,
+      ),
     );
   });
+}
+
+/**
+ * Runs the locked write, then deletes the ref made ahead of it unless the record took it (a
+ * refusal, a busy lock, a write that failed: the ref would name a checkpoint no record has).
+ */
+function releasingPendingRef(
+  taken: TakenCheckpoint | null,
+  write: () => Outcome<IterationRecord>,
+): Outcome<IterationRecord> {
+  let recorded: IterationRecord | undefined;
+  try {
+    const outcome = write();
+    recorded = outcome.payload;
+    return outcome;
+  } finally {
+    releasePendingRef(taken, recorded);
+  }
 }
 
 /**
@@ -89,12 +116,16 @@ export function iterateByContractOp(
     !options.optOut && wants(ledgerBeforeLock(root, session))
       ? takeIterationCheckpoint(root, session, input.now)
       : null;
-  return iterateRecording(
-    root,
-    session,
-    input,
-    (ledger) => (wants(ledger) ? (early ?? takeIterationCheckpoint(root, session, input.now)) : null),
-    lock,
+  return releasingPendingRef(early, () =>
+    iterateRecording(
+      root,
+      session,
+      input,
+      // Taken under the lock only when the contract started asking meanwhile (no ref made ahead then).
+      (ledger) =>
+        wants(ledger) ? (early ?? takeIterationCheckpoint(root, session, input.now, {}, () => null)) : null,
+      lock,
+    ),
   );
 }
 
@@ -134,7 +165,7 @@ export function iterateTakenOp(
   taken: TakenCheckpoint,
   lock: LockOptions = {},
 ): Outcome<IterationRecord> {
-  return iterateRecording(root, session, input, () => taken, lock);
+  return releasingPendingRef(taken, () => iterateRecording(root, session, input, () => taken, lock));
 }
 
 /**

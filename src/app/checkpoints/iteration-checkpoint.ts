@@ -1,14 +1,24 @@
 // The checkpoint `run`, `repeat`, `wo run` (and an `iterate` whose contract asks for one) take by
-// default, in two steps around the ledger's lock: the workspace's commit is taken first (objects
-// only, outside the lock), then, in the same locked write as the iteration, its ref is created
-// and the record gets its `checkpoint` key. A checkpoint that cannot be taken (no git, a refused
-// LFS filter, a session id git cannot name, any git failure) never stops the loop: the record
-// lands with `checkpoint_skipped` saying why instead.
+// default, around the ledger's lock: the workspace's commit is taken first (objects only,
+// outside the lock), then, still outside it, its ref is created for the iteration number the
+// record is expected to get (read from the ledger without the lock), and in the locked write the
+// record gets its `checkpoint` key. So the ref exists before the record that names it: a process
+// killed between the two leaves a ref without a record, which the next iteration of that number
+// replaces and `checkpoint prune` drops, never a record without its ref. No git runs under the
+// lock unless that expectation was wrong (another writer recorded first): then the ref is created
+// there, as before. A checkpoint that cannot be taken (no git, a refused LFS filter, a session id
+// git cannot name, any git failure) never stops the loop: the record lands with
+// `checkpoint_skipped` saying why instead.
 // `run` and `repeat` take theirs with the asynchronous variant: from VS Code they run in the
 // extension host, whose thread must not wait on git while the workspace is read.
 import { runAsync, runSync, type Program } from '../../drivers/checkpoints/program';
 import { snapshotProgram, type Snapshot } from '../../drivers/checkpoints/snapshot';
-import { createRef } from '../../drivers/checkpoints/refs';
+import {
+  createRef,
+  createRefIfAbsentProgram,
+  deleteRefIfStill,
+  looseRefCommit,
+} from '../../drivers/checkpoints/refs';
 import { openWorkspaceProgram, type CheckpointWorkspace } from '../../drivers/checkpoints/workspace';
 import {
   checkpointRef,
@@ -16,28 +26,77 @@ import {
   withCheckpoint,
   withSkippedCheckpoint,
 } from '../../engine/checkpoints/rules';
-import type { Ledger } from '../../engine/types';
+import { currentEpoch } from '../../engine/ledger-view';
+import type { IterationRecord, Ledger } from '../../engine/types';
+import { loadLedgerSummarised } from '../ledger/access';
+import { loadLedgerAsync } from '../ledger/read-operations-async';
 
-export type TakenCheckpoint = { ws: CheckpointWorkspace; snap: Snapshot } | { skipped: string };
+/** The record's place the ref was created for before the lock. */
+export interface PendingRef {
+  ref: string;
+  epoch: number;
+  n: number;
+}
 
-/** The workspace's commit for the iteration about to be recorded, or why there is none. */
+export type TakenCheckpoint =
+  { ws: CheckpointWorkspace; snap: Snapshot; pending?: PendingRef } | { skipped: string };
+
+/** The epoch and number the session's next record gets, as a read without the lock sees it. */
+export interface NextRecord {
+  epoch: number;
+  n: number;
+}
+
 /** How a checkpoint is taken; `maxFileMB` overrides LOOP_LEDGER_CHECKPOINT_MAX_MB (the size cap). */
 export interface CheckpointOptions {
   maxFileMB?: number;
 }
 
-export function takeIterationCheckpoint(root: string, session: string, now: Date): TakenCheckpoint {
-  return runSync(iterationCheckpointProgram(root, session, now, {}));
+/** The next record of `ledger` (its records counted, or their summary's count when not loaded). */
+export function nextRecordOf(ledger: Ledger, count = ledger.iterations.length): NextRecord {
+  return { epoch: currentEpoch(ledger), n: count + 1 };
+}
+
+export function nextFromFiles(root: string, session: string): NextRecord | null {
+  try {
+    const { ledger, records } = loadLedgerSummarised(root, session);
+    return nextRecordOf(ledger, records?.count ?? ledger.iterations.length);
+  } catch {
+    return null; // the locked write says why it cannot read the ledger
+  }
+}
+
+/**
+ * The workspace's commit for the iteration about to be recorded, with its ref created for the
+ * record's expected number, or why there is none. `next`: that number when the caller knows it
+ * (a PostgreSQL store); by default read from the ledger file.
+ */
+export function takeIterationCheckpoint(
+  root: string,
+  session: string,
+  now: Date,
+  options: CheckpointOptions = {},
+  next: () => NextRecord | null = () => nextFromFiles(root, session),
+): TakenCheckpoint {
+  const taken = runSync(iterationCheckpointProgram(root, session, now, options));
+  if ('skipped' in taken) return taken;
+  return runSync(withPendingRef(taken, session, next()));
 }
 
 /** `takeIterationCheckpoint` without blocking the thread (the same git calls). */
-export function takeIterationCheckpointAsync(
+export async function takeIterationCheckpointAsync(
   root: string,
   session: string,
   now: Date,
   options: CheckpointOptions = {},
 ): Promise<TakenCheckpoint> {
-  return runAsync(iterationCheckpointProgram(root, session, now, options));
+  const taken = await runAsync(iterationCheckpointProgram(root, session, now, options));
+  if ('skipped' in taken) return taken;
+  const next = await loadLedgerAsync(root, session).then(
+    (ledger) => nextRecordOf(ledger),
+    () => null,
+  );
+  return runAsync(withPendingRef(taken, session, next));
 }
 
 function* iterationCheckpointProgram(
@@ -66,9 +125,39 @@ function* iterationCheckpointProgram(
 }
 
 /**
+ * `taken` with its ref created for `next` when no such ref exists yet. A ref already there (a
+ * killed writer's leftover, or another writer's expecting the same number) is left alone: the
+ * locked write then creates the ref itself.
+ */
+export function withPendingRefSync(
+  taken: { ws: CheckpointWorkspace; snap: Snapshot },
+  session: string,
+  next: NextRecord | null,
+): TakenCheckpoint {
+  return runSync(withPendingRef(taken, session, next));
+}
+
+function* withPendingRef(
+  taken: { ws: CheckpointWorkspace; snap: Snapshot },
+  session: string,
+  next: NextRecord | null,
+): Program<TakenCheckpoint> {
+  if (next === null) return taken;
+  const ref = checkpointRef(session, next.epoch, next.n);
+  if ('problem' in ref) return taken;
+  try {
+    const created = yield* createRefIfAbsentProgram(taken.ws, ref.ref, taken.snap.commit);
+    return created ? { ...taken, pending: { ref: ref.ref, ...next } } : taken;
+  } catch {
+    return taken;
+  }
+}
+
+/**
  * `after` with the iteration it added over `before` carrying the checkpoint (its ref created
- * now, under the caller's lock) or why it has none. A write that added no iteration (a close,
- * a refusal) is returned as it is, and no ref is made.
+ * before the lock for this very record, or, when that expectation failed, now, under the
+ * caller's lock) or why it has none. A write that added no iteration (a close, a refusal) is
+ * returned as it is, and no ref is made.
  */
 export function recordIterationCheckpoint(
   before: Ledger,
@@ -76,16 +165,19 @@ export function recordIterationCheckpoint(
   taken: TakenCheckpoint,
   session: string,
 ): Ledger {
+  // (`before` loaded through its records' summary has none: then `after` holds only the new ones.)
   if (after.iterations.length <= before.iterations.length) return after;
   const record = after.iterations[after.iterations.length - 1];
   if (record === undefined) return after;
   if ('skipped' in taken) return withSkippedCheckpoint(after, record, taken.skipped).ledger;
   const ref = checkpointRef(session, record.epoch, record.n);
   if ('problem' in ref) return withSkippedCheckpoint(after, record, ref.problem).ledger;
-  try {
-    createRef(taken.ws, ref.ref, taken.snap.commit);
-  } catch (error) {
-    return withSkippedCheckpoint(after, record, reason(error)).ledger;
+  if (!pendingHolds(taken, ref.ref)) {
+    try {
+      createRef(taken.ws, ref.ref, taken.snap.commit);
+    } catch (error) {
+      return withSkippedCheckpoint(after, record, reason(error)).ledger;
+    }
   }
   return withCheckpoint(after, record, {
     commit: taken.snap.commit,
@@ -94,6 +186,32 @@ export function recordIterationCheckpoint(
     shadow: taken.ws.shadow,
     excluded: taken.snap.excluded,
   }).ledger;
+}
+
+/** The ref created before the lock is this record's and still names the checkpoint (no git run). */
+export function pendingHolds(
+  taken: { ws: CheckpointWorkspace; snap: Snapshot; pending?: PendingRef },
+  ref: string,
+) {
+  return taken.pending?.ref === ref && looseRefCommit(taken.ws, ref) === taken.snap.commit;
+}
+
+/**
+ * After the locked write: the ref created before it is deleted when the record did not take it
+ * (refused, or recorded under another number), unless another writer has taken it over since.
+ */
+export function releasePendingRef(
+  taken: TakenCheckpoint | null,
+  recorded: IterationRecord | undefined,
+): void {
+  if (taken === null || 'skipped' in taken || taken.pending === undefined) return;
+  const used = (recorded as { checkpoint?: { ref?: unknown } } | undefined)?.checkpoint?.ref;
+  if (used === taken.pending.ref) return;
+  try {
+    deleteRefIfStill(taken.ws, taken.pending.ref, taken.snap.commit);
+  } catch {
+    // a leftover ref without a record is harmless: replaced by the next record of its number, or pruned
+  }
 }
 
 function reason(error: unknown): string {

@@ -7,7 +7,14 @@ import { openWorkspace } from '../../drivers/checkpoints/workspace';
 import { maxFileBytes, type ExcludedPath } from '../../engine/checkpoints/rules';
 import { EXIT } from '../../engine/refusal';
 import { ledgerFile, operation, Refused, type Outcome } from '../outcome';
-import { checkpointOf, liveCommit, sessionCheckpoints } from './checkpoints';
+import { loadLedger } from '../ledger/access';
+import {
+  checkpointOf,
+  checkpointsOfLedger,
+  liveCommit,
+  sessionCheckpoints,
+  type SessionCheckpoint,
+} from './checkpoints';
 import { checkpointStep } from './errors';
 
 export interface CheckpointRow {
@@ -20,29 +27,33 @@ export interface CheckpointRow {
   excluded: ExcludedPath[];
 }
 
-export function checkpointListOp(
-  root: string,
-  session: string,
-): Outcome<{ session: string; checkpoints: CheckpointRow[] }> {
-  return operation(ledgerFile(root, session), () => {
-    const all = sessionCheckpoints(root, session);
-    const live =
-      all.length === 0
-        ? new Map<string, string>()
-        : checkpointStep('checkpoint list', () => {
-            const ws = openWorkspace(root);
-            return new Map(sessionRefs(ws, session).map((r) => [r.ref, r.commit]));
-          });
-    const checkpoints = all.map((c) => ({
-      n: c.n,
-      epoch: c.epoch,
-      commit: c.commit,
-      ref: c.ref,
-      present: live.get(c.ref) === c.commit,
-      excluded: c.excluded,
-    }));
-    return { exitCode: 0, payload: { session, checkpoints }, findings: [] };
-  });
+export interface CheckpointList {
+  session: string;
+  checkpoints: CheckpointRow[];
+}
+
+export function checkpointListOp(root: string, session: string): Outcome<CheckpointList> {
+  return operation(ledgerFile(root, session), () => listOf(root, session, sessionCheckpoints(root, session)));
+}
+
+/** `list` over the checkpoints a ledger names (from the files or a store), against this workspace's refs. */
+export function listOf(root: string, session: string, all: SessionCheckpoint[]): Outcome<CheckpointList> {
+  const live =
+    all.length === 0
+      ? new Map<string, string>()
+      : checkpointStep('checkpoint list', () => {
+          const ws = openWorkspace(root);
+          return new Map(sessionRefs(ws, session).map((r) => [r.ref, r.commit]));
+        });
+  const checkpoints = all.map((c) => ({
+    n: c.n,
+    epoch: c.epoch,
+    commit: c.commit,
+    ref: c.ref,
+    present: live.get(c.ref) === c.commit,
+    excluded: c.excluded,
+  }));
+  return { exitCode: 0, payload: { session, checkpoints }, findings: [] };
 }
 
 export interface DiffRange {
@@ -55,62 +66,92 @@ export interface DiffRange {
 
 /** A unified diff between two checkpoints, or one checkpoint and the workspace now. */
 export function checkpointDiffOp(root: string, session: string, range: DiffRange): Outcome<{ diff: string }> {
-  return operation(ledgerFile(root, session), () => {
-    const all = sessionCheckpoints(root, session);
-    return checkpointStep('checkpoint diff', () => {
-      const ws = openWorkspace(root);
-      let from: string;
-      let to: string;
-      if (range.from !== undefined && range.to !== undefined && range.iteration === undefined) {
-        from = liveCommit(ws, checkpointOf(all, session, range.from), session);
-        to = liveCommit(ws, checkpointOf(all, session, range.to), session);
-      } else if (range.iteration !== undefined && range.from === undefined && range.to === undefined) {
-        from = liveCommit(ws, checkpointOf(all, session, range.iteration), session);
-        const cap = maxFileBytes(process.env.LOOP_LEDGER_CHECKPOINT_MAX_MB);
-        if (typeof cap !== 'number') throw new Refused(EXIT.usage, [cap.problem]);
-        to = takeSnapshot(ws, { maxFileBytes: cap, now: range.now, message: 'loop-ledger workspace' }).commit;
-      } else {
-        throw new Refused(EXIT.usage, ['checkpoint diff: give --iteration N, or --from N and --to M']);
-      }
-      const diff = gitOk(ws.place, [
-        'diff',
-        ...DIFF_OPTIONS,
-        '--no-renames',
-        '--binary',
-        '--end-of-options',
-        from,
-        to,
-        '--',
-      ]);
-      return { exitCode: 0, payload: { diff: diff.toString('utf8') }, findings: [] };
-    });
+  return operation(ledgerFile(root, session), () =>
+    diffOf(root, session, sessionCheckpoints(root, session), range),
+  );
+}
+
+/** `diff` over the checkpoints a ledger names. */
+export function diffOf(
+  root: string,
+  session: string,
+  all: SessionCheckpoint[],
+  range: DiffRange,
+): Outcome<{ diff: string }> {
+  return checkpointStep('checkpoint diff', () => {
+    const ws = openWorkspace(root);
+    let from: string;
+    let to: string;
+    if (range.from !== undefined && range.to !== undefined && range.iteration === undefined) {
+      from = liveCommit(ws, checkpointOf(all, session, range.from), session);
+      to = liveCommit(ws, checkpointOf(all, session, range.to), session);
+    } else if (range.iteration !== undefined && range.from === undefined && range.to === undefined) {
+      from = liveCommit(ws, checkpointOf(all, session, range.iteration), session);
+      const cap = maxFileBytes(process.env.LOOP_LEDGER_CHECKPOINT_MAX_MB);
+      if (typeof cap !== 'number') throw new Refused(EXIT.usage, [cap.problem]);
+      to = takeSnapshot(ws, { maxFileBytes: cap, now: range.now, message: 'loop-ledger workspace' }).commit;
+    } else {
+      throw new Refused(EXIT.usage, ['checkpoint diff: give --iteration N, or --from N and --to M']);
+    }
+    const diff = gitOk(ws.place, [
+      'diff',
+      ...DIFF_OPTIONS,
+      '--no-renames',
+      '--binary',
+      '--end-of-options',
+      from,
+      to,
+      '--',
+    ]);
+    return { exitCode: 0, payload: { diff: diff.toString('utf8') }, findings: [] };
   });
 }
 
 /** Keeps the `keep` newest checkpoint refs of the session and deletes the others. */
-export function checkpointPruneOp(
+export interface PrunePayload {
+  session: string;
+  kept: string[];
+  pruned: string[];
+}
+
+export function checkpointPruneOp(root: string, session: string, keep: number): Outcome<PrunePayload> {
+  return operation(ledgerFile(root, session), () => {
+    const ledger = loadLedger(root, session);
+    return pruneOf(root, session, checkpointsOfLedger(ledger, session), ledger.iterations.length, keep);
+  });
+}
+
+/**
+ * Keeps the `keep` newest of the refs the records name and deletes the others, and every ref no
+ * record names at a number the session has already recorded (left by a writer killed between its
+ * ref and its record, or refused after making it). A ref past the newest record may belong to
+ * an iterate still running, and stays. `count`: how many records the session has.
+ */
+export function pruneOf(
   root: string,
   session: string,
+  all: SessionCheckpoint[],
+  count: number,
   keep: number,
-): Outcome<{ session: string; kept: string[]; pruned: string[] }> {
-  return operation(ledgerFile(root, session), () => {
-    if (!Number.isSafeInteger(keep) || keep < 0)
-      throw new Refused(EXIT.usage, ['--keep must be a whole number, 0 or more']);
-    sessionCheckpoints(root, session); // the ledger must be readable: this is its session
-    return checkpointStep('checkpoint prune', () => {
-      const ws = openWorkspace(root);
-      const refs = sessionRefs(ws, session)
-        .map((r) => ({ ...r, order: orderOf(r.ref) }))
-        .filter((r): r is typeof r & { order: [number, number] } => r.order !== null)
-        .sort((a, b) => b.order[0] - a.order[0] || b.order[1] - a.order[1]);
-      const pruned = refs.slice(keep);
-      for (const r of pruned) deleteRef(ws, r.ref, r.commit);
-      return {
-        exitCode: 0,
-        payload: { session, kept: refs.slice(0, keep).map((r) => r.ref), pruned: pruned.map((r) => r.ref) },
-        findings: [],
-      };
-    });
+): Outcome<PrunePayload> {
+  if (!Number.isSafeInteger(keep) || keep < 0)
+    throw new Refused(EXIT.usage, ['--keep must be a whole number, 0 or more']);
+  return checkpointStep('checkpoint prune', () => {
+    const ws = openWorkspace(root);
+    const recorded = new Set(all.map((c) => `${c.commit} ${c.ref}`));
+    const refs = sessionRefs(ws, session)
+      .map((r) => ({ ...r, order: orderOf(r.ref) }))
+      .filter((r): r is typeof r & { order: [number, number] } => r.order !== null)
+      .sort((a, b) => b.order[0] - a.order[0] || b.order[1] - a.order[1]);
+    const orphan = (r: (typeof refs)[number]) => !recorded.has(`${r.commit} ${r.ref}`) && r.order[1] <= count;
+    const named = refs.filter((r) => !orphan(r));
+    const pruned = [...named.slice(keep), ...refs.filter(orphan)];
+    for (const r of pruned) deleteRef(ws, r.ref, r.commit);
+    return {
+      exitCode: 0,
+      payload: { session, kept: named.slice(0, keep).map((r) => r.ref), pruned: pruned.map((r) => r.ref) },
+      findings: [],
+    };
   });
 }
 

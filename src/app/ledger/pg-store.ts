@@ -9,7 +9,7 @@ import type { BriefPacket, DiffInput, DiffText } from '../../engine/brief';
 import type { CloseInput } from '../../engine/close';
 import type { EngineeringIterateInput } from '../../engine/engineering/iterate';
 import { EXIT } from '../../engine/refusal';
-import type { Ledger } from '../../engine/types';
+import type { IterationRecord, Ledger } from '../../engine/types';
 import {
   ledgerPath,
   listSessions,
@@ -215,9 +215,17 @@ class PgLedgerStore implements PgLedgerStoreOps {
    * Reads the old records only through their fold (as the file store's sealed path does), and of
    * the completed actions only those it names: its cost does not grow with the loop's length.
    */
-  iterate(session: string, input: EngineeringIterateInput) {
+  iterate(
+    session: string,
+    input: EngineeringIterateInput,
+    attach?: (before: Ledger, after: Ledger) => Ledger,
+  ) {
     const wanted: Wanted = { records: 'summary', actions: input.actions ?? [] };
-    return this.write(session, false, wanted, withFold(iterateStep(input)));
+    const step = withFold(iterateStep(input));
+    if (attach === undefined) return this.write(session, false, wanted, step);
+    return this.write(session, false, wanted, (ledger, stored) =>
+      attached(step(ledger, stored), ledger as Ledger, attach),
+    );
   }
 
   resume(session: string) {
@@ -271,18 +279,19 @@ class PgLedgerStore implements PgLedgerStoreOps {
     });
   }
 
-  load(session: string) {
+  load(session: string, records: 'all' | 'summary') {
     return this.guard(async () => {
       const key = this.key(session);
+      const wanted: Wanted = records === 'all' ? EVERYTHING : { records: 'summary' };
       const found = await this.connection.run((client) =>
         snapshot(client, async () => {
-          const stored = await loadStored(client, key, false);
+          const stored = await loadStored(client, key, false, wanted);
           if (stored === null) return null;
           const row = await client.query<{ seq: string }>(
             'SELECT seq FROM loop_ledger_sessions WHERE project = $1 AND session = $2',
             [key.project, key.session],
           );
-          return { ledger: stored.ledger, seq: Number(row.rows[0]?.seq ?? 0) };
+          return { ledger: stored.ledger, count: stored.summary.count, seq: Number(row.rows[0]?.seq ?? 0) };
         }),
       );
       if (found === null) throw this.absent(session);
@@ -470,6 +479,18 @@ const KEEP_BRIEF: Remember<BriefPacket<DiffText>> = {
     };
   },
 };
+
+/** An accepted iteration's write as `attach` changes it; the payload is its (changed) new record. */
+function attached(
+  step: StepResult<IterationRecord>,
+  before: Ledger,
+  attach: (before: Ledger, after: Ledger) => Ledger,
+): StepResult<IterationRecord> {
+  if (step.write === undefined || step.result.exitCode !== 0) return step;
+  const write = attach(before, step.write);
+  const record = write.iterations[write.iterations.length - 1] ?? step.result.payload;
+  return { write, result: { ...step.result, payload: record } };
+}
 
 /** A step over an existing ledger, given the fold of its records as loaded. */
 function withFold<P>(

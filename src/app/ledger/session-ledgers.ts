@@ -81,7 +81,7 @@ export function usedStoreLedgers(label: string, use: StoreUse, requestBase: stri
   return {
     store: label,
     async load(session) {
-      const outcome = await use((store) => store.load(session));
+      const outcome = await use((store) => store.load(session, 'all'));
       if (outcome.payload === undefined || outcome.exitCode !== 0)
         throw new Refused(outcome.exitCode === 0 ? EXIT.internal : outcome.exitCode, outcome.findings);
       return outcome.payload.ledger;
@@ -103,7 +103,7 @@ export function usedStoreLedgers(label: string, use: StoreUse, requestBase: stri
       return decided.value;
     },
     async version(session) {
-      const outcome = await use((store) => store.load(session));
+      const outcome = await use((store) => store.load(session, 'all'));
       return outcome.payload === undefined ? 'absent' : `seq ${outcome.payload.seq}`;
     },
   };

@@ -54,7 +54,16 @@ export interface LedgerStoreOps {
   /** `host:port/database`: never the password. */
   readonly label: string;
   open(session: string, input: OpenOpInput): Promise<Outcome<OpenPayload>>;
-  iterate(session: string, input: EngineeringIterateInput): Promise<Outcome<IterationRecord>>;
+  /**
+   * `attach`, when given, runs in the write's transaction on the accepted iteration (`before`:
+   * the ledger as loaded, `after`: the write) and gives the ledger to save instead, e.g. with the
+   * record's `checkpoint` key; it may throw Refused to write nothing.
+   */
+  iterate(
+    session: string,
+    input: EngineeringIterateInput,
+    attach?: (before: Ledger, after: Ledger) => Ledger,
+  ): Promise<Outcome<IterationRecord>>;
   status(session: string): Promise<Outcome<StatusPayload>>;
   score(session: string, measures: string[]): Promise<Outcome<Evaluation>>;
   resume(session: string): Promise<Outcome<ResumePayload>>;
@@ -78,8 +87,15 @@ export interface LedgerStoreOps {
     requestId: string,
     step: (ledger: Ledger | null) => StepResult<P>,
   ): Promise<Outcome<P>>;
-  /** The session's whole ledger, as the file store would read it, and its write sequence number (which every write moves on). */
-  load(session: string): Promise<Outcome<{ ledger: Ledger; seq: number }>>;
+  /**
+   * The session's ledger as one consistent read: every record (`all`: as the file store would read
+   * it), or none (`summary`: then `ledger.iterations` is empty); `count` is how many records it
+   * has either way, `seq` its write sequence number (which every write moves on).
+   */
+  load(
+    session: string,
+    records: 'all' | 'summary',
+  ): Promise<Outcome<{ ledger: Ledger; count: number; seq: number }>>;
   /** Connects and checks the schema, writing nothing: a driver asks before it starts its work. */
   check(): Promise<Outcome<{ store: string }>>;
   /** Closes the connection (the process cannot exit while it is open). */

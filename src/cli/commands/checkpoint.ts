@@ -1,5 +1,14 @@
-import { checkpointDiffOp, checkpointListOp, checkpointPruneOp } from '../../app/checkpoints/operations';
-import { checkpointRestoreOp } from '../../app/checkpoints/restore';
+import {
+  checkpointDiffOp,
+  checkpointListOp,
+  checkpointPruneOp,
+  type CheckpointList,
+  type DiffRange,
+  type PrunePayload,
+} from '../../app/checkpoints/operations';
+import { checkpointRestoreOp, type RestoreInput, type RestorePayload } from '../../app/checkpoints/restore';
+import type { LedgerStoreOps } from '../../app/ledger/store';
+import type { Outcome } from '../../app/outcome';
 import { SESSION_FLAG, type CommandSpec, type ParsedFlags } from '../args';
 import { withHuman, type CommandOutcome } from '../outcome';
 import { UsageError } from '../usage-error';
@@ -22,6 +31,7 @@ export const spec: CommandSpec = {
     force: { type: 'boolean', help: 'restore even when HEAD has moved or changes are staged' },
     'dry-run': { type: 'boolean', help: 'restore: list the files it would write and remove, change nothing' },
   },
+  stores: true,
 };
 
 /** A path on one line: quoted when it holds a tab, a newline or a quote. */
@@ -54,12 +64,17 @@ function refuseOtherActionsFlags(action: string, flags: ParsedFlags): void {
   }
 }
 
-export function run(flags: ParsedFlags, ctx: CommandContext, action?: string): CommandOutcome {
+export function run(
+  flags: ParsedFlags,
+  ctx: CommandContext,
+  action?: string,
+): CommandOutcome | Promise<CommandOutcome> {
   const session = str(flags.session) as string;
+  const ops = ctx.store ? storeOps(ctx.store, ctx.root) : fileOps(ctx.root);
   if (action !== undefined) refuseOtherActionsFlags(action, flags);
   switch (action) {
     case 'list':
-      return withHuman(checkpointListOp(ctx.root, session), (p) =>
+      return humanOf(ops.list(session), (p) =>
         p.checkpoints.length === 0
           ? `${session}: no checkpoints`
           : p.checkpoints
@@ -71,8 +86,8 @@ export function run(flags: ParsedFlags, ctx: CommandContext, action?: string): C
               .join('\n'),
       );
     case 'diff':
-      return withHuman(
-        checkpointDiffOp(ctx.root, session, {
+      return humanOf(
+        ops.diff(session, {
           iteration: num(flags.iteration),
           from: num(flags.from),
           to: num(flags.to),
@@ -83,8 +98,8 @@ export function run(flags: ParsedFlags, ctx: CommandContext, action?: string): C
     case 'restore': {
       const iteration = num(flags.iteration);
       if (iteration === undefined) throw new UsageError('checkpoint restore needs --iteration N');
-      return withHuman(
-        checkpointRestoreOp(ctx.root, session, {
+      return humanOf(
+        ops.restore(session, {
           iteration,
           force: flags.force === true,
           dryRun: flags.dryRun === true,
@@ -103,7 +118,7 @@ export function run(flags: ParsedFlags, ctx: CommandContext, action?: string): C
     case 'prune': {
       const keep = num(flags.keep);
       if (keep === undefined) throw new UsageError('checkpoint prune needs --keep N');
-      return withHuman(checkpointPruneOp(ctx.root, session, keep), (p) =>
+      return humanOf(ops.prune(session, keep), (p) =>
         [
           `${session}: kept ${p.kept.length}, pruned ${p.pruned.length}`,
           ...p.pruned.map((r) => `pruned\t${r}`),
@@ -115,4 +130,37 @@ export function run(flags: ParsedFlags, ctx: CommandContext, action?: string): C
         `checkpoint: the action must be one of ${ACTIONS.join(' ')}, not ${JSON.stringify(action ?? '')}`,
       );
   }
+}
+
+type Maybe<T> = T | Promise<T>;
+
+/** The four actions over the ledger files or a store (the store's code loaded only then). */
+interface CheckpointOps {
+  list(session: string): Maybe<Outcome<CheckpointList>>;
+  diff(session: string, range: DiffRange): Maybe<Outcome<{ diff: string }>>;
+  restore(session: string, input: RestoreInput): Maybe<Outcome<RestorePayload>>;
+  prune(session: string, keep: number): Maybe<Outcome<PrunePayload>>;
+}
+
+function fileOps(root: string): CheckpointOps {
+  return {
+    list: (session) => checkpointListOp(root, session),
+    diff: (session, range) => checkpointDiffOp(root, session, range),
+    restore: (session, input) => checkpointRestoreOp(root, session, input),
+    prune: (session, keep) => checkpointPruneOp(root, session, keep),
+  };
+}
+
+function storeOps(store: LedgerStoreOps, root: string): CheckpointOps {
+  const load = import('../../app/checkpoints/on-store');
+  return {
+    list: (session) => load.then((m) => m.checkpointListOnStore(store, root, session)),
+    diff: (session, range) => load.then((m) => m.checkpointDiffOnStore(store, root, session, range)),
+    restore: (session, input) => load.then((m) => m.checkpointRestoreOnStore(store, root, session, input)),
+    prune: (session, keep) => load.then((m) => m.checkpointPruneOnStore(store, root, session, keep)),
+  };
+}
+
+function humanOf<P>(outcome: Maybe<Outcome<P>>, human: (payload: P) => string): Maybe<CommandOutcome> {
+  return outcome instanceof Promise ? outcome.then((o) => withHuman(o, human)) : withHuman(outcome, human);
 }

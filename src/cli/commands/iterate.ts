@@ -60,8 +60,6 @@ export function run(flags: ParsedFlags, ctx: CommandContext): CommandOutcome | P
   if (flags.checkpoint === true && flags.noCheckpoint === true) {
     throw new UsageError('--checkpoint and --no-checkpoint contradict each other: give one');
   }
-  if (ctx.store && flags.checkpoint === true)
-    throw new UsageError('--checkpoint is not available on a PostgreSQL store yet');
   const input = {
     ...endingFrom(flags),
     actions: list(flags.action),
@@ -80,7 +78,17 @@ export function run(flags: ParsedFlags, ctx: CommandContext): CommandOutcome | P
     ...spend,
     now: ctx.now,
   };
-  if (ctx.store) return ctx.store.iterate(session, input).then((o) => human(session, o));
+  if (ctx.store) {
+    // The record goes to the store; a checkpoint's commit and ref stay in this workspace's repository.
+    const store = ctx.store;
+    return import('../../app/checkpoints/on-store').then(
+      ({ iterateByContractOnStore, iterateWithCheckpointOnStore }) =>
+        (flags.checkpoint === true
+          ? iterateWithCheckpointOnStore(store, ctx.root, session, input)
+          : iterateByContractOnStore(store, ctx.root, session, input, flags.noCheckpoint === true)
+        ).then((o) => human(session, o)),
+    );
+  }
   const outcome =
     flags.checkpoint === true
       ? iterateWithCheckpointOp(ctx.root, session, input)

@@ -3,14 +3,15 @@
 // (where a blocking call costs nothing) and an asynchronous one for the extension host (where a
 // blocking git would freeze every extension in the window while the workspace is read). The
 // sequence itself never runs a process or touches a file: only the runners do.
-import { copyFileSync, lstatSync, statSync, utimesSync, type Stats } from 'node:fs';
-import { copyFile, lstat, stat, utimes } from 'node:fs/promises';
+import { copyFileSync, lstatSync, readFileSync, statSync, utimesSync, type Stats } from 'node:fs';
+import { copyFile, lstat, readFile, stat, utimes } from 'node:fs/promises';
 import { git, gitAsync, type GitCall, type GitPlace, type GitResult } from './git';
 
 export type Step =
   | { kind: 'git'; place: GitPlace; args: readonly string[]; call: GitCall }
   | { kind: 'copy-index'; from: string; to: string }
-  | { kind: 'lstat'; paths: readonly string[] };
+  | { kind: 'lstat'; paths: readonly string[] }
+  | { kind: 'read-texts'; paths: readonly string[] };
 
 /** A sequence of steps ending in a T; each `yield` is answered by the runner. */
 export type Program<T> = Generator<Step, T, unknown>;
@@ -33,6 +34,19 @@ export function* lstatStep(paths: readonly string[]): Program<(Stats | null)[]> 
   return (yield { kind: 'lstat', paths }) as (Stats | null)[];
 }
 
+/** Small text files' contents (null: cannot be read), e.g. git's configuration files. */
+export function* readTextsStep(paths: readonly string[]): Program<(string | null)[]> {
+  return (yield { kind: 'read-texts', paths }) as (string | null)[];
+}
+
+function textOrNull(path: string): string | null {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch {
+    return null;
+  }
+}
+
 function lstatOrNull(path: string): Stats | null {
   try {
     return lstatSync(path);
@@ -53,6 +67,8 @@ function answerSync(step: Step): unknown {
     }
     case 'lstat':
       return step.paths.map(lstatOrNull);
+    case 'read-texts':
+      return step.paths.map(textOrNull);
   }
 }
 
@@ -68,6 +84,8 @@ async function answerAsync(step: Step): Promise<unknown> {
     }
     case 'lstat':
       return Promise.all(step.paths.map((p) => lstat(p).catch(() => null)));
+    case 'read-texts':
+      return Promise.all(step.paths.map((p) => readFile(p, 'utf8').catch(() => null)));
   }
 }
 

@@ -3,12 +3,12 @@
 // excepted) updated in it, `write-tree`, `commit-tree` with HEAD as parent. Only objects are written here;
 // the ref is created separately (refs.ts), once the iteration's number is known.
 // The sequence is a program (program.ts): the CLI runs it blocking, the extension host without.
-import { existsSync, mkdtempSync, renameSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdtempSync, renameSync, rmdirSync, rmSync, unlinkSync } from 'node:fs';
+import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { exclusions, type Candidate, type ExcludedPath } from '../../engine/checkpoints/rules';
 import { GitFailed, type GitCall, type GitPlace } from './git';
-import { copyIndexStep, gitStep, lstatStep, runAsync, runSync, type Program } from './program';
+import { copyIndexStep, gitStep, lstatStep, readTextsStep, runAsync, runSync, type Program } from './program';
 import { CheckpointRefused, type CheckpointWorkspace } from './workspace';
 
 export interface Snapshot {
@@ -58,6 +58,8 @@ export function* snapshotProgram(ws: CheckpointWorkspace, options: SnapshotOptio
             input: paths.map((p) => `${p}\0`).join(''),
           });
     if (added.code !== 0) {
+      // A filter the configuration files did not show (an unusual system config) fails here: say why.
+      yield* refuseMissingLfs(ws, true);
       throw new CheckpointRefused(
         `the workspace could not be read into a checkpoint: ${firstLine(added.stderr)}`,
       );
@@ -87,6 +89,16 @@ export function* snapshotProgram(ws: CheckpointWorkspace, options: SnapshotOptio
     if (ws.shadow) renameSync(index, ws.indexPath);
     return { commit, tree, head, excluded };
   } finally {
+    removeScratch(dir, index);
+  }
+}
+
+/** The private index's folder: its one file and the folder (a leftover lock file: the whole folder). */
+function removeScratch(dir: string, index: string): void {
+  try {
+    if (existsSync(index)) unlinkSync(index);
+    rmdirSync(dir);
+  } catch {
     rmSync(dir, { recursive: true, force: true });
   }
 }
@@ -163,6 +175,14 @@ function* candidates(
 const SPACE = 0x20;
 const GITLINK = Buffer.from('160000 ');
 
+/** Whether the entry at `at` starts with the submodule mode `160000 `. */
+function isGitlink(listing: Buffer, at: number, end: number): boolean {
+  if (end - at < GITLINK.length || listing[at] !== 0x31 /* 1 */ || listing[at + 1] !== 0x36 /* 6 */)
+    return false;
+  for (let i = 2; i < GITLINK.length; i += 1) if (listing[at + i] !== GITLINK[i]) return false;
+  return true;
+}
+
 /**
  * The entries of `ls-files -z -t --stage` worth reading as text: every one but an unchanged,
  * non-submodule index entry. A repository's index lists every tracked file; only these few are
@@ -174,18 +194,25 @@ function* interestingEntries(listing: Buffer): Generator<string> {
     let end = listing.indexOf(0, start);
     if (end < 0) end = listing.length;
     if (end - start >= 3 && listing[start + 1] === SPACE) {
-      const tag = listing[start];
-      const gitlink =
-        end - start >= 2 + GITLINK.length &&
-        listing.compare(GITLINK, 0, GITLINK.length, start + 2, start + 2 + GITLINK.length) === 0;
-      if (tag !== 0x48 /* H */ || gitlink) yield listing.toString('utf8', start, end);
+      // Byte comparisons only: this runs once per tracked file.
+      if (listing[start] !== 0x48 /* H */ || isGitlink(listing, start + 2, end))
+        yield listing.toString('utf8', start, end);
     }
     start = end + 1;
   }
 }
 
-/** An LFS filter configured while git-lfs is missing would fail `add` midway: refuse first. */
-function* refuseMissingLfs(ws: CheckpointWorkspace): Program<void> {
+/**
+ * An LFS filter configured while git-lfs is missing would fail `update-index` midway: refuse
+ * first. Asking git costs a process on every checkpoint, so git's configuration files are read
+ * first and git is asked only when one mentions LFS or includes another file (`always`: ask
+ * anyway, after a failure those files did not explain).
+ */
+function* refuseMissingLfs(ws: CheckpointWorkspace, always = false): Program<void> {
+  if (!always) {
+    const texts = yield* readTextsStep(configFiles(ws));
+    if (!texts.some((t) => t !== null && /lfs|\[\s*include/i.test(t))) return;
+  }
   const configured = yield* gitStep(ws.place, ['config', '--get-regexp', '^filter\\.lfs\\.']);
   if (configured.code !== 0 || configured.stdout.length === 0) return;
   const lfs = yield* gitStep(ws.place, ['lfs', 'version']);
@@ -194,6 +221,22 @@ function* refuseMissingLfs(ws: CheckpointWorkspace): Program<void> {
       'this repository configures a Git LFS filter but git-lfs is not installed; install git-lfs to take checkpoints',
     );
   }
+}
+
+/** Where git reads its configuration from (system, global, the repository's and its worktree's). */
+function configFiles(ws: CheckpointWorkspace): string[] {
+  const env = process.env;
+  const home = env.HOME || homedir();
+  const system =
+    env.GIT_CONFIG_NOSYSTEM === '1' || env.GIT_CONFIG_NOSYSTEM === 'true'
+      ? []
+      : env.GIT_CONFIG_SYSTEM
+        ? [env.GIT_CONFIG_SYSTEM]
+        : ['/etc/gitconfig', '/usr/local/etc/gitconfig', '/opt/homebrew/etc/gitconfig'];
+  const global = env.GIT_CONFIG_GLOBAL
+    ? [env.GIT_CONFIG_GLOBAL]
+    : [join(home, '.gitconfig'), join(env.XDG_CONFIG_HOME || join(home, '.config'), 'git', 'config')];
+  return [...system, ...global, join(ws.commonDir, 'config'), join(ws.gitDir, 'config.worktree')];
 }
 
 function firstLine(text: string): string {

@@ -11,6 +11,8 @@ export interface CheckpointWorkspace {
   place: GitPlace;
   /** The git dir (a worktree's own, where its index and HEAD live). */
   gitDir: string;
+  /** Where the repository's shared refs live (the git dir, or a worktree's main one). */
+  commonDir: string;
   /** The index a private copy starts from: the user's, or the shadow repository's stat cache. */
   indexPath: string;
   shadow: boolean;
@@ -43,6 +45,8 @@ export function* openWorkspaceProgram(root: string): Program<CheckpointWorkspace
       '--is-bare-repository',
       '--show-toplevel',
       '--absolute-git-dir',
+      '--path-format=absolute',
+      '--git-common-dir',
       '--revs-only',
       '--end-of-options',
       'HEAD^{commit}',
@@ -54,13 +58,14 @@ export function* openWorkspaceProgram(root: string): Program<CheckpointWorkspace
     );
   }
   if (probe.code === 0) {
-    const [bare, top, gitDir, head] = probe.stdout.toString('utf8').trim().split('\n');
-    if (bare === 'true' || !top || !gitDir) {
+    const [bare, top, gitDir, commonDir, head] = probe.stdout.toString('utf8').trim().split('\n');
+    if (bare === 'true' || !top || !gitDir || !commonDir) {
       throw new CheckpointRefused(`${root} is inside a git directory, not a work tree`);
     }
     return {
       place: { top },
       gitDir,
+      commonDir,
       indexPath: join(gitDir, 'index'),
       shadow: false,
       head: isObjectId(head) ? head : null,
@@ -90,6 +95,7 @@ function* shadowWorkspace(root: string): Program<CheckpointWorkspace> {
   return {
     place: { top: root, shadowGitDir: gitDir },
     gitDir,
+    commonDir: gitDir,
     indexPath: join(gitDir, 'index'),
     shadow: true,
     head: null,

@@ -144,7 +144,7 @@ const listIterations = defineTool({
     const outcome = await readLedger(
       ctx,
       async (store) => {
-        const loaded = await store.load(args.session);
+        const loaded = await store.load(args.session, 'all');
         return { ...loaded, payload: loaded.payload?.ledger };
       },
       () => operation(ledgerFile(ctx.root, args.session), () => ledgerOutcome(ctx.root, args.session)),

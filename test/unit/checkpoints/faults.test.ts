@@ -3,10 +3,10 @@
 // record without its ref, and the user's git state is as it was.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { CLI, childEnv, tempRoot } from '../helpers/cli';
-import { gitState, ledgerRecords, makeRepo, sh } from './repo';
+import { CLI, childEnv, ledgerPath, sampleContract, tempRoot } from '../helpers/cli';
+import { assertGitUntouched, gitState, ledgerRecords, makeRepo, sh } from './repo';
 
 /** A preload that SIGKILLs the process right after its Nth git call returns. */
 function killAfterGitCall(): string {
@@ -84,3 +84,158 @@ describe('checkpoints: SIGKILL while taking one', function () {
     assert.ok(killed >= 5, `only ${killed} git calls were interrupted`);
   });
 });
+
+/**
+ * A preload that notes, for every git the CLI runs, whether the ledger's lock file exists at that
+ * moment (written to LOG), and SIGKILLs the process after the git call KILL_AFTER (when set).
+ */
+function gitWatcher(): string {
+  const path = join(tempRoot('loop-ledger-watch-'), 'watch.cjs');
+  writeFileSync(
+    path,
+    `const cp = require('child_process');
+const fs = require('fs');
+const real = cp.spawnSync;
+let calls = 0;
+cp.spawnSync = function (file, args) {
+  if (file === 'git') {
+    const locked = fs.existsSync(process.env.LOCK_FILE);
+    const verb = args.find((a, i) => i > 0 && args[i - 1] !== '-c' && !a.startsWith('-'));
+    fs.appendFileSync(process.env.LOG, (locked ? 'locked ' : 'free ') + verb + '\\n');
+  }
+  const r = real.apply(this, arguments);
+  if (file === 'git') {
+    calls += 1;
+    if (calls === Number(process.env.KILL_AFTER)) process.kill(process.pid, 'SIGKILL');
+  }
+  return r;
+};
+`,
+  );
+  return path;
+}
+
+describe('checkpoints: the ref before the record, outside the lock', function () {
+  this.timeout(180_000);
+  const watcher = gitWatcher();
+
+  const watched = (repo: ReturnType<typeof makeRepo>, killAfter?: number, ...extra: string[]) => {
+    const log = join(tempRoot('loop-ledger-log-'), 'git.log');
+    writeFileSync(log, '');
+    const r = spawnSync(
+      process.execPath,
+      [
+        '--require',
+        watcher,
+        CLI,
+        'iterate',
+        '--root',
+        repo.root,
+        '--session',
+        repo.session,
+        '--outcome',
+        'continue',
+        '--json',
+        ...extra,
+      ],
+      {
+        env: childEnv({
+          LOG: log,
+          LOCK_FILE: `${ledgerPath(repo.root, repo.session)}.lock`,
+          ...(killAfter ? { KILL_AFTER: String(killAfter) } : {}),
+        }),
+        encoding: 'utf8',
+      },
+    );
+    return { r, calls: readFileSync(log, 'utf8').split('\n').filter(Boolean) };
+  };
+
+  const refsOf = (root: string) =>
+    sh(root, ['for-each-ref', '--format=%(objectname) %(refname)', 'refs/loop-ledger'])
+      .split('\n')
+      .filter(Boolean);
+
+  it('no git runs while the ledger is locked; the ref is made before the record', () => {
+    const repo = makeRepo();
+    repo.write('a.txt', 'changed\n');
+    const before = gitState(repo.root);
+    const { r, calls } = watched(repo, undefined, '--checkpoint');
+    assert.equal(r.status, 0, r.stderr);
+    assert.equal(gitState(repo.root), before);
+    assert.ok(calls.length >= 5, calls.join(', '));
+    assert.deepEqual(
+      calls.filter((c) => c.startsWith('locked')),
+      [],
+      `git under the ledger's lock: ${calls.join(', ')}`,
+    );
+    assert.equal(calls[calls.length - 1], 'free update-ref', calls.join(', '));
+    const record = JSON.parse(r.stdout);
+    assert.deepEqual(refsOf(repo.root), [`${record.checkpoint.commit} ${record.checkpoint.ref}`]);
+    // The same for an iterate whose contract asks (the default path run, repeat and wo share).
+    const contract = join(tempRoot('loop-ledger-cp-contract-'), 'contract.json');
+    writeFileSync(contract, JSON.stringify({ ...sampleContract({ iteration_limit: 50 }), checkpoint: true }));
+    const other = makeRepo();
+    assert.equal(other.cli('open', '--contract', contract, '--force').code, 0);
+    other.write('a.txt', 'other\n');
+    const byContract = watched(other);
+    assert.equal(byContract.r.status, 0, byContract.r.stderr);
+    assert.deepEqual(
+      byContract.calls.filter((c) => c.startsWith('locked')),
+      [],
+      byContract.calls.join(', '),
+    );
+    assert.ok(JSON.parse(byContract.r.stdout).checkpoint.ref, byContract.r.stdout);
+  });
+
+  it('SIGKILL between the ref and the record: a complete ref no record names, replaced by the next iterate and dropped by prune', () => {
+    const repo = makeRepo();
+    repo.write('a.txt', 'first\n');
+    const before = gitState(repo.root);
+    // The ref is the last git call of a checkpoint taken outside the lock.
+    const probe = watched(makeRepoLike(repo), undefined, '--checkpoint');
+    const last = probe.calls.length;
+    const killed = watched(repo, last, '--checkpoint');
+    assert.equal(killed.r.signal, 'SIGKILL');
+    assert.equal(gitState(repo.root), before);
+    assert.equal(ledgerRecords(repo).length, 0);
+    const orphan = refsOf(repo.root);
+    assert.equal(orphan.length, 1, 'the ref was written before the kill');
+    const [orphanCommit, orphanRef] = (orphan[0] as string).split(' ');
+    assert.equal(orphanRef, 'refs/loop-ledger/s1/1-1');
+    assert.equal(sh(repo.root, ['show', `${orphanCommit}:a.txt`]), 'first\n');
+    // No record names it: list shows nothing; the next iterate of that number replaces it.
+    assert.deepEqual(repo.cli('checkpoint', 'list', '--json').json.checkpoints, []);
+    repo.write('a.txt', 'second\n');
+    const next = watched(repo, undefined, '--checkpoint');
+    assert.equal(next.r.status, 0, next.r.stderr);
+    const record = JSON.parse(next.r.stdout);
+    assert.equal(record.checkpoint.ref, 'refs/loop-ledger/s1/1-1');
+    assert.deepEqual(refsOf(repo.root), [`${record.checkpoint.commit} refs/loop-ledger/s1/1-1`]);
+    assert.equal(sh(repo.root, ['show', `${record.checkpoint.commit}:a.txt`]), 'second\n');
+    // It found the old ref there, so it made its own under the lock (the one case git runs there).
+    assert.deepEqual(
+      next.calls.filter((c) => c.startsWith('locked')),
+      ['locked update-ref'],
+    );
+    // A killed checkpoint whose number a plain iterate then records: a ref no record will name.
+    repo.write('a.txt', 'third\n');
+    const again = watched(repo, last, '--checkpoint');
+    assert.equal(again.r.signal, 'SIGKILL');
+    assert.equal(repo.cli('iterate', '--outcome', 'continue').code, 0);
+    assert.equal(refsOf(repo.root).length, 2);
+    const pruned = assertGitUntouched(repo.root, () =>
+      repo.cli('checkpoint', 'prune', '--keep', '5', '--json'),
+    );
+    assert.equal(pruned.code, 0, pruned.stderr);
+    assert.deepEqual(pruned.json.kept, ['refs/loop-ledger/s1/1-1']);
+    assert.deepEqual(pruned.json.pruned, ['refs/loop-ledger/s1/1-2']);
+    assert.deepEqual(refsOf(repo.root), [`${record.checkpoint.commit} refs/loop-ledger/s1/1-1`]);
+  });
+});
+
+/** A fresh repository in the same state as `repo` (to count a checkpoint's git calls). */
+function makeRepoLike(repo: ReturnType<typeof makeRepo>): ReturnType<typeof makeRepo> {
+  const other = makeRepo();
+  other.write('a.txt', readFileSync(join(repo.root, 'a.txt'), 'utf8'));
+  return other;
+}
