@@ -10,7 +10,9 @@ export type PlainPiece =
   /** The brief's WebAssembly scanner → the JavaScript path for every chunk. */
   | 'diff-wasm'
   /** `status`/`iterate` through a long ledger's seal → the full read (parse and check every record). */
-  | 'seal';
+  | 'seal'
+  /** The WebAssembly proof that no key repeats (store/json-keys.ts) → the JavaScript key count. */
+  | 'keys-wasm';
 
 const plain = new Set<string>();
 
