@@ -12,7 +12,9 @@
 // the same for both builds; it leaves out the exit itself). On a loaded machine the CPU times
 // are the steadier measure: wall time counts every moment a child waited for a core.
 //
-// Environment: COMPARE_ROUNDS (default 30), COMPARE_ONLY=<regex> to pick cases.
+// Environment: COMPARE_ROUNDS (default 30), COMPARE_ONLY=<regex> to pick cases;
+// COMPARE_PLAIN_A / COMPARE_PLAIN_B set LOOP_LEDGER_BENCH_PLAIN for that side's runs (one build
+// against itself with fast paths switched off: `… dist/cli.js dist/cli.js` with COMPARE_PLAIN_B).
 // A benchmark, not a test: it prints what it measured and exits 0 (1 when a command fails).
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, copyFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -50,11 +52,11 @@ writeFileSync(
 );
 
 /** Runs `node …args`; its wall ms, tick CPU ms and own CPU µs. Exits the benchmark on a failure. */
-function timed(args) {
+function timed(args, plain) {
   const cpuBefore = childrenCpuMs();
   const started = process.hrtime.bigint();
   const r = spawnSync(process.execPath, ['--require', preload, ...args], {
-    env,
+    env: plain ? { ...env, LOOP_LEDGER_BENCH_PLAIN: plain } : env,
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   const ms = Number(process.hrtime.bigint() - started) / 1e6;
@@ -112,8 +114,8 @@ function workspaceFor(label, cli) {
 }
 
 const builds = [
-  { label: 'A', cli: cliA, ...workspaceFor('A', cliA) },
-  { label: 'B', cli: cliB, ...workspaceFor('B', cliB) },
+  { label: 'A', cli: cliA, plain: process.env.COMPARE_PLAIN_A, ...workspaceFor('A', cliA) },
+  { label: 'B', cli: cliB, plain: process.env.COMPARE_PLAIN_B, ...workspaceFor('B', cliB) },
 ];
 
 let round = 0;
@@ -138,7 +140,7 @@ function runCase(c, build) {
   build.restorers[c.session]();
   const args = [build.cli, c.command, '--root', build.root, '--session', c.session, '--json'];
   if (c.command === 'iterate') args.push('--outcome', 'continue', '--action', `r${round}`);
-  return timed(args);
+  return timed(args, build.plain);
 }
 
 for (let r = 0; r < WARMUP + ROUNDS; r += 1) {
@@ -215,7 +217,10 @@ for (const c of cases.slice(1)) {
     (b.tick / bare.tick).toFixed(2),
   ]);
 }
-console.log(`A: ${cliA}\nB: ${cliB}`);
+for (const build of builds)
+  console.log(
+    `${build.label}: ${build.cli}${build.plain ? ` (LOOP_LEDGER_BENCH_PLAIN=${build.plain})` : ''}`,
+  );
 console.log(
   `${ROUNDS} interleaved rounds (node ${process.version}; load before ${loadBefore}, after ${loadAt()}; ${cases.length * 2 - 1} runs a round)`,
 );

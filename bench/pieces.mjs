@@ -105,6 +105,18 @@ const served = [
     restoreFirstK,
   ],
   [
+    'shape-compiled',
+    'status @1,000, first touch',
+    () => [CLI, 'status', ...at(firstRoot, 'f1k'), '--json'],
+    restoreFirstK,
+  ],
+  [
+    'shape-compiled',
+    'status @10,000, first touch',
+    () => [CLI, 'status', ...at(firstRoot, 'f10k'), '--json'],
+    restoreFirst10K,
+  ],
+  [
     'keys-wasm',
     'status @10,000, first touch',
     () => [CLI, 'status', ...at(firstRoot, 'f10k'), '--json'],

@@ -12,7 +12,9 @@ export type PlainPiece =
   /** `status`/`iterate` through a long ledger's seal → the full read (parse and check every record). */
   | 'seal'
   /** The WebAssembly proof that no key repeats (store/json-keys.ts) → the JavaScript key count. */
-  | 'keys-wasm';
+  | 'keys-wasm'
+  /** The ledger shape table compiled into plain functions (store/shape-spec.ts) → its interpreter. */
+  | 'shape-compiled';
 
 const plain = new Set<string>();
 

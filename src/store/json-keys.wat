@@ -62,53 +62,95 @@
     (i32.const 0))
 
   ;; Reads [p, p + len), the next chunk of the text: 0 while nothing repeats, 1 when the text
-  ;; cannot be proved free of repeated keys (then the caller stops feeding it).
+  ;; cannot be proved free of repeated keys (then the caller stops feeding it). The state lives
+  ;; in locals while the chunk is read (globals between chunks); runs of blanks between tokens
+  ;; and of plain characters in a value's string are skipped 16 bytes at a time.
   (func (export "scan") (param $p i32) (param $len i32) (result i32)
-    (local $end i32) (local $c i32) (local $top i32)
+    (local $end i32) (local $c i32) (local $top i32) (local $v v128) (local $skip i32)
+    (local $state i32) (local $inKey i32) (local $keyNext i32) (local $hash i32)
+    (local.set $state (global.get $state))
+    (local.set $inKey (global.get $inKey))
+    (local.set $keyNext (global.get $keyNext))
+    (local.set $hash (global.get $hash))
     (local.set $end (i32.add (local.get $p) (local.get $len)))
     (block $finished
       (loop $next
         (br_if $finished (i32.ge_u (local.get $p) (local.get $end)))
+        ;; A whole block ahead: skip what cannot change the state (never reading past the chunk).
+        (if (i32.le_u (i32.add (local.get $p) (i32.const 16)) (local.get $end))
+          (then
+            (local.set $v (v128.load (local.get $p)))
+            (local.set $skip (i32.const -1))
+            (if (i32.eqz (local.get $state))
+              (then
+                ;; Blanks (space, line feed) between tokens.
+                (local.set $skip
+                  (i32.ctz
+                    (i32.or
+                      (i32.xor
+                        (i8x16.bitmask
+                          (v128.or
+                            (i8x16.eq (local.get $v) (i8x16.splat (i32.const 0x20)))
+                            (i8x16.eq (local.get $v) (i8x16.splat (i32.const 0x0a)))))
+                        (i32.const 0xffff))
+                      (i32.const 0x10000))))))
+            (if (i32.and (i32.eq (local.get $state) (i32.const 1)) (i32.eqz (local.get $inKey)))
+              (then
+                ;; A value's characters up to its next quote or backslash.
+                (local.set $skip
+                  (i32.ctz
+                    (i32.or
+                      (i8x16.bitmask
+                        (v128.or
+                          (i8x16.eq (local.get $v) (i8x16.splat (i32.const 0x22)))
+                          (i8x16.eq (local.get $v) (i8x16.splat (i32.const 0x5c)))))
+                      (i32.const 0x10000))))))
+            (if (i32.gt_s (local.get $skip) (i32.const 0))
+              (then
+                (local.set $p (i32.add (local.get $p) (local.get $skip)))
+                (br $next)))))
         (local.set $c (i32.load8_u (local.get $p)))
         (local.set $p (i32.add (local.get $p) (i32.const 1)))
-        (if (i32.eq (global.get $state) (i32.const 1))
+        (if (i32.eq (local.get $state) (i32.const 1))
           (then
             (if (i32.eq (local.get $c) (i32.const 0x22))
               (then
-                (global.set $state (i32.const 0))
-                (if (global.get $inKey)
-                  (then (if (call $keep) (then (return (i32.const 1)))))))
+                (local.set $state (i32.const 0))
+                (if (local.get $inKey)
+                  (then
+                    (global.set $hash (local.get $hash))
+                    (if (call $keep) (then (return (i32.const 1)))))))
               (else
                 (if (i32.eq (local.get $c) (i32.const 0x5c))
                   (then
                     ;; An escape in a key: its bytes are not its text, so it is not proved.
-                    (if (global.get $inKey) (then (return (i32.const 1))))
-                    (global.set $state (i32.const 2)))
+                    (if (local.get $inKey) (then (return (i32.const 1))))
+                    (local.set $state (i32.const 2)))
                   (else
-                    (if (global.get $inKey)
+                    (if (local.get $inKey)
                       (then
-                        (global.set $hash
-                          (i32.mul (i32.xor (global.get $hash) (local.get $c)) (i32.const 16777619)))))))))
+                        (local.set $hash
+                          (i32.mul (i32.xor (local.get $hash) (local.get $c)) (i32.const 16777619)))))))))
             (br $next)))
-        (if (i32.eq (global.get $state) (i32.const 2))
-          (then (global.set $state (i32.const 1)) (br $next)))
+        (if (i32.eq (local.get $state) (i32.const 2))
+          (then (local.set $state (i32.const 1)) (br $next)))
         ;; Between tokens.
         (if (i32.eq (local.get $c) (i32.const 0x22))
           (then
-            (global.set $state (i32.const 1))
-            (global.set $inKey (global.get $keyNext))
-            (global.set $keyNext (i32.const 0))
-            (global.set $hash (i32.const 0x811c9dc5))
+            (local.set $state (i32.const 1))
+            (local.set $inKey (local.get $keyNext))
+            (local.set $keyNext (i32.const 0))
+            (local.set $hash (i32.const 0x811c9dc5))
             (br $next)))
         (if (i32.eq (local.get $c) (i32.const 0x7b))
           (then
             (if (call $open (global.get $hashTop)) (then (return (i32.const 1))))
-            (global.set $keyNext (i32.const 1))
+            (local.set $keyNext (i32.const 1))
             (br $next)))
         (if (i32.eq (local.get $c) (i32.const 0x5b))
           (then
             (if (call $open (i32.const -1)) (then (return (i32.const 1))))
-            (global.set $keyNext (i32.const 0))
+            (local.set $keyNext (i32.const 0))
             (br $next)))
         (if (i32.or (i32.eq (local.get $c) (i32.const 0x7d)) (i32.eq (local.get $c) (i32.const 0x5d)))
           (then
@@ -116,17 +158,21 @@
             (global.set $depth (i32.sub (global.get $depth) (i32.const 1)))
             (local.set $top (i32.load (i32.shl (global.get $depth) (i32.const 2))))
             (if (i32.ne (local.get $top) (i32.const -1)) (then (global.set $hashTop (local.get $top))))
-            (global.set $keyNext (i32.const 0))
+            (local.set $keyNext (i32.const 0))
             (br $next)))
         (if (i32.eq (local.get $c) (i32.const 0x2c))
           (then
             ;; After a comma in an object comes a key; in a list, a value.
-            (global.set $keyNext
+            (local.set $keyNext
               (i32.and
                 (i32.gt_u (global.get $depth) (i32.const 0))
                 (i32.ne
                   (i32.load (i32.shl (i32.sub (global.get $depth) (i32.const 1)) (i32.const 2)))
                   (i32.const -1))))))
         (br $next)))
+    (global.set $state (local.get $state))
+    (global.set $inKey (local.get $inKey))
+    (global.set $keyNext (local.get $keyNext))
+    (global.set $hash (local.get $hash))
     (i32.const 0))
 )
