@@ -10,8 +10,11 @@ import { sampleLedger } from './fixtures/sample-ledger';
 
 /** A rich ledger: a judged record, epochs, a rubric, provenance, a pending brief. */
 function richLedger(): Record<string, unknown> {
-  const ledger = JSON.parse(JSON.stringify(sampleLedger('s1', 4))) as Record<string, any>;
-  ledger.contract.quality_rubric = [
+  const ledger = JSON.parse(JSON.stringify(sampleLedger('s1', 4))) as Record<string, unknown>;
+  const contract = ledger.contract as Record<string, unknown>;
+  const records = ledger.iterations as Record<string, unknown>[];
+  const judged = records[1] as Record<string, unknown>;
+  contract.quality_rubric = [
     {
       dimension: 'coverage',
       evidence_command: 'echo 1',
@@ -24,7 +27,7 @@ function richLedger(): Record<string, unknown> {
       must_not_regress: false,
     },
   ];
-  ledger.iterations[1].evaluation = {
+  judged.evaluation = {
     dimensions: [
       {
         dimension: 'coverage',
@@ -42,10 +45,10 @@ function richLedger(): Record<string, unknown> {
     hard_gate_failures: [],
     verdict: 'pass',
   };
-  ledger.iterations[1].critic_verdict = 'PASS';
-  ledger.iterations[1].decision = 'retain';
-  ledger.iterations[2].epoch = 2;
-  ledger.epochs = [{ n: 1, contract: ledger.contract, final_outcome: 'stop', iterations: [1, 2] }];
+  judged.critic_verdict = 'PASS';
+  judged.decision = 'retain';
+  (records[2] as Record<string, unknown>).epoch = 2;
+  ledger.epochs = [{ n: 1, contract, final_outcome: 'stop', iterations: [1, 2] }];
   ledger.baseline_provenance = { coverage: 'measured' };
   ledger.pending_brief = { brief_id: 'b1' };
   ledger.resumed = 0;
