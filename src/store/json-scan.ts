@@ -61,7 +61,12 @@ export function scanLedgerJson(
   proven: RecordsSpan | null = null,
   bytes?: Uint8Array,
 ): LedgerScan {
-  if (proven === null && bytes !== undefined && keysProvedUnique(bytes))
+  if (
+    proven === null &&
+    bytes !== undefined &&
+    bytes.length >= KEYS_PROOF_FROM_BYTES &&
+    keysProvedUnique(bytes)
+  )
     return { duplicate: null, records: locateRecords(text, parsed) };
   const colons =
     proven === null
@@ -74,6 +79,12 @@ export function scanLedgerJson(
   }
   return { duplicate: null, records: proven ?? locateRecords(text, parsed) };
 }
+
+/**
+ * Below this size the JavaScript count is as quick as compiling and starting the WebAssembly
+ * pass, which a short ledger (every command on a young loop) would pay for nothing.
+ */
+export const KEYS_PROOF_FROM_BYTES = 64 * 1024;
 
 /** countKeys of the ledger without the records' own keys (the `iterations` key itself counts). */
 function countKeysBesideRecords(parsed: Record<string, unknown>): number {

@@ -324,7 +324,8 @@ export function formatPath(path: readonly (string | number)[]): string {
  */
 export function ledgerShapeProblem(value: unknown, session?: string, recordsProven = false): string | null {
   const spec = recordsProven ? ledgerWithProvenRecords : ledger;
-  const problem = compiledFor(spec)?.(value) === true ? null : check(spec, value);
+  const compiled = manyRecords(value) ? compiledFor(spec) : null;
+  const problem = compiled?.(value) === true ? null : check(spec, value);
   if (problem !== null) {
     const where = problem.path.length === 0 ? '' : ` at ${formatPath(problem.path)}`;
     return `is invalid${where}: ${problem.detail}`;
@@ -335,14 +336,25 @@ export function ledgerShapeProblem(value: unknown, session?: string, recordsProv
   return null;
 }
 
-const compiled = new Map<Spec, Passes | null>();
+/**
+ * From this many records the compiled table pays for compiling it; a young loop's ledger is
+ * checked by the interpreter, as quickly as the compiling alone would take.
+ */
+export const COMPILED_FROM_RECORDS = 64;
+
+function manyRecords(value: unknown): boolean {
+  const records = (value as { iterations?: unknown } | null)?.iterations;
+  return Array.isArray(records) && records.length >= COMPILED_FROM_RECORDS;
+}
+
+const compiledSpecs = new Map<Spec, Passes | null>();
 
 /** The table compiled once per process, on first use (null: the interpreter decides alone). */
 function compiledFor(spec: Spec): Passes | null {
-  let passes = compiled.get(spec);
+  let passes = compiledSpecs.get(spec);
   if (passes === undefined) {
     passes = compileSpec(spec);
-    compiled.set(spec, passes);
+    compiledSpecs.set(spec, passes);
   }
   return passes;
 }

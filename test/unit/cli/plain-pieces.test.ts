@@ -36,7 +36,7 @@ describe('cli: the benchmark’s plain variants answer the same', function () {
     const root = tempRoot('loop-ledger-plain-keys-');
     mkdirSync(join(root, '.loop', 'ledgers'), { recursive: true });
     const path = join(root, '.loop', 'ledgers', 's1.json');
-    const indented = `${JSON.stringify(sampleLedger('s1', 30), null, 2)}\n`;
+    const indented = `${JSON.stringify(sampleLedger('s1', 200), null, 2)}\n`;
     const repeated = indented.replace('"status": "open"', '"status": "open",\n  "status": "closed"');
     assert.notEqual(repeated, indented);
     for (const text of [indented, repeated]) {

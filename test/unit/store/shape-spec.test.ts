@@ -4,13 +4,16 @@
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { clearPlainPieces, usePlainPieces } from '../../../src/engine/plain-pieces';
-import { ledgerShapeProblem } from '../../../src/store/ledger-shape';
+import { COMPILED_FROM_RECORDS, ledgerShapeProblem } from '../../../src/store/ledger-shape';
 import { compileSpec, OBJECT, STRING } from '../../../src/store/shape-spec';
 import { sampleLedger } from './fixtures/sample-ledger';
 
 /** A rich ledger: a judged record, epochs, a rubric, provenance, a pending brief. */
 function richLedger(): Record<string, unknown> {
-  const ledger = JSON.parse(JSON.stringify(sampleLedger('s1', 4))) as Record<string, unknown>;
+  const ledger = JSON.parse(JSON.stringify(sampleLedger('s1', COMPILED_FROM_RECORDS))) as Record<
+    string,
+    unknown
+  >;
   const contract = ledger.contract as Record<string, unknown>;
   const records = ledger.iterations as Record<string, unknown>[];
   const judged = records[1] as Record<string, unknown>;
