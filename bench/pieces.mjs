@@ -22,6 +22,7 @@ import {
   mean,
   median,
   prepared as preparedIn,
+  preparedOriginal,
   printTable,
   realisticDiff,
   run,
@@ -46,6 +47,10 @@ mkdirSync(root);
 mkdirSync(root10K);
 const base10 = makeBaseLedger(root, contractPath);
 const restore10K = preparedIn(base10, work, root10K, 'i10k', 10_000);
+const firstRoot = join(work, 'ws-first'); // ledgers the original engine wrote, put back before each run
+mkdirSync(firstRoot);
+const restoreFirstK = preparedOriginal(base10, work, firstRoot, 'f1k', 1_000);
+const restoreFirst10K = preparedOriginal(base10, work, firstRoot, 'f10k', 10_000);
 
 let round = 0;
 const at = (r, s) => ['--root', r, '--session', s];
@@ -77,6 +82,45 @@ const served = [
       `r${round}`,
     ],
     restore10K,
+  ],
+  [
+    'keys-wasm',
+    'status @1,000, first touch',
+    () => [CLI, 'status', ...at(firstRoot, 'f1k'), '--json'],
+    restoreFirstK,
+  ],
+  [
+    'keys-wasm',
+    'iterate @1,000, first touch',
+    () => [
+      CLI,
+      'iterate',
+      ...at(firstRoot, 'f1k'),
+      '--json',
+      '--outcome',
+      'continue',
+      '--action',
+      `r${round}`,
+    ],
+    restoreFirstK,
+  ],
+  [
+    'shape-compiled',
+    'status @1,000, first touch',
+    () => [CLI, 'status', ...at(firstRoot, 'f1k'), '--json'],
+    restoreFirstK,
+  ],
+  [
+    'shape-compiled',
+    'status @10,000, first touch',
+    () => [CLI, 'status', ...at(firstRoot, 'f10k'), '--json'],
+    restoreFirst10K,
+  ],
+  [
+    'keys-wasm',
+    'status @10,000, first touch',
+    () => [CLI, 'status', ...at(firstRoot, 'f10k'), '--json'],
+    restoreFirst10K,
   ],
 ];
 const only = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY) : null;

@@ -20,6 +20,7 @@ const MODULES = [
     constant: 'DIFF_SCAN_WASM',
   },
   { source: 'src/engine/sha256.wat', module: 'src/engine/sha256-wasm.ts', constant: 'SHA256_WASM' },
+  { source: 'src/store/json-keys.wat', module: 'src/store/json-keys-wasm.ts', constant: 'JSON_KEYS_WASM' },
 ];
 
 /** The TypeScript text for one module, assembled from its source now. */

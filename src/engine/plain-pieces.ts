@@ -10,7 +10,11 @@ export type PlainPiece =
   /** The brief's WebAssembly scanner → the JavaScript path for every chunk. */
   | 'diff-wasm'
   /** `status`/`iterate` through a long ledger's seal → the full read (parse and check every record). */
-  | 'seal';
+  | 'seal'
+  /** The WebAssembly proof that no key repeats (store/json-keys.ts) → the JavaScript key count. */
+  | 'keys-wasm'
+  /** The ledger shape table compiled into plain functions (store/shape-spec.ts) → its interpreter. */
+  | 'shape-compiled';
 
 const plain = new Set<string>();
 

@@ -17,6 +17,7 @@ import {
   COMMA,
   COLON,
 } from './json-bytes';
+import { keysProvedUnique } from './json-keys';
 
 /** `text.slice(start, end)` is exactly the elements of the top-level `iterations` list. */
 export interface RecordsSpan {
@@ -51,12 +52,22 @@ function keyText(text: string, open: number, close: number): string {
  * Scans `text`, which JSON.parse accepted and turned into `parsed` (a ledger object). `proven`
  * is the records' span when their digest matched (records-digest.ts): those records were
  * checked for repeated keys before they were written, so only the text around them is counted.
+ * `bytes`, when given, are what `text` was decoded from: the WebAssembly pass (json-keys.ts)
+ * may prove from them that no key repeats, and then nothing here counts keys at all.
  */
 export function scanLedgerJson(
   text: string,
   parsed: Record<string, unknown>,
   proven: RecordsSpan | null = null,
+  bytes?: Uint8Array,
 ): LedgerScan {
+  if (
+    proven === null &&
+    bytes !== undefined &&
+    bytes.length >= KEYS_PROOF_FROM_BYTES &&
+    keysProvedUnique(bytes)
+  )
+    return { duplicate: null, records: locateRecords(text, parsed) };
   const colons =
     proven === null
       ? colonsAfterQuotes(text, 0, text.length)
@@ -68,6 +79,12 @@ export function scanLedgerJson(
   }
   return { duplicate: null, records: proven ?? locateRecords(text, parsed) };
 }
+
+/**
+ * Below this size the JavaScript count is as quick as compiling and starting the WebAssembly
+ * pass, which a short ledger (every command on a young loop) would pay for nothing.
+ */
+export const KEYS_PROOF_FROM_BYTES = 64 * 1024;
 
 /** countKeys of the ledger without the records' own keys (the `iterations` key itself counts). */
 function countKeysBesideRecords(parsed: Record<string, unknown>): number {

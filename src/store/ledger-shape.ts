@@ -14,6 +14,22 @@
 import { isObject } from '../engine/json-object';
 import { CRITIC_VERDICTS, DECISIONS, DIRECTIONS, OUTCOMES } from '../engine/types';
 import { pathKey } from './json-scan';
+import {
+  compileSpec,
+  COUNT,
+  FLAG,
+  LIST,
+  MAP,
+  NUMBER,
+  OBJECT,
+  POSITIVE,
+  PROVEN_RECORDS,
+  RECORDS,
+  STRING,
+  WORD,
+  type Passes,
+  type Spec,
+} from './shape-spec';
 
 /** Where a check failed (built on the way back up, so a passing check allocates nothing). */
 interface Problem {
@@ -21,32 +37,9 @@ interface Problem {
   detail: string;
 }
 
-// One interpreter over a table of specs, not a closure per check: the CLI runs it once per
-// command, cold, over up to hundreds of thousands of values, and a single small function with
-// a switch is what V8 runs fastest before it has had time to optimise anything.
-const STRING = 0;
-const FLAG = 1;
-const NUMBER = 2;
-const POSITIVE = 3;
-const COUNT = 4;
-const WORD = 5;
-const LIST = 6;
-const MAP = 7;
-const OBJECT = 8;
-const RECORDS = 9;
-/** Records whose digest matched (records-digest.ts): checked when written, only the list is checked. */
-const PROVEN_RECORDS = 10;
-
-interface Spec {
-  readonly kind: number;
-  readonly expected: string;
-  readonly nullable: boolean;
-  readonly words?: readonly string[];
-  readonly item?: Spec;
-  readonly keys?: readonly string[];
-  readonly fields?: readonly Spec[];
-  readonly required?: readonly boolean[];
-}
+// One interpreter over a table of specs (shape-spec.ts), not a closure per check: it names
+// the first bad field. A ledger that passes is let through by the table compiled into plain
+// functions (shape-spec.ts compileSpec) without running the interpreter at all.
 
 /** What a bad value is, without quoting it: a message about a ledger never echoes its text. */
 function found(value: unknown): string {
@@ -330,7 +323,9 @@ export function formatPath(path: readonly (string | number)[]): string {
  * `recordsProven`: the records' digest matched (records-digest.ts), so they are not re-checked.
  */
 export function ledgerShapeProblem(value: unknown, session?: string, recordsProven = false): string | null {
-  const problem = check(recordsProven ? ledgerWithProvenRecords : ledger, value);
+  const spec = recordsProven ? ledgerWithProvenRecords : ledger;
+  const compiled = manyRecords(value) ? compiledFor(spec) : null;
+  const problem = compiled?.(value) === true ? null : check(spec, value);
   if (problem !== null) {
     const where = problem.path.length === 0 ? '' : ` at ${formatPath(problem.path)}`;
     return `is invalid${where}: ${problem.detail}`;
@@ -339,4 +334,27 @@ export function ledgerShapeProblem(value: unknown, session?: string, recordsProv
   if (session !== undefined && claimed !== session)
     return `is invalid at session: it names another session than its file name ${JSON.stringify(`${session}.json`)}`;
   return null;
+}
+
+/**
+ * From this many records the compiled table pays for compiling it; a young loop's ledger is
+ * checked by the interpreter, as quickly as the compiling alone would take.
+ */
+export const COMPILED_FROM_RECORDS = 64;
+
+function manyRecords(value: unknown): boolean {
+  const records = (value as { iterations?: unknown } | null)?.iterations;
+  return Array.isArray(records) && records.length >= COMPILED_FROM_RECORDS;
+}
+
+const compiledSpecs = new Map<Spec, Passes | null>();
+
+/** The table compiled once per process, on first use (null: the interpreter decides alone). */
+function compiledFor(spec: Spec): Passes | null {
+  let passes = compiledSpecs.get(spec);
+  if (passes === undefined) {
+    passes = compileSpec(spec);
+    compiledSpecs.set(spec, passes);
+  }
+  return passes;
 }

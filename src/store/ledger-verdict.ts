@@ -170,7 +170,7 @@ function checkParsed(
   // a reused record text would keep the first: either way one of them is silently dropped.
   // Records byte for byte as this store last wrote them are not checked again (records-digest.ts).
   const proven = provenRecords(text, record, bytes);
-  const scan = scanLedgerJson(text, record, proven);
+  const scan = scanLedgerJson(text, record, proven, bytes);
   if (scan.duplicate !== null) return { kind: 'corrupt', reason: scan.duplicate };
   const problem = ledgerShapeProblem(record, session, proven !== null);
   if (problem !== null) return { kind: 'corrupt', reason: problem };

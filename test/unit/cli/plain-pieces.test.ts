@@ -32,6 +32,25 @@ describe('cli: the benchmark’s plain variants answer the same', function () {
     }
   });
 
+  it('a ledger the original engine wrote, keys proved by WebAssembly or counted in JavaScript: the same answers', () => {
+    const root = tempRoot('loop-ledger-plain-keys-');
+    mkdirSync(join(root, '.loop', 'ledgers'), { recursive: true });
+    const path = join(root, '.loop', 'ledgers', 's1.json');
+    const indented = `${JSON.stringify(sampleLedger('s1', 200), null, 2)}\n`;
+    const repeated = indented.replace('"status": "open"', '"status": "open",\n  "status": "closed"');
+    assert.notEqual(repeated, indented);
+    for (const text of [indented, repeated]) {
+      writeFileSync(path, text);
+      const built = runCli(['status', '--root', root, '--session', 's1', '--json']);
+      const plain = runCli(['status', '--root', root, '--session', 's1', '--json'], {
+        env: { LOOP_LEDGER_BENCH_PLAIN: 'keys-wasm' },
+      });
+      assert.equal(built.code, text === indented ? 0 : 2, built.stderr);
+      if (text === repeated) assert.match(built.stderr, /"status" twice at the top level/);
+      assert.deepEqual(plain, built);
+    }
+  });
+
   it('SHA-256 by node:crypto alone gives the tiers’ digests at every size', () => {
     const sizes = [0, 1, 55, 64, 2047, 2048, 2049, 100_000, 256 * 1024, 256 * 1024 + 1, 300_000];
     const texts = sizes.map((size) => 'ab\u00e9'.repeat(size).slice(0, size));
