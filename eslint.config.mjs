@@ -100,6 +100,24 @@ export default tseslint.config(
     },
   },
   {
+    // The shells (the CLI, the extension, the MCP server) call src/app operations; only src/app
+    // reaches the drivers, so each rule about processes, git and files lives in one place.
+    files: ['src/cli/**/*.ts', 'src/extension/**/*.ts', 'src/mcp/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/drivers/**'],
+              message: 'A shell calls src/app, which calls the drivers.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['src/extension/**/*.ts'],
     ignores: ['src/extension/testing/**'],
     rules: { 'no-restricted-syntax': ['error', ...untranslatedText] },

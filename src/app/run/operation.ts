@@ -36,6 +36,9 @@ import {
   type UnfinishedRun,
 } from './session';
 
+// The window's live-run view shows these phases as they are reported.
+export type { Progress };
+
 export interface RunOpInput {
   root: string;
   objective: string;

@@ -16,8 +16,7 @@ import { BACK, runSteps, settle, type PrompterSlot, type Step } from '../input';
 import { workspaceRoots } from '../workspace/roots';
 import { BriefPanel } from './briefPanel';
 import type { BriefPanels } from './briefPanels';
-import { CHANGE_LABELS, rangeProblem, readChange, type ChangeChoice } from '../../drivers/git/changes';
-import { GitError } from '../../drivers/git/git';
+import { CHANGE_LABELS, rangeProblem, readBriefChange, type ChangeChoice } from '../../app/brief/change';
 import { askVerification, readVerification, type VerificationChoice } from './verificationSource';
 import type { StoreWrites } from '../sessions/sessionSource';
 import { writeWithoutBlocking } from '../workspace/ledgerWrites';
@@ -164,17 +163,16 @@ export class AssembleBriefCommand implements Command {
     change: ChangeChoice,
     verificationChoice: VerificationChoice,
   ): Promise<AssembleResult> {
-    let texts;
-    try {
-      texts = await readChange(root, change);
-    } catch (error) {
+    const read = await readBriefChange(root, change);
+    if (!('texts' in read)) {
       const reason = vscode.l10n.t(
         'Loop Ledger: git could not produce the change: {0}',
-        error instanceof GitError || error instanceof Error ? error.message : String(error),
+        'refused' in read ? read.refused : read.failed,
       );
       void vscode.window.showErrorMessage(reason);
       return { status: 'unavailable', reason };
     }
+    const texts = read.texts;
     const verification = await readVerification(root, verificationChoice);
     const gitLabel = change.kind === 'range' ? change.range : change.kind;
     const briefInput = {
@@ -223,7 +221,10 @@ export class AssembleBriefCommand implements Command {
 
 async function loadRubric(root: string, session: string, store: StoreWrites | undefined) {
   try {
-    if (store) return (await store.run((s) => s.load(session, 'summary'))).payload?.ledger.contract.quality_rubric ?? [];
+    if (store)
+      return (
+        (await store.run((s) => s.load(session, 'summary'))).payload?.ledger.contract.quality_rubric ?? []
+      );
     return (await loadLedgerAsync(root, session)).contract.quality_rubric ?? [];
   } catch {
     return []; // the brief itself will name the unreadable ledger

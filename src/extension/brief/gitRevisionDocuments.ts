@@ -3,13 +3,12 @@
 // revision (`:index` for the staged version, empty for "did not exist"). Content comes from
 // `git show REV:PATH` through execFile; a path missing at that revision reads as empty. The URI
 // can come from anywhere (another extension, a link): its root must be a workspace folder, its
-// revision and path must pass revisions.ts, and no git runs in an untrusted workspace.
+// revision and path must pass the checks in src/app/brief/revision.ts, and no git runs in an untrusted workspace.
 import * as vscode from 'vscode';
 import type { ChangeRef } from '../../shared/protocol';
 import { workspaceRoots } from '../workspace/roots';
-import { runGit } from '../../drivers/git/git';
 import { revisionContent } from './revisionContent';
-import type { RevisionQuery } from '../../drivers/git/revisions';
+import type { RevisionQuery } from '../../app/brief/revision';
 
 export const GIT_REVISION_SCHEME = 'loop-ledger-git';
 
@@ -25,7 +24,6 @@ class GitRevisionProvider implements vscode.TextDocumentContentProvider {
     return revisionContent(uri.query, uri.path, {
       isTrusted: this.isTrusted,
       roots: () => workspaceRoots().map((root) => root.path),
-      runGit,
     });
   }
 }

@@ -3,14 +3,15 @@
 // untrusted workspace runs no git at all, whatever the URI says: repository config can run
 // programs, e.g. core.fsmonitor or a textconv), then the URI's root, revision and path, then git.
 import * as l10n from '@vscode/l10n';
-import { checkRevisionQuery, showFileArgs } from '../../drivers/git/revisions';
+import { showFileAtRevision, type RunGit } from '../../app/brief/revision';
 
 export interface RevisionContentDeps {
   /** VS Code's workspace trust, asked on every request (trust can be granted or revoked live). */
   isTrusted(): boolean;
   /** The workspace folders' paths: the only roots a document may read from. */
   roots(): string[];
-  runGit(cwd: string, args: readonly string[]): Promise<string>;
+  /** The pinned git when left out; tests pass a spy. */
+  runGit?: RunGit;
 }
 
 export class UntrustedGitError extends Error {}
@@ -23,9 +24,8 @@ export async function revisionContent(
 ): Promise<string> {
   if (!deps.isTrusted())
     throw new UntrustedGitError(l10n.t('Loop Ledger runs no git in an untrusted workspace.'));
-  const query = checkRevisionQuery(uriQuery, deps.roots());
-  if ('refused' in query)
-    throw new Error(l10n.t('Loop Ledger: refused to show {0}: {1}.', shownPath, query.refused));
-  if (query.rev === '') return '';
-  return deps.runGit(query.root, showFileArgs(query.rev, query.path)).catch(() => '');
+  const shown = await showFileAtRevision(uriQuery, deps.roots(), deps.runGit);
+  if ('refused' in shown)
+    throw new Error(l10n.t('Loop Ledger: refused to show {0}: {1}.', shownPath, shown.refused));
+  return shown.text;
 }

@@ -4,7 +4,7 @@
 // untrusted workspace (git reads repository config that can run programs).
 import * as vscode from 'vscode';
 import type { ExitCode } from '../../engine/refusal';
-import { gitOkAsync } from '../../drivers/checkpoints/git';
+import { filesBetweenCheckpoints, repositoryTop } from '../../app/checkpoints/browse';
 import type { Command } from '../commandManager';
 import type { CommandDeps, CommandReport } from '../commands/deps';
 import { nothingToDo, reportDone, reportRefusal, reportUntrusted } from '../commands/report';
@@ -29,13 +29,6 @@ function refused<P>(deps: CheckpointDeps, title: string, code: number, problems:
     exitCode: code as ExitCode,
     findings: problems.map((message) => ({ message })),
   });
-}
-
-function splitZ(out: Buffer): string[] {
-  return out
-    .toString('utf8')
-    .split('\0')
-    .filter((p) => p !== '');
 }
 
 /** Opens one file in `vscode.diff`, several in the multi-file `vscode.changes` editor. */
@@ -89,17 +82,7 @@ export class CompareWithPreviousCommand extends CheckpointCommand<Opened> {
       return nothingToDo(vscode.l10n.t('no earlier iteration of {0} has a checkpoint.', t.session));
     const from = t.previous.checkpoint;
     const place = placeOf(t.root, t.checkpoint.shadow);
-    const files = splitZ(
-      await gitOkAsync(place, [
-        'diff-tree',
-        '-r',
-        '-z',
-        '--no-renames',
-        '--name-only',
-        from.commit,
-        t.checkpoint.commit,
-      ]),
-    );
+    const files = await filesBetweenCheckpoints(place, from.commit, t.checkpoint.commit);
     if (files.length === 0)
       return nothingToDo(vscode.l10n.t('iterations {0} and {1} have the same files.', t.previous.n, t.n));
     const title = vscode.l10n.t('{0}: iteration {1} ↔ {2}', t.session, t.previous.n, t.n);
@@ -135,9 +118,7 @@ export class CompareWithWorkspaceCommand extends CheckpointCommand<Opened> {
     const files = [...strings(plan.json.write), ...strings(plan.json.remove)].sort();
     if (files.length === 0)
       return nothingToDo(vscode.l10n.t('the workspace has the files of iteration {0}.', t.n));
-    const top = t.checkpoint.shadow
-      ? t.root
-      : (await gitOkAsync(placeOf(t.root, false), ['rev-parse', '--show-toplevel'])).toString('utf8').trim();
+    const top = t.checkpoint.shadow ? t.root : await repositoryTop(t.root);
     const title = vscode.l10n.t('{0}: iteration {1} ↔ workspace', t.session, t.n);
     await openDiffs(
       title,

@@ -3,9 +3,9 @@
 // link, another extension), so before git runs: the workspace must be trusted, the root must be a
 // workspace folder, the commit a full hex object id and the path a plain path inside the
 // repository. Content comes from `git cat-file blob <commit>:<path>` through the checkpoint
-// drivers' pinned git, run asynchronously; a path the checkpoint does not hold reads as empty.
+// drivers' pinned git (through src/app), run asynchronously; a path the checkpoint does not hold reads as empty.
 import * as vscode from 'vscode';
-import { gitOkAsync } from '../../drivers/checkpoints/git';
+import { checkpointFileText } from '../../app/checkpoints/browse';
 import { workspaceRoots } from '../workspace/roots';
 import { checkQuery, placeOf, type CheckpointQuery } from './query';
 
@@ -31,10 +31,7 @@ class CheckpointContentProvider implements vscode.TextDocumentContentProvider {
     if ('refused' in query)
       throw new Error(vscode.l10n.t('Loop Ledger: refused to show {0}: {1}.', uri.path, query.refused));
     const place = placeOf(query.root, query.shadow);
-    const blob = await gitOkAsync(place, ['cat-file', 'blob', `${query.commit}:${query.path}`]).catch(
-      () => null,
-    );
-    return blob === null ? '' : blob.toString('utf8');
+    return checkpointFileText(place, query.commit, query.path);
   }
 }
 

@@ -2,7 +2,7 @@
 // a workspace folder, a full hex commit id and a plain path inside the repository. Anything else
 // is refused before git runs.
 import { join } from 'node:path';
-import type { GitPlace } from '../../drivers/checkpoints/git';
+import type { GitPlace } from '../../app/checkpoints/browse';
 import { isObjectId } from '../../engine/checkpoints/rules';
 
 export interface CheckpointQuery {

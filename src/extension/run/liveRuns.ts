@@ -1,7 +1,7 @@
 // The runs in progress in this window: their phase for the Sessions tree and the progress
 // notification, and the cancel handle. Keyed by workspace root and session.
 import * as vscode from 'vscode';
-import type { Progress } from '../../drivers/run/harness';
+import type { Progress } from '../../app/run/operation';
 import { phaseLabel } from './phaseLabel';
 
 export { phaseLabel };

@@ -1,6 +1,6 @@
 // The words a person reads for a run's current phase (no vscode: unit-tested directly).
 import * as l10n from '@vscode/l10n';
-import type { Progress } from '../../drivers/run/harness';
+import type { Progress } from '../../app/run/operation';
 
 /** "attempt 2/3: check 1/2 · 4s / 300s", the words a person reads for the current phase. */
 export function phaseLabel(progress: Progress | undefined, now = Date.now()): string {

@@ -16,7 +16,7 @@ import {
   type ReconcileRow,
 } from '../../engine/workorders/reconcile';
 import { depsProblem } from '../../engine/workorders/status';
-import { readTextAsync } from '../../drivers/workorders/files';
+import { readWorkOrderText } from '../../app/workorders/read-async';
 
 export interface WorkOrder {
   id: string;
@@ -42,14 +42,6 @@ export interface Task {
   workOrders: WorkOrder[];
 }
 
-async function text(path: string): Promise<string | undefined> {
-  try {
-    return await readTextAsync(path);
-  } catch {
-    return undefined;
-  }
-}
-
 export async function loadTask(taskPath: string): Promise<Task> {
   const dir = join(taskPath, 'work-orders');
   const names = await readdir(dir).then(
@@ -59,7 +51,7 @@ export async function loadTask(taskPath: string): Promise<Task> {
   const present = new Set(names);
   const files = names.filter((n) => n.startsWith('wo-') && n.endsWith('.md'));
   const texts = new Map<string, string>();
-  await Promise.all(files.map(async (f) => texts.set(f, (await text(join(dir, f))) ?? '')));
+  await Promise.all(files.map(async (f) => texts.set(f, (await readWorkOrderText(join(dir, f))) ?? '')));
   const siblings = (fragment: string) =>
     files.filter((f) => f.startsWith(`${fragment}-`)).map((f) => ({ text: texts.get(f) ?? '' }));
   const workOrders = await Promise.all(
@@ -68,7 +60,7 @@ export async function loadTask(taskPath: string): Promise<Task> {
       const id = shortId(fileName, frontmatterScalar(body, 'id'));
       const side = sidecars(id);
       const read = async (name: string) =>
-        present.has(name) ? ((await text(join(dir, name))) ?? '') : undefined;
+        present.has(name) ? ((await readWorkOrderText(join(dir, name))) ?? '') : undefined;
       const [run, review, critique, halt] = await Promise.all([
         read(side.run),
         read(side.review),
@@ -104,7 +96,7 @@ export async function loadTask(taskPath: string): Promise<Task> {
     path: taskPath,
     name: taskPath.slice(taskPath.lastIndexOf('/') + 1),
     dir,
-    killed: (await text(join(taskPath, KILL_SWITCH_NAME))) !== undefined,
+    killed: (await readWorkOrderText(join(taskPath, KILL_SWITCH_NAME))) !== undefined,
     workOrders,
   };
 }

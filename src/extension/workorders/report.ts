@@ -1,15 +1,9 @@
 // The obs report as a markdown table, from the engine's report over the task's loop-obs.ndjson.
-import { readTextAsync } from '../../drivers/workorders/files';
-import { join } from 'node:path';
+import { readObsLogText } from '../../app/workorders/read-async';
 import { obsReport, parseObsLog } from '../../engine/workorders/obs';
 
 export async function obsReportMarkdown(dir: string, taskName: string): Promise<string> {
-  let log: string | undefined;
-  try {
-    log = await readTextAsync(join(dir, 'loop-obs.ndjson'));
-  } catch {
-    log = undefined;
-  }
+  const log = await readObsLogText(dir);
   const parsed = parseObsLog(log);
   const r = obsReport(parsed.records, parsed.skipped, 2);
   const lines = [

@@ -7,7 +7,7 @@ import { INPUT_LIMIT, readTextFile } from '../../app/read-input';
 import { resumeContinuesRepeatOnDisk } from '../../app/repeat/resume';
 import type { BriefInput, BriefPacket } from '../../engine/brief';
 import { OUTCOMES } from '../../engine/types';
-import { readChange, rangeProblem } from '../../drivers/git/changes';
+import { readBriefChange } from '../../app/brief/change';
 import { briefSummary } from '../brief-store';
 import type { Outcome } from '../../app/outcome';
 import { confinedPath } from '../confine';
@@ -112,14 +112,10 @@ const assembleBrief = defineTool({
     let changeScope: BriefInput | undefined;
     if (args.git_range !== undefined) {
       const range = args.git_range.trim();
-      const problem = rangeProblem(range);
-      if (problem) return refused(2, [`git_range: ${problem}`]);
-      let texts;
-      try {
-        texts = await readChange(ctx.root, { kind: 'range', range });
-      } catch (error) {
-        return refused(8, [`git_range: ${error instanceof Error ? error.message : String(error)}`]);
-      }
+      const read = await readBriefChange(ctx.root, { kind: 'range', range });
+      if ('refused' in read) return refused(2, [`git_range: ${read.refused}`]);
+      if ('failed' in read) return refused(8, [`git_range: ${read.failed}`]);
+      const texts = read.texts;
       diff = { path: `git diff (${range})`, text: texts.diff };
       changeScope = { path: `git --stat (${range})`, text: texts.stat };
     } else {
