@@ -1,5 +1,7 @@
-// The static tier: build, type check, lint, formatting. Each is one "test" in the total.
+// The static tier: build, type check, lint, formatting, unused code. Each is one "test" in the
+// total, timed.
 import { spawnSync } from 'node:child_process';
+import { performance } from 'node:perf_hooks';
 
 const checks = [
   // Before the build, which regenerates them: the committed schema must match the zod schema,
@@ -11,17 +13,22 @@ const checks = [
   ['eslint', ['npx', 'eslint', '.']],
   ['prettier --check', ['npx', 'prettier', '--check', '.']],
   ['every declared command is registered', ['node', 'scripts/check-commands.mjs']],
+  // Unused files, exports and dependencies (knip.jsonc says what it cannot see); it prints each
+  // finding and exits non-zero.
+  ['knip: no unused files, exports or dependencies', ['npx', 'knip', '--no-progress']],
 ];
 let passed = 0;
 let failed = 0;
 for (const [name, argv] of checks) {
+  const started = performance.now();
   const r = spawnSync(argv[0], argv.slice(1), { stdio: 'inherit' });
+  const took = `${((performance.now() - started) / 1000).toFixed(1)} s`;
   if (r.status === 0) {
     passed++;
-    console.log(`  ✔ ${name}`);
+    console.log(`  ✔ ${name} (${took})`);
   } else {
     failed++;
-    console.log(`  ✖ ${name} (exit ${r.status})`);
+    console.log(`  ✖ ${name} (exit ${r.status}, ${took})`);
   }
 }
 console.log(`TIER static: ${passed} passed, ${failed} failed`);

@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { MAX_BRIEF_WORD_CHARS } from './brief-words';
 import { RECORD_FIELDS } from './record-fields';
 
-export { RECORD_FIELDS, type RecordField } from './record-fields';
+export { RECORD_FIELDS } from './record-fields';
 
 export const OVERVIEW_WORDS = [
   'Overview',

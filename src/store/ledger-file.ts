@@ -23,8 +23,7 @@ import { ledgerBytesSteps, ledgerFileSteps, ledgerHeadSteps } from './read-steps
 import { runReadSync } from './read-sync';
 
 export { decodeLedgerBytes, parseLedgerText, SCHEMA_VERSION } from './ledger-verdict';
-export type { LedgerFormat, LedgerRead } from './ledger-verdict';
-export { READ_FLAGS } from './read-steps';
+export type { LedgerRead } from './ledger-verdict';
 
 /**
  * Reads and checks a ledger file. Only a regular file no larger than LEDGER_SIZE_LIMIT is read,

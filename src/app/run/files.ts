@@ -1,14 +1,8 @@
 // The run folder's own small files (request, ending, links, prompts), read back by the next run.
 // They are read like a ledger — a regular file only, no symlink followed, no FIFO or device
 // waited on, capped — because a cloned repository can carry a link in their place.
-import { readRegularFileBytes } from '../../store';
 import { jsonFileSteps } from '../../store/read-steps';
 import { runReadSync } from '../../store/read-sync';
-
-/** The file's UTF-8 text, or undefined when it is missing, not a regular file or too large. */
-export function readRunText(path: string): string | undefined {
-  return readRegularFileBytes(path)?.toString('utf8');
-}
 
 /** The file's parsed JSON, or undefined when it cannot be read or is not JSON. */
 export function readRunJson(path: string): unknown {

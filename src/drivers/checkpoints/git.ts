@@ -113,10 +113,6 @@ export function gitOk(place: GitPlace, args: readonly string[], call: GitCall = 
   return r.stdout;
 }
 
-export function gitText(place: GitPlace, args: readonly string[], call: GitCall = {}): string {
-  return gitOk(place, args, call).toString('utf8').trim();
-}
-
 /** The same pinned call as `git`, without blocking the thread (for the extension host). */
 export function gitAsync(place: GitPlace, args: readonly string[], call: GitCall = {}): Promise<GitResult> {
   return new Promise((resolve, reject) => {

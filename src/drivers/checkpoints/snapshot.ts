@@ -8,7 +8,7 @@ import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { exclusions, type Candidate, type ExcludedPath } from '../../engine/checkpoints/rules';
 import { GitFailed, type GitCall, type GitPlace } from './git';
-import { copyIndexStep, gitStep, lstatStep, readTextsStep, runAsync, runSync, type Program } from './program';
+import { copyIndexStep, gitStep, lstatStep, readTextsStep, runSync, type Program } from './program';
 import { CheckpointRefused, type CheckpointWorkspace } from './workspace';
 
 export interface Snapshot {
@@ -28,11 +28,6 @@ export interface SnapshotOptions {
 
 export function takeSnapshot(ws: CheckpointWorkspace, options: SnapshotOptions): Snapshot {
   return runSync(snapshotProgram(ws, options));
-}
-
-/** `takeSnapshot` without blocking the thread: the same git calls, run asynchronously. */
-export function takeSnapshotAsync(ws: CheckpointWorkspace, options: SnapshotOptions): Promise<Snapshot> {
-  return runAsync(snapshotProgram(ws, options));
 }
 
 export function* snapshotProgram(ws: CheckpointWorkspace, options: SnapshotOptions): Program<Snapshot> {

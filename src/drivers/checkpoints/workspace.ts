@@ -5,7 +5,7 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { isObjectId } from '../../engine/checkpoints/rules';
 import { GitFailed, type GitPlace, type GitResult } from './git';
-import { gitStep, runAsync, runSync, type Program } from './program';
+import { gitStep, runSync, type Program } from './program';
 
 export interface CheckpointWorkspace {
   place: GitPlace;
@@ -30,11 +30,6 @@ export class CheckpointRefused extends Error {}
  */
 export function openWorkspace(root: string): CheckpointWorkspace {
   return runSync(openWorkspaceProgram(root));
-}
-
-/** `openWorkspace` without blocking the thread. */
-export function openWorkspaceAsync(root: string): Promise<CheckpointWorkspace> {
-  return runAsync(openWorkspaceProgram(root));
 }
 
 export function* openWorkspaceProgram(root: string): Program<CheckpointWorkspace> {
