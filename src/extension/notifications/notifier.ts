@@ -5,7 +5,12 @@
 // in workspaceState, so a reload or a second re-read of one write never repeats a notification.
 import * as l10n from '@vscode/l10n';
 import * as vscode from 'vscode';
-import { attentionEvents, type AttentionEvent, type AttentionKind } from '../../engine/attention';
+import {
+  attentionEvents,
+  newAttentionEvents,
+  type AttentionEvent,
+  type AttentionKind,
+} from '../../engine/attention';
 import type { SessionNode, SessionsNode } from '../sessions/nodes';
 import type { SessionsTreeProvider } from '../sessions/treeProvider';
 import { notificationKey, notifySetting } from './keys';
@@ -111,9 +116,9 @@ export class AttentionNotifier implements vscode.Disposable {
     const enabled = (kind: AttentionKind) => notifySetting(config.get<unknown>(kind), true);
     const shown = new Set(this.state.get<string[]>(SHOWN_KEY, []));
     const fresh = perNode.flatMap(({ node, events }) =>
-      events
-        .map((event) => ({ node, event, key: notificationKey(node.root.path, event) }))
-        .filter((f) => !shown.has(f.key) && enabled(f.event.kind)),
+      newAttentionEvents(events, shown, enabled, (event) => notificationKey(node.root.path, event)).map(
+        (event) => ({ node, event, key: notificationKey(node.root.path, event) }),
+      ),
     );
     if (fresh.length === 0) return;
     // Remembered before showing: a reload while a notification is up does not show it again.

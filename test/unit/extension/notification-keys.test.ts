@@ -1,7 +1,7 @@
 // What the notifier remembers and which kinds it shows: a session id is unique per folder only, and
 // a hand-edited `loopLedger.notify.*` value is read as what it says.
 import assert from 'node:assert/strict';
-import { attentionEvents } from '../../../src/engine/attention';
+import { attentionEvents, newAttentionEvents } from '../../../src/engine/attention';
 import type { Ledger } from '../../../src/engine/types';
 import { notificationKey, notifySetting } from '../../../src/extension/notifications/keys';
 
@@ -35,6 +35,17 @@ describe('extension: notification keys and the notify settings', () => {
     const two = notificationKey('/work/web', b!);
     assert.notEqual(one, two);
     assert.equal(notificationKey('/work/api', b!), one, 'a re-read of the same folder is the same event');
+    // What the notifier asks: the first folder announced, the second is still new.
+    const shown = new Set([one]);
+    const fresh = (folder: string) =>
+      newAttentionEvents(
+        [b!],
+        shown,
+        () => true,
+        (event) => notificationKey(folder, event),
+      );
+    assert.deepEqual(fresh('/work/api'), []);
+    assert.deepEqual(fresh('/work/web'), [b]);
   });
 
   it('a folder path holding the separator cannot be mistaken for another folder and session', () => {

@@ -8,7 +8,7 @@ import { runDirOf, runSample, sampleRepo, validate } from './helpers';
 
 const SESSION = 'usage-1';
 
-function statusJson(repo: string): any {
+function statusJson(repo: string): { spend: Record<string, number | null> } {
   const r = runCli(['status', '--root', repo, '--session', SESSION, '--json']);
   assert.equal(r.code, 0, r.stderr);
   return JSON.parse(r.stdout);
