@@ -84,11 +84,16 @@ export function needsPerson(ledger: Parameters<typeof attentionEvents>[0]): bool
   return attentionEvents(ledger).length > 0;
 }
 
-/** The events not announced before (`shown` holds their keys), among the kinds switched on. */
+/**
+ * The events not announced before (`shown` holds their keys), among the kinds switched on.
+ * `keyOf` is the key a caller remembers an event by: a caller that sees several folders adds the
+ * folder, since a session id is unique within one folder only.
+ */
 export function newAttentionEvents(
   events: readonly AttentionEvent[],
   shown: ReadonlySet<string>,
   enabled: (kind: AttentionKind) => boolean = () => true,
+  keyOf: (event: AttentionEvent) => string = (event) => event.key,
 ): AttentionEvent[] {
-  return events.filter((e) => !shown.has(e.key) && enabled(e.kind));
+  return events.filter((e) => !shown.has(keyOf(e)) && enabled(e.kind));
 }

@@ -54,7 +54,9 @@ export function spendOf(records: readonly IterationRecord[]): Spend {
   return total;
 }
 
-const LARGEST = Number.MAX_SAFE_INTEGER; // 2^53 − 1: past it a count is no longer exact
+/** 2^53 − 1: past it a count is no longer exact; the most one `--cost` or report may say. */
+export const LARGEST_SPEND = Number.MAX_SAFE_INTEGER;
+const LARGEST = LARGEST_SPEND;
 
 /**
  * One `--cost`, `--tokens-in` or `--tokens-out` value: a plain decimal number of 0 or more,

@@ -27,6 +27,11 @@ export interface TestingApi {
     readonly notified: readonly NotifiedEvent[];
     /** The Sessions view's badge number after the notifier's latest pass (undefined before one). */
     readonly badge: number | undefined;
+    /**
+     * Clicks `label` on the next notification whose key `key` accepts, as a person would, until the
+     * returned disposable is disposed; what the button runs is then run for real.
+     */
+    click(key: (key: string) => boolean, label: string): vscode.Disposable;
   };
 }
 
@@ -43,6 +48,7 @@ export function createTestHooks(): TestHooks {
   let untrusted = false;
   const notified: NotifiedEvent[] = [];
   let badge: number | undefined;
+  const clicks: { key: (key: string) => boolean; label: string }[] = [];
   let mcpProvider: vscode.McpServerDefinitionProvider<vscode.McpStdioServerDefinition> | undefined;
   const testing: TestingApi = {
     prompter: {
@@ -72,6 +78,16 @@ export function createTestHooks(): TestHooks {
       get badge() {
         return badge;
       },
+      click(key, label) {
+        const click = { key, label };
+        clicks.push(click);
+        return {
+          dispose: () => {
+            const at = clicks.indexOf(click);
+            if (at >= 0) clicks.splice(at, 1);
+          },
+        };
+      },
     },
   };
   const state: { testing: TestingApi; internals?: ExtensionInternals } = { testing };
@@ -82,6 +98,12 @@ export function createTestHooks(): TestHooks {
     attention: {
       notified: (event) => void notified.push(event),
       badge: (count) => void (badge = count),
+      answer(event, shown) {
+        const at = clicks.findIndex((c) => c.key(event.key));
+        if (at < 0) return shown;
+        const [click] = clicks.splice(at, 1);
+        return Promise.resolve(click!.label);
+      },
     },
     prompter(standard) {
       const current = () => scripted ?? standard;

@@ -312,7 +312,7 @@ describe('Ledger store (PostgreSQL): the Sessions tree follows the store live', 
     }
   });
 
-  it('Run Queue refuses on the store and writes nothing', async () => {
+  it('Run Queue and Repeat Until Settled refuse on the store and write nothing', async () => {
     const ledgersDir = join(root, '.loop', 'ledgers');
     const files = () => (existsSync(ledgersDir) ? readdirSync(ledgersDir).sort() : []);
     const rows = async () =>
@@ -328,14 +328,20 @@ describe('Ledger store (PostgreSQL): the Sessions tree follows the store live', 
     const refusal =
       /works on the ledger files only; this window uses the PostgreSQL store 127\.0\.0\.1:\d+\/postgres\. Unset loopLedger\.store/;
 
-    // Run Queue (`wo run`, which writes ledger files): refused before it asks for a task; an
-    // unscripted question would throw here.
+    // Run Queue (`wo run`, which writes ledger files) and Repeat Until Settled (which reads the
+    // ledger file): refused before they ask anything; an unscripted question would throw here.
     const usingQueue = testing.prompter.use(new ScriptedPrompter([]));
+    let repeat: CommandReport;
     try {
       assert.equal(await vscode.commands.executeCommand('loopLedger.wo.runQueue'), undefined);
+      repeat = (await vscode.commands.executeCommand('loopLedger.repeatUntilSettled')) as CommandReport;
     } finally {
       usingQueue.dispose();
     }
+    assert.equal(repeat.status, 'refused', repeat.message);
+    assert.equal(repeat.exitCode, 2);
+    assert.match(repeat.message ?? '', refusal);
+    assert.ok(!repeat.message?.includes('s3cret'), repeat.message);
 
     assert.deepEqual(files(), filesBefore, 'no ledger file written');
     assert.equal(existsSync(join(ledgersDir, 'run-here.json')), false);

@@ -13,6 +13,7 @@ import {
 } from '../../engine/attention';
 import type { SessionNode, SessionsNode } from '../sessions/nodes';
 import type { SessionsTreeProvider } from '../sessions/treeProvider';
+import { notificationKey, notifySetting } from './keys';
 
 export const SHOWN_KEY = 'loopLedger.notifications.shown';
 /** Only the newest keys are kept: enough to never repeat a live event, bounded for old workspaces. */
@@ -52,6 +53,7 @@ function message(event: AttentionEvent): string {
 
 /** What the notifier did, told to the integration tests' hooks (test/hooks/testHooks.ts). */
 export interface NotifiedEvent {
+  /** The remembered key: the workspace folder and the engine's `session:epoch:n:kind`. */
   readonly key: string;
   readonly kind: AttentionKind;
   readonly message: string;
@@ -62,6 +64,11 @@ export interface NotifiedEvent {
 export interface AttentionObserver {
   notified(event: NotifiedEvent): void;
   badge(count: number): void;
+  /**
+   * The person's answer to a notification: given the real one, may return a scripted one (a test
+   * cannot click a notification's button, but what the button runs must be proved all the same).
+   */
+  answer?(event: NotifiedEvent, shown: Thenable<string | undefined>): Thenable<string | undefined>;
 }
 
 export class AttentionNotifier implements vscode.Disposable {
@@ -106,27 +113,32 @@ export class AttentionNotifier implements vscode.Disposable {
     this.observer?.badge(waiting);
 
     const config = vscode.workspace.getConfiguration('loopLedger.notify');
-    const enabled = (kind: AttentionKind) => config.get<boolean>(kind, true);
+    const enabled = (kind: AttentionKind) => notifySetting(config.get<unknown>(kind), true);
     const shown = new Set(this.state.get<string[]>(SHOWN_KEY, []));
     const fresh = perNode.flatMap(({ node, events }) =>
-      newAttentionEvents(events, shown, enabled).map((event) => ({ node, event })),
+      newAttentionEvents(events, shown, enabled, (event) => notificationKey(node.root.path, event)).map(
+        (event) => ({ node, event, key: notificationKey(node.root.path, event) }),
+      ),
     );
     if (fresh.length === 0) return;
     // Remembered before showing: a reload while a notification is up does not show it again.
-    const keys = [...shown, ...fresh.map((f) => f.event.key)].slice(-MAX_SHOWN);
+    const keys = [...shown, ...fresh.map((f) => f.key)].slice(-MAX_SHOWN);
     await this.state.update(SHOWN_KEY, keys);
-    for (const { node, event } of fresh) this.announce(node, event);
+    for (const { node, event, key } of fresh) this.announce(node, event, key);
   }
 
-  private announce(node: SessionNode, event: AttentionEvent): void {
+  private announce(node: SessionNode, event: AttentionEvent, key: string): void {
     // An untrusted workspace is read-only: a button that writes or runs git would only refuse.
     const actions = ACTIONS[event.kind].filter((a) => a.writes !== true || this.trusted());
     const labels = [...actions.map((a) => a.label()), l10n.t('Dismiss')];
     const text = message(event);
-    this.observer?.notified({ key: event.key, kind: event.kind, message: text, actions: labels });
+    const notified: NotifiedEvent = { key, kind: event.kind, message: text, actions: labels };
+    this.observer?.notified(notified);
     const show =
       event.kind === 'verdict' ? vscode.window.showInformationMessage : vscode.window.showWarningMessage;
-    void Promise.resolve(show(text, ...labels)).then(async (choice) => {
+    const shown = show(text, ...labels);
+    const answered = this.observer?.answer ? this.observer.answer(notified, shown) : shown;
+    void Promise.resolve(answered).then(async (choice) => {
       const action = actions.find((a) => a.label() === choice);
       if (!action) return; // Dismiss, or closed
       // The session's tree node: every session command, and the overview, accept one.

@@ -4,8 +4,9 @@
 // whose commit happened but whose reply was lost is recognised by its request id (pg-ledger.ts).
 import { Client } from 'pg';
 import { storeAddress, type StoreAddress } from './address';
-import { connectionReason, isTransient, StoreUnreachableError } from './errors';
+import { connectionReason, isTransient, StoreUnreachableError, tlsReason } from './errors';
 import { checkSchema } from './schema';
+import { driverConnectionString } from './ssl-mode';
 
 export interface ConnectionOptions {
   url: string;
@@ -43,6 +44,8 @@ export class StoreConnection {
         const client = await this.connected(checked);
         return await unit(client);
       } catch (error) {
+        const tls = tlsReason(error);
+        if (tls !== null) throw new StoreUnreachableError(this.address.label, tls);
         if (!isTransient(error)) throw error;
         await this.drop();
         if (Date.now() + wait > deadline)
@@ -56,7 +59,7 @@ export class StoreConnection {
   private async connected(checked: boolean): Promise<Client> {
     if (this.client !== null) return this.client;
     const client = new Client({
-      connectionString: this.options.url,
+      connectionString: driverConnectionString(this.options.url),
       connectionTimeoutMillis: 5000,
       application_name: 'loop-ledger',
     });

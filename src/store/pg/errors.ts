@@ -47,10 +47,32 @@ export function isTransient(error: unknown): boolean {
   );
 }
 
+// Node's TLS certificate failures: the server answered, but not as the connection string asked.
+const CERTIFICATE_CODES =
+  /^(DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_VERIFY_LEAF_SIGNATURE|UNABLE_TO_GET_ISSUER_CERT(_LOCALLY)?|CERT_HAS_EXPIRED|CERT_NOT_YET_VALID|CERT_UNTRUSTED|CERT_REJECTED|ERR_TLS_CERT_ALTNAME_INVALID|HOSTNAME_MISMATCH)$/;
+
+/**
+ * The reason a TLS connection could not be made (the server has no TLS, or its certificate was
+ * not accepted), or null for any other failure. Sending the request again cannot help, so it is
+ * told at once; it is still the store not being reachable as asked (exit 74), not a usage error.
+ */
+export function tlsReason(error: unknown): string | null {
+  const e = error as { code?: unknown; message?: unknown };
+  const code = typeof e?.code === 'string' ? e.code : '';
+  const message = typeof e?.message === 'string' ? (e.message.split('\n')[0] ?? '') : '';
+  if (/server does not support SSL connections/i.test(message))
+    return 'the server does not support SSL connections (use sslmode=disable only on a trusted network)';
+  if (CERTIFICATE_CODES.test(code))
+    return `the server's TLS certificate was not accepted: ${message} (sslrootcert=PATH names the CA)`;
+  return null;
+}
+
 /** A short reason for a connection failure (no connection details: the caller names the host). */
 export function connectionReason(error: unknown): string {
   const e = error as { code?: unknown; message?: unknown };
   const code = typeof e?.code === 'string' ? e.code : '';
+  const tls = tlsReason(error);
+  if (tls !== null) return tls;
   const reasons: Record<string, string> = {
     ECONNREFUSED: 'connection refused',
     ECONNRESET: 'connection reset',

@@ -8,6 +8,7 @@
 import { Client, type Notification } from 'pg';
 import { redact, storeAddress, type StoreAddress } from './address';
 import { connectionReason } from './errors';
+import { driverConnectionString } from './ssl-mode';
 
 /** The channel the writers notify (the same as pg-store.ts's NOTIFY_CHANNEL). */
 export const FOLLOW_CHANNEL = 'loop_ledger';
@@ -104,7 +105,7 @@ export class StoreFollower {
     const epoch = ++this.epoch;
     this.setState({ state: 'connecting', store: this.address.label });
     const client = new Client({
-      connectionString: this.options.url,
+      connectionString: driverConnectionString(this.options.url),
       connectionTimeoutMillis: 5000,
       application_name: 'loop-ledger-follow',
       // A peer that vanished without closing (a cut network) is noticed by the kernel's probes.

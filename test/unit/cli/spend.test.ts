@@ -1,10 +1,11 @@
 // Cost and tokens per iteration, and the contract caps that stop a loop, through the CLI as a
 // child process: each flag, each refusal, each cap ending the loop, and status/list reporting.
 import assert from 'node:assert/strict';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ledgerPath, readLedger, runCli, sampleContract, tempRoot, writeJson } from '../helpers/cli';
 import { assertNoStack, loopWith } from './setup';
+import { FILES, runCase, SPEND_REFUSALS, STORE_CASES } from './store-cases';
 
 describe('cli: iterate --cost --tokens-in --tokens-out', () => {
   it('records the three keys on the iteration, and only when given', () => {
@@ -40,19 +41,7 @@ describe('cli: iterate --cost --tokens-in --tokens-out', () => {
     );
   });
 
-  const refusals: [string[], RegExp][] = [
-    [['--cost=-1'], /--cost -1: must be a number of 0 or more/],
-    // Without `=` the argument parser itself refuses a value that looks like a flag.
-    [['--cost', '-1'], /--cost/],
-    [['--cost', 'abc'], /--cost abc: must be a number/],
-    [['--cost', 'Infinity'], /--cost Infinity: must be a number/],
-    [['--cost', '1e400'], /--cost 1e400: too large/],
-    [['--tokens-in', '1.5'], /--tokens-in 1\.5: must be a whole number/],
-    [['--tokens-out=-3'], /--tokens-out -3: must be a whole number/],
-    [['--tokens-in', '9007199254740992'], /--tokens-in 9007199254740992: too large \(at most 2\^53/],
-    [['--cost', '9007199254740993'], /--cost 9007199254740993: too large/],
-  ];
-  for (const [flags, message] of refusals) {
+  for (const [flags, message] of SPEND_REFUSALS) {
     it(`refuses ${flags.join(' ')} with exit 2, naming the flag, writing nothing`, () => {
       const loop = loopWith();
       const before = readFileSync(ledgerPath(loop.root, loop.session), 'utf8');
@@ -63,23 +52,6 @@ describe('cli: iterate --cost --tokens-in --tokens-out', () => {
       assert.equal(readFileSync(ledgerPath(loop.root, loop.session), 'utf8'), before);
     });
   }
-
-  it('accepts the largest exact count, 2^53 − 1, and a cost of 0', () => {
-    const loop = loopWith();
-    const r = loop.cli(
-      'iterate',
-      '--outcome',
-      'continue',
-      '--tokens-in',
-      '9007199254740991',
-      '--cost',
-      '0',
-      '--json',
-    );
-    assert.equal(r.code, 0, r.stderr);
-    assert.equal(r.json.tokens_in, Number.MAX_SAFE_INTEGER);
-    assert.equal(r.json.cost_usd, 0);
-  });
 });
 
 describe('cli: contract caps (cost_limit, token_limit, time_limit)', () => {
@@ -102,79 +74,12 @@ describe('cli: contract caps (cost_limit, token_limit, time_limit)', () => {
     assert.equal(ok.code, 0, ok.stderr);
     assert.equal(readLedger(root, 's').contract.cost_limit, 2.5);
   });
+});
 
-  it('cost_limit: the iteration that reaches it stops the loop with stall cost-exhausted', () => {
-    const loop = loopWith({ iteration_limit: 10, cost_limit: 1 });
-    const a = loop.cli('iterate', '--outcome', 'continue', '--cost', '0.6', '--json');
-    assert.equal(a.json.outcome, 'continue');
-    const b = loop.cli('iterate', '--outcome', 'continue', '--cost', '0.4', '--json');
-    assert.equal(b.code, 0, b.stderr);
-    assert.equal(b.json.outcome, 'stop');
-    assert.equal(b.json.stall, 'cost-exhausted');
-    assert.equal(b.json.reported_outcome, 'continue');
-    const ledger = readLedger(loop.root, loop.session);
-    assert.equal(ledger.status, 'closed');
-    assert.equal(ledger.final_outcome, 'stop');
-    // Closed like the iteration limit closes it: another iterate is refused.
-    assert.equal(loop.cli('iterate', '--outcome', 'continue').code, 3);
-  });
-
-  it('token_limit counts tokens in plus out: stall tokens-exhausted', () => {
-    const loop = loopWith({ iteration_limit: 10, token_limit: 1000 });
-    assert.equal(
-      loop.cli('iterate', '--outcome', 'continue', '--tokens-in', '400', '--tokens-out', '100', '--json').json
-        .outcome,
-      'continue',
-    );
-    const b = loop.cli(
-      'iterate',
-      '--outcome',
-      'continue',
-      '--tokens-in',
-      '400',
-      '--tokens-out',
-      '100',
-      '--json',
-    );
-    assert.equal(b.json.outcome, 'stop');
-    assert.equal(b.json.stall, 'tokens-exhausted');
-  });
-
-  it('time_limit counts seconds from the epoch opening: stall time-exhausted', () => {
-    const loop = loopWith({ iteration_limit: 10, time_limit: 3600 });
-    assert.equal(loop.cli('iterate', '--outcome', 'continue', '--json').json.outcome, 'continue');
-    // The epoch opened two hours ago (the ledger is small: no seal covers this key).
-    const path = ledgerPath(loop.root, loop.session);
-    const ledger = JSON.parse(readFileSync(path, 'utf8'));
-    ledger.opened_at = new Date(Date.now() - 2 * 3600_000).toISOString().slice(0, 19) + 'Z';
-    writeFileSync(path, `${JSON.stringify(ledger, null, 2)}\n`);
-    const b = loop.cli('iterate', '--outcome', 'continue', '--json');
-    assert.equal(b.code, 0, b.stderr);
-    assert.equal(b.json.outcome, 'stop');
-    assert.equal(b.json.stall, 'time-exhausted');
-  });
-
-  it('a non-continue outcome is recorded as reported even past a cap; the iteration limit names it first', () => {
-    const loop = loopWith({ iteration_limit: 2, cost_limit: 1 });
-    loop.cli('iterate', '--outcome', 'continue', '--cost', '0.1');
-    const b = loop.cli('iterate', '--outcome', 'continue', '--cost', '5', '--json');
-    assert.equal(b.json.stall, 'retries-exhausted');
-    const other = loopWith({ cost_limit: 1 });
-    const c = other.cli('iterate', '--outcome', 'pause', '--cost', '5', '--json');
-    assert.equal(c.json.outcome, 'pause');
-    assert.equal(c.json.stall, null);
-  });
-
-  it('a re-opened epoch starts its cost from zero', () => {
-    const loop = loopWith({ iteration_limit: 10, cost_limit: 1 });
-    assert.equal(
-      loop.cli('iterate', '--outcome', 'continue', '--cost', '1', '--json').json.stall,
-      'cost-exhausted',
-    );
-    assert.equal(loop.cli('open', '--contract', loop.contractPath).code, 0);
-    const r = loop.cli('iterate', '--outcome', 'continue', '--cost', '0.5', '--json');
-    assert.equal(r.json.outcome, 'continue');
-  });
+// The cap scenarios (and hostile notes and ids) are shared with the PostgreSQL store's run of the
+// same cases (store/pg-cli-parity.test.ts): here they run on the files.
+describe('cli: spend, caps and hostile input (the cases shared with the PostgreSQL store)', () => {
+  for (const c of STORE_CASES) it(c.name, async () => c.check((await runCase(c, FILES)).results));
 });
 
 describe('cli: status and list show spend', () => {

@@ -57,6 +57,22 @@ describe('run: agent cost and tokens', () => {
     assert.deepEqual(addUsage({}, {}), {});
   });
 
+  it('a cost over 2^53 − 1 (what --cost accepts) is not reported; two huge reports never sum to Infinity', () => {
+    const largest = Number.MAX_SAFE_INTEGER;
+    assert.deepEqual(agentUsage({ total_cost_usd: 1e308, usage: { input_tokens: 5 } }), { tokens_in: 5 });
+    assert.deepEqual(agentUsage({ cost_usd: largest + 2 }), {});
+    assert.deepEqual(agentUsage({ cost_usd: largest }), { cost_usd: largest });
+    const both = addUsage(agentUsage({ cost_usd: 1e308 }), agentUsage({ cost_usd: 1e308 }));
+    assert.deepEqual(both, {});
+    // The largest reports each side: the sum stops at the largest, and stays a JSON number.
+    const capped = addUsage(
+      { cost_usd: largest, tokens_in: largest, tokens_out: largest },
+      { cost_usd: largest, tokens_in: largest, tokens_out: 1 },
+    );
+    assert.deepEqual(capped, { cost_usd: largest, tokens_in: largest, tokens_out: largest });
+    assert.equal(JSON.parse(JSON.stringify(capped)).cost_usd, largest);
+  });
+
   it('puts the reported keys on the attempt’s iteration input, and none when nothing was reported', () => {
     const reported = attemptIteration(facts({ cost_usd: 0.3, tokens_out: 12 }));
     assert.equal(reported.costUsd, 0.3);
