@@ -5,7 +5,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 # postgresql: the PostgreSQL store's tests start throwaway clusters of their own (initdb, pg_ctl).
-apt_packages=(chromium libkrb5-dev pkg-config git postgresql)
+apt_packages=(chromium libkrb5-dev pkg-config git postgresql openssl)
 missing=()
 for p in "${apt_packages[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
