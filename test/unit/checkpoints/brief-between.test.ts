@@ -92,6 +92,27 @@ describe('brief from two checkpoints', function () {
     assert.match(human.stdout, /brief [0-9a-f]{16} pending \(scope verified, 3 file\(s\) in the diff\)/);
   });
 
+  it('works in a folder that is no git repository (the shadow repository under .loop/)', () => {
+    const repo = makeRepo({ git: false });
+    repo.write('a.txt', 'two\n');
+    assert.equal(repo.cli('iterate', '--outcome', 'continue', '--checkpoint').code, 0);
+    repo.write('b.txt', 'new\n');
+    assert.equal(repo.cli('iterate', '--outcome', 'continue', '--checkpoint').code, 0);
+    const r = repo.cli(
+      'brief',
+      '--from-checkpoint',
+      '1',
+      '--to-checkpoint',
+      '2',
+      '--verification-file',
+      scratch('suite.txt', '1 passing\n'),
+      '--json',
+    );
+    assert.equal(r.code, 0, r.stderr);
+    assert.deepEqual(r.json.scope.diff_paths, ['b.txt']);
+    assert.deepEqual(pending(repo), { brief_id: r.json.brief_id });
+  });
+
   it('refuses a second source, half a pair, no source and --change-scope with exit 2, arming nothing', () => {
     const { repo, verification } = twoCheckpoints();
     const diff = scratch('change.diff', 'diff --git a/a.txt b/a.txt\n');
