@@ -1,9 +1,11 @@
 // The checkpoint settings in a real VS Code: Repeat Until Settled (which runs in the extension
 // host) takes a checkpoint per recorded run by default; `loopLedger.checkpoints.enabled: false`
 // makes it take none (as `--no-checkpoint`), and `loopLedger.checkpoints.maxFileSizeMB` is the
-// size cap its checkpoints use (a file over it is left out and listed).
+// size cap its checkpoints use (a file over it is left out and listed). The folder is made a git
+// repository for the suite, so each run is also asserted to leave the user's git untouched.
 import * as assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
@@ -11,6 +13,7 @@ import { openOp } from '../../src/app/contract/operations';
 import type { RepeatCommandReport } from '../../src/extension/repeat/repeatCommand';
 import type { LoopLedgerApi } from '../../src/extension/extension';
 import { ScriptedPrompter } from '../hooks/scriptedPrompter';
+import { assertGitUntouched } from './gitUntouched';
 import { extensionPath, loopLedgerApi, testingApi, workspaceRoot } from './sessionsHelpers';
 
 const NONE = 'Analysis complete. No recommendations.';
@@ -24,12 +27,25 @@ describe('Checkpoint settings, in a real VS Code', function () {
   let root: string;
   let outside: string;
   const sessions: string[] = [];
+  /** Set when this suite made the folder a repository (and so removes it after). */
+  let madeRepository = false;
   const settings = () => vscode.workspace.getConfiguration('loopLedger.checkpoints');
 
   before(async () => {
     api = await loopLedgerApi();
     root = workspaceRoot();
     outside = mkdtempSync(join(tmpdir(), 'loop-ledger-cp-settings-'));
+    if (!existsSync(join(root, '.git'))) {
+      const git = (...args: string[]) => execFileSync('git', args, { cwd: root, stdio: 'pipe' });
+      git('init', '--quiet');
+      git('config', 'user.email', 'it@example.invalid');
+      git('config', 'user.name', 'integration');
+      mkdirSync(join(root, '.git', 'info'), { recursive: true });
+      writeFileSync(join(root, '.git', 'info', 'exclude'), '.loop/\n');
+      git('add', '-A');
+      git('commit', '--quiet', '-m', 'initial');
+      madeRepository = true;
+    }
   });
   after(async () => {
     await settings().update('enabled', undefined, vscode.ConfigurationTarget.Workspace);
@@ -39,6 +55,7 @@ describe('Checkpoint settings, in a real VS Code', function () {
     for (const path of [['.loop', 'repeat'], ['.loop', 'checkpoints.git'], ['cp-settings-demo']])
       rmSync(join(root, ...path), { recursive: true, force: true });
     rmSync(outside, { recursive: true, force: true });
+    if (madeRepository) rmSync(join(root, '.git'), { recursive: true, force: true });
     delete process.env.REPEAT_PLAN;
     await api.sessions.refreshAll();
   });
@@ -95,10 +112,16 @@ describe('Checkpoint settings, in a real VS Code', function () {
     ]);
     const using = (await testingApi()).prompter.use(prompter);
     try {
-      const report = (await vscode.commands.executeCommand('loopLedger.repeatUntilSettled', {
+      // The step writes its files under cp-settings-demo/ on purpose; the checkpoints write nothing.
+      const report = await assertGitUntouched(
         root,
-        session,
-      })) as RepeatCommandReport;
+        async () =>
+          (await vscode.commands.executeCommand('loopLedger.repeatUntilSettled', {
+            root,
+            session,
+          })) as RepeatCommandReport,
+        { writtenBy: ['cp-settings-demo/'] },
+      );
       assert.equal(report.status, 'done', report.message);
     } finally {
       using.dispose();

@@ -12,6 +12,7 @@ import type { OverviewPanel } from '../../src/extension/overview/overviewPanel';
 import type { EpochNode, IterationNode, SessionNode } from '../../src/extension/sessions/nodes';
 import type { ToOverview } from '../../src/shared/overview-protocol';
 import { ScriptedPrompter, type ScriptedAnswer } from '../hooks/scriptedPrompter';
+import { assertGitUntouched } from './gitUntouched';
 import { extensionPath, loopLedgerApi, testingApi, workspaceRoot } from './sessionsHelpers';
 
 const SESSION = 'checkpoints-it';
@@ -101,9 +102,13 @@ describe('Workspace checkpoints in the Sessions tree', function () {
     writeFileSync(join(contracts, `${SESSION}.json`), JSON.stringify(contract));
     cli('open', '--session', SESSION, '--contract', join(contracts, `${SESSION}.json`));
     writeFileSync(join(root, FILE), V1);
-    cli('iterate', '--session', SESSION, '--outcome', 'continue', '--checkpoint');
+    await assertGitUntouched(root, () =>
+      cli('iterate', '--session', SESSION, '--outcome', 'continue', '--checkpoint'),
+    );
     writeFileSync(join(root, FILE), V2);
-    cli('iterate', '--session', SESSION, '--outcome', 'continue', '--checkpoint');
+    await assertGitUntouched(root, () =>
+      cli('iterate', '--session', SESSION, '--outcome', 'continue', '--checkpoint'),
+    );
     await api.sessions.refreshAll();
   });
 
@@ -134,11 +139,21 @@ describe('Workspace checkpoints in the Sessions tree', function () {
     return node;
   };
 
+  /**
+   * Runs a checkpoint command (Compare with Workspace and Restore take a checkpoint of the
+   * workspace), asserting the user's git untouched; a restore that goes ahead writes the
+   * working tree, so only then is the status left out.
+   */
   async function run<P>(command: string, script: ScriptedAnswer[], arg: unknown) {
     const prompter = new ScriptedPrompter(script);
     const using = (await testingApi()).prompter.use(prompter);
+    const restoring = script.some((answer) => 'confirm' in answer && answer.confirm === true);
     try {
-      const report = (await vscode.commands.executeCommand(command, arg)) as CommandReport<P>;
+      const report = await assertGitUntouched(
+        root,
+        async () => (await vscode.commands.executeCommand(command, arg)) as CommandReport<P>,
+        { workingTreeWritten: restoring },
+      );
       assert.deepEqual(prompter.remaining, [], 'unused scripted answers');
       return { report, prompter };
     } finally {
@@ -248,12 +263,14 @@ describe('Workspace checkpoints in the Sessions tree', function () {
     it('offers the checkpoint actions on an iteration with a checkpoint; Compare with Previous opens the diff editor', async () => {
       await vscode.commands.executeCommand('workbench.action.closeAllEditors');
       assert.equal((await shown(2)).checkpoint, true);
-      const receipt = await overview!.receive({
-        type: 'checkpoint',
-        requestId: id(),
-        n: 2,
-        action: 'compareWithPrevious',
-      });
+      const receipt = await assertGitUntouched(root, () =>
+        overview!.receive({
+          type: 'checkpoint',
+          requestId: id(),
+          n: 2,
+          action: 'compareWithPrevious',
+        }),
+      );
       assert.deepEqual(receipt, { accepted: true, type: 'checkpoint' });
       const diff = await activeDiff();
       assert.equal(diff.original.scheme, 'loop-ledger-checkpoint');
@@ -270,7 +287,9 @@ describe('Workspace checkpoints in the Sessions tree', function () {
       const prompter = new ScriptedPrompter([{ step: 'checkpoint.restore', confirm: false }]);
       const using = (await testingApi()).prompter.use(prompter);
       try {
-        const receipt = await panel.receive({ type: 'checkpoint', requestId: id(), n: 2, action: 'restore' });
+        const receipt = await assertGitUntouched(root, () =>
+          panel.receive({ type: 'checkpoint', requestId: id(), n: 2, action: 'restore' }),
+        );
         assert.deepEqual(receipt, { accepted: true, type: 'checkpoint' });
       } finally {
         using.dispose();
@@ -309,7 +328,9 @@ describe('Workspace checkpoints in the Sessions tree', function () {
             .filter((t) => t.input instanceof vscode.TabInputTextDiff).length;
         const before = diffs();
         const rejected = nextPost(panel, isRejected, 'the refusal');
-        await panel.receive({ type: 'checkpoint', requestId: id(), n: 2, action: 'compareWithPrevious' });
+        await assertGitUntouched(root, () =>
+          panel.receive({ type: 'checkpoint', requestId: id(), n: 2, action: 'compareWithPrevious' }),
+        );
         assert.match((await rejected).reason, /untrusted/);
         assert.equal(diffs(), before, 'a diff editor was opened');
       } finally {

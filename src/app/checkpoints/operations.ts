@@ -56,6 +56,9 @@ export function listOf(root: string, session: string, all: SessionCheckpoint[]):
   return { exitCode: 0, payload: { session, checkpoints }, findings: [] };
 }
 
+/** How `checkpoint diff` (and a brief between two checkpoints) asks git for the diff. */
+export const CHECKPOINT_DIFF_OPTIONS = [...DIFF_OPTIONS, '--no-renames', '--binary'] as const;
+
 export interface DiffRange {
   /** Alone: that iteration's checkpoint against the workspace now. */
   iteration?: number;
@@ -93,16 +96,7 @@ export function diffOf(
     } else {
       throw new Refused(EXIT.usage, ['checkpoint diff: give --iteration N, or --from N and --to M']);
     }
-    const diff = gitOk(ws.place, [
-      'diff',
-      ...DIFF_OPTIONS,
-      '--no-renames',
-      '--binary',
-      '--end-of-options',
-      from,
-      to,
-      '--',
-    ]);
+    const diff = gitOk(ws.place, ['diff', ...CHECKPOINT_DIFF_OPTIONS, '--end-of-options', from, to, '--']);
     return { exitCode: 0, payload: { diff: diff.toString('utf8') }, findings: [] };
   });
 }

@@ -136,6 +136,52 @@ describe('checkpoints on a PostgreSQL store', function () {
     assert.match(diff.stdout, /-v1\n\+v2/);
     assert.match(diff.stdout, /\+\+\+ b\/added\.txt/);
 
+    // The brief from the two checkpoints on the store: the packet the piped route gives.
+    const [c1, c2] = [one.json.checkpoint.commit as string, two.json.checkpoint.commit as string];
+    const scratch = tempRoot('brief');
+    mkdirSync(scratch);
+    const file = (name: string, text: string) => {
+      writeFileSync(join(scratch, name), text);
+      return join(scratch, name);
+    };
+    const stat = sh(ws.root, ['diff', '--stat=10000,9000', '--no-renames', '--end-of-options', c1, c2, '--']);
+    const suite = file('suite.txt', '3 passing\n');
+    const piped = ws.run(
+      'brief',
+      '--diff-file',
+      file('change.diff', diff.stdout),
+      '--change-scope',
+      file('stat.txt', stat),
+      '--verification-file',
+      suite,
+      '--json',
+    );
+    assert.equal(piped.code, 0, piped.stderr);
+    const direct = ws.run(
+      'brief',
+      '--from-checkpoint',
+      '1',
+      '--to-checkpoint',
+      '2',
+      '--verification-file',
+      suite,
+      '--json',
+    );
+    assert.equal(direct.code, 0, direct.stderr);
+    assert.deepEqual(direct.json, piped.json);
+    assert.deepEqual(direct.json.scope.diff_paths, ['a.txt', 'added.txt']);
+    const missing = ws.run(
+      'brief',
+      '--from-checkpoint',
+      '1',
+      '--to-checkpoint',
+      '9',
+      '--verification-file',
+      suite,
+    );
+    assert.equal(missing.code, 2, missing.stderr);
+    assert.match(missing.stderr, /iteration 9 has no checkpoint/);
+
     const dry = ws.run('checkpoint', 'restore', '--iteration', '1', '--dry-run', '--json');
     assert.equal(dry.code, 0, dry.stderr);
     assert.deepEqual([dry.json.write, dry.json.remove], [['a.txt'], ['added.txt']]);
