@@ -325,9 +325,6 @@ describe('Ledger store (PostgreSQL): the Sessions tree follows the store live', 
       ).rows[0];
     const filesBefore = files();
     const rowsBefore = await rows();
-    const refusal =
-      /works on the ledger files only; this window uses the PostgreSQL store 127\.0\.0\.1:\d+\/postgres\. Unset loopLedger\.store/;
-
     // Run Queue (`wo run`, which writes ledger files): refused before it asks for a task; an
     // unscripted question would throw here.
     const usingQueue = testing.prompter.use(new ScriptedPrompter([]));

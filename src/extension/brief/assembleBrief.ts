@@ -223,7 +223,10 @@ export class AssembleBriefCommand implements Command {
 
 async function loadRubric(root: string, session: string, store: StoreWrites | undefined) {
   try {
-    if (store) return (await store.run((s) => s.load(session, 'summary'))).payload?.ledger.contract.quality_rubric ?? [];
+    if (store)
+      return (
+        (await store.run((s) => s.load(session, 'summary'))).payload?.ledger.contract.quality_rubric ?? []
+      );
     return (await loadLedgerAsync(root, session)).contract.quality_rubric ?? [];
   } catch {
     return []; // the brief itself will name the unreadable ledger
