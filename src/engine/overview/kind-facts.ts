@@ -61,7 +61,7 @@ const isNumber = (v: unknown): v is number => typeof v === 'number' && Number.is
 const isText = (v: unknown): v is string => typeof v === 'string' && v.length > 0 && v.length <= 200;
 
 /** `ms` for a person: "340 ms", "1.2 s", "3 min 4 s". */
-export function durationText(ms: number): string {
+function durationText(ms: number): string {
   if (ms < 1000) return `${Math.round(ms)} ms`;
   if (ms < 60_000) return `${(Math.round(ms / 100) / 10).toFixed(1)} s`;
   const s = Math.round(ms / 1000);
@@ -69,7 +69,7 @@ export function durationText(ms: number): string {
 }
 
 /** Each phase an attempt's files show, with its duration (null when a file or its time is off). */
-export function phasesOf(
+function phasesOf(
   attempt: number,
   runTimes: Readonly<Record<string, number>>,
   times: Readonly<Record<string, number>> | undefined,

@@ -19,7 +19,7 @@ import { runReadAsync } from '../../store/read-async';
 import { loadTask } from '../workorders/model';
 
 /** Where `loop-ledger run` and the window's Run Loop put run folders unless told otherwise. */
-export const RUN_ROOT = join('.loop', 'runs');
+const RUN_ROOT = join('.loop', 'runs');
 /** At most this many runs of one session are read (the newest ones its rows name). */
 const MAX_RUNS = 20;
 /** At most this many attempt folders per run are looked at. */
@@ -98,7 +98,7 @@ function parsed(text: string | undefined): unknown {
 }
 
 /** The work order named `session` in one of `taskPaths`, with its sidecar and verdicts. */
-export async function readWorkOrder(
+async function readWorkOrder(
   taskPaths: readonly string[],
   session: string,
   cap: number | null,
