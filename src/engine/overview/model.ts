@@ -14,9 +14,11 @@ import {
   type Series,
   type TimelineMark,
 } from './series';
+import { runRows } from './run-rows';
 
-/** Texts longer than this are cut in the overview (the ledger file has the whole text). */
-export const MAX_TEXT = 2_000;
+import { isText, textOf } from './text';
+
+export { MAX_TEXT } from './text';
 /** At most this many dimensions are charted; a contract with more says how many were left out. */
 export const MAX_DIMENSIONS = 24;
 /** At most this many stalls, verdicts and kind rows are listed (the newest). */
@@ -116,8 +118,11 @@ export interface OverviewModel {
    */
   readonly kindRows: KindRow[];
   readonly kindColumns: string[];
-  /** A run's rows' run and attempt (one per kind row, same order); [] for other kinds. */
-  readonly runAttempts: { readonly runId: string; readonly attempt: number }[];
+  /**
+   * A run's rows' run and attempt (one per kind row, same order), with the run folder its
+   * evidence names (repo-relative) when it names one; [] for other kinds.
+   */
+  readonly runAttempts: { readonly runId: string; readonly attempt: number; readonly runDir?: string }[];
   /** The final receipts of the session's runs, as the run folders hold them. */
   readonly receipts: RunReceiptLine[];
   /** What the files beside the ledger could not tell (the rows then show the ledger alone). */
@@ -127,10 +132,6 @@ export interface OverviewModel {
 }
 
 const isNumber = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
-const isText = (v: unknown): v is string => typeof v === 'string';
-const cut = (text: string): string => (text.length > MAX_TEXT ? `${text.slice(0, MAX_TEXT)}…` : text);
-const textOf = (v: unknown): string =>
-  isText(v) ? cut(v) : v === undefined || v === null ? '' : cut(JSON.stringify(v));
 
 /** The loop kind: a repeat keeps a `repeat` key, a harness run names itself as owner. */
 export function loopKind(ledger: Ledger): LoopKind {
@@ -238,33 +239,6 @@ function repeatRows(records: readonly IterationRecord[]): OverviewModel['kindRow
   return rows.slice(-MAX_LISTED);
 }
 
-/** The run and attempt a run's record names in its actions (`<run id>/<NN>/<step>`), or null. */
-function runAttemptOf(record: IterationRecord): { runId: string; attempt: number } | null {
-  for (const action of Array.isArray(record.actions) ? record.actions : []) {
-    const m = isText(action) ? /^([A-Za-z0-9][A-Za-z0-9._-]{0,199})\/(\d{1,4})\/[a-z-]+$/.exec(action) : null;
-    if (m) return { runId: m[1]!, attempt: Number(m[2]) };
-  }
-  return null;
-}
-
-/** A run's attempts as the ledger has them; the phases column is filled from the run folder. */
-function runRows(records: readonly IterationRecord[]): {
-  rows: KindRow[];
-  attempts: OverviewModel['runAttempts'];
-} {
-  const rows: KindRow[] = [];
-  const attempts: { runId: string; attempt: number }[] = [];
-  for (const r of records.slice(-MAX_LISTED)) {
-    const at = runAttemptOf(r) ?? { runId: '', attempt: 0 };
-    attempts.push(at);
-    rows.push({
-      n: r.n,
-      cells: [at.attempt > 0 ? String(at.attempt) : '—', '—', textOf(r.critic_verdict), textOf(r.outcome)],
-    });
-  }
-  return { rows, attempts };
-}
-
 /** How a work order's closing outcome reads: the verdict that closed the attempt. */
 const WORK_ORDER_CLOSE: Record<string, string> = {
   complete: 'CLEAN (complete)',
@@ -357,7 +331,7 @@ export function buildOverview(ledger: Ledger, status: StatusPayload | null, buck
   const kind = loopKind(ledger);
   const contract = ledger.contract ?? ({} as Ledger['contract']);
   const last = records[records.length - 1];
-  const run = kind === 'run' ? runRows(records) : null;
+  const run = kind === 'run' ? runRows(records.slice(-MAX_LISTED)) : null;
   return {
     session: textOf(ledger.session),
     kind,

@@ -4,7 +4,7 @@
 // so nothing here follows a link: the receipt goes through the store's capped reader (no link,
 // no FIFO, size-capped), and phase files are only lstat'ed. No `vscode` here.
 import { lstat, readdir } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import {
   PHASE_FILES,
   type KindFacts,
@@ -54,10 +54,17 @@ async function timesOf(dir: string, names: readonly string[]): Promise<Record<st
   return times;
 }
 
-/** One run folder under `root`'s run root, as RunFolderFacts. */
-export async function readRunFolder(root: string, runId: string): Promise<RunFolderFacts> {
-  const runsDir = join(root, RUN_ROOT);
-  const runDir = join(runsDir, runId);
+/**
+ * One run folder, as RunFolderFacts: `runDirRel` (repo-relative, checked by the model to be a
+ * plain relative path) when the ledger's evidence names it, else the default run root's.
+ */
+export async function readRunFolder(
+  root: string,
+  runId: string,
+  runDirRel?: string,
+): Promise<RunFolderFacts> {
+  const runDir = join(root, runDirRel ?? join(RUN_ROOT, runId));
+  const runsDir = dirname(runDir);
   if (!(await isRealDirectory(runsDir)) || !(await isRealDirectory(runDir)))
     return { kind: 'missing', runId };
   const receiptPath = join(runDir, 'final-receipt.json');
@@ -130,8 +137,10 @@ export async function readKindFacts(
   workOrders: () => Promise<{ taskPaths: string[]; cap: number | null }>,
 ): Promise<KindFacts> {
   if (model.kind === 'run') {
-    const ids = [...new Set(model.runAttempts.map((a) => a.runId).filter((id) => id !== ''))];
-    return { runs: await Promise.all(ids.slice(-MAX_RUNS).map((id) => readRunFolder(root, id))) };
+    const dirs = new Map<string, string | undefined>();
+    for (const a of model.runAttempts) if (a.runId !== '' && !dirs.get(a.runId)) dirs.set(a.runId, a.runDir);
+    const runs = [...dirs].slice(-MAX_RUNS);
+    return { runs: await Promise.all(runs.map(([id, dir]) => readRunFolder(root, id, dir))) };
   }
   if (model.kind === 'work-order') {
     const { taskPaths, cap } = await workOrders();

@@ -20,6 +20,8 @@ import { readKindFacts } from './kindFactsRead';
 export const OVERVIEW_VIEW_TYPE = 'loopLedger.sessionOverview';
 /** About the chart width in pixels, until the page says how wide it is. */
 const DEFAULT_BUCKETS = 400;
+/** How long a search for the folder's work-order files is reused. */
+const TASKS_KEPT_MS = 5_000;
 
 export interface OverviewServices {
   readonly extensionUri: vscode.Uri;
@@ -54,6 +56,7 @@ export class OverviewPanel implements vscode.Disposable {
   /** Whether a complete model or a problem was posted (later draws are redraws). */
   private drawn = false;
   private closed = false;
+  private tasks: { at: number; paths: Promise<string[]> } | undefined;
 
   constructor(
     readonly panel: vscode.WebviewPanel,
@@ -223,6 +226,24 @@ export class OverviewPanel implements vscode.Disposable {
   }
 
   /**
+   * The folder's task folders. A ledger write redraws the page, and a work order writes its
+   * ledger several times per attempt: the workspace search is reused for a few seconds.
+   */
+  private taskPaths(): Promise<string[]> {
+    const now = Date.now();
+    if (this.tasks && now - this.tasks.at < TASKS_KEPT_MS) return this.tasks.paths;
+    const paths = Promise.resolve(
+      vscode.workspace.findFiles(
+        new vscode.RelativePattern(this.key.root, '**/work-orders/wo-*.md'),
+        '**/{node_modules,.git}/**',
+        5000,
+      ),
+    ).then((files) => taskPathsOf(files.map((u) => u.fsPath)));
+    this.tasks = { at: now, paths };
+    return paths;
+  }
+
+  /**
    * A run's phases and receipt, a work order's cap and verdicts, read beside the ledger; when
    * they cannot be read the page still shows the ledger's model (the reason goes to the log).
    */
@@ -231,14 +252,9 @@ export class OverviewPanel implements vscode.Disposable {
     try {
       const root = this.key.root;
       const facts = await readKindFacts(root, model, async () => {
-        const files = await vscode.workspace.findFiles(
-          new vscode.RelativePattern(root, '**/work-orders/wo-*.md'),
-          '**/{node_modules,.git}/**',
-          5000,
-        );
         // The cap the window's Run Queue dispatches under, as the Work Orders view shows it.
         const cap = vscode.workspace.getConfiguration('loopLedger.workOrders').get<number>('cap') ?? 3;
-        return { taskPaths: taskPathsOf(files.map((u) => u.fsPath)), cap };
+        return { taskPaths: await this.taskPaths(), cap };
       });
       return withKindFacts(model, facts);
     } catch (error) {

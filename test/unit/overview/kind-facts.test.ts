@@ -157,6 +157,22 @@ describe('overview: a run’s phases and receipt, a work order’s attempts and 
     });
   });
 
+  it('finds a run made with its own run root through the folder its evidence names', async () => {
+    const repo = sampleRepo();
+    made.push(repo);
+    const r = runSample(repo, 'pass', ['--session', 'run-2', '--run-root', '.loop/other-runs']);
+    assert.equal(r.code, 0, r.stderr);
+    const model = buildOverview(ledgerOf(repo, 'run-2'), null, 100);
+    assert.match(model.runAttempts[0]?.runDir ?? '', /^\.loop\/other-runs\/[^/]+$/);
+    const shown = withKindFacts(model, await readKindFacts(repo, model, noWorkOrders));
+    assert.deepEqual(shown.kindNotes, []);
+    assert.equal(shown.receipts[0]?.verdict, 'PASS');
+    assert.deepEqual(
+      shown.kindRows[0]?.phases?.map((p) => p.phase),
+      ['explorer', 'coder', 'checks', 'code-reviewer'],
+    );
+  });
+
   describe('the model alone', () => {
     it('leaves a run’s rows as the ledger has them for facts that are off, and never throws', () => {
       const model = buildOverview(runLedger('r-1', 2), null, 100);
