@@ -2,14 +2,14 @@
 // outcome timeline, the weighted total, cost, one chart per rubric dimension, what the other loop
 // kinds keep, and beside them the chosen iteration's record in words. A redraw after a write
 // keeps which tables are open and which iteration is shown, and replaces the page in one step.
-import type { DimensionChart, OverviewModel } from '../../src/engine/overview/model';
+import type { DimensionChart, KindNote, KindRow, OverviewModel } from '../../src/engine/overview/model';
 import type { Series } from '../../src/engine/overview/series';
 import type { CheckpointActionName, RecordLine } from '../../src/shared/overview-protocol';
 import { RECORD_FIELDS, type RecordField } from '../../src/shared/record-fields';
 import { checkpointButtons } from './checkpoint-actions';
 import { h } from '../dom';
 import { lineChart, timeline, type Reference } from './charts';
-import { short } from './svg';
+import { s, short } from './svg';
 import { w } from './words';
 
 export interface OverviewActions {
@@ -67,7 +67,14 @@ function header(model: OverviewModel): HTMLElement {
     ...fact(w('Owner'), model.owner || '—'),
     ...fact(w('Status'), model.finalOutcome ? `${model.status} (${model.finalOutcome})` : model.status),
     ...fact(w('Epoch'), String(model.epoch)),
-    ...(model.attempts !== null ? fact(w('Attempts'), String(model.attempts)) : []),
+    ...(model.attempts !== null
+      ? fact(
+          w('Attempts'),
+          model.attemptCap !== null
+            ? w('{0} / {1}', model.attempts, model.attemptCap)
+            : String(model.attempts),
+        )
+      : []),
     ...fact(
       w('Iterations'),
       model.iterations !== model.epochIterations
@@ -371,18 +378,83 @@ function timelineSection(model: OverviewModel, actions: OverviewActions): HTMLEl
   );
 }
 
+/** Why a run's or work order's rows show only what the ledger has. */
+function noteText(note: KindNote): string {
+  const run = note.runId ?? '';
+  switch (note.note) {
+    case 'run-folder-missing':
+      return w('Run {0}: its folder is missing or unreadable; phases and receipt are not shown.', run);
+    case 'receipt-missing':
+      return w('Run {0}: no final receipt yet.', run);
+    case 'receipt-malformed':
+      return w('Run {0}: the final receipt cannot be read.', run);
+    case 'work-order-missing':
+      return w('The work-order file was not found in this folder; attempts are counted from the ledger.');
+    case 'run-state-malformed':
+      return w('The work order’s run-state file cannot be read; attempts are counted from the ledger.');
+  }
+}
+
+/** One bar per phase, its length its share of the longest phase shown; the cell's text says the same. */
+function phaseBars(row: KindRow, longest: number): SVGSVGElement | null {
+  const phases = row.phases?.filter((p) => p.ms !== null) ?? [];
+  if (phases.length === 0 || longest <= 0) return null;
+  const width = 160;
+  const bar = 6;
+  const gap = 2;
+  return s(
+    'svg',
+    {
+      class: 'phase-bars',
+      width,
+      height: phases.length * (bar + gap),
+      'aria-hidden': 'true',
+      focusable: 'false',
+    },
+    ...phases.map((p, i) =>
+      s('rect', {
+        class: `phase phase-${p.phase}`,
+        x: 0,
+        y: i * (bar + gap),
+        width: Math.max(1, Math.round(((p.ms as number) / longest) * width)),
+        height: bar,
+      }),
+    ),
+  );
+}
+
 function kindSection(model: OverviewModel, actions: OverviewActions): HTMLElement | null {
-  if (model.kindColumns.length === 0 || model.kindRows.length === 0) return null;
+  const notes = [
+    ...model.receipts.map((r) =>
+      h(
+        'p',
+        { class: 'receipt' },
+        w('Run {0}: receipt verdict {1} ({2})', r.runId, r.verdict, r.stopReason),
+        r.attemptsUsed !== null && r.maxAttempts !== null
+          ? ` · ${w('{0} / {1} attempts', r.attemptsUsed, r.maxAttempts)}`
+          : '',
+      ),
+    ),
+    ...model.kindNotes.map((n) => h('p', { class: 'kind-note' }, noteText(n))),
+  ];
+  if (model.kindColumns.length === 0 || (model.kindRows.length === 0 && notes.length === 0)) return null;
   const heading =
     model.kind === 'repeat'
       ? w('Repeat: change per iteration')
       : model.kind === 'work-order'
         ? w('Work order: attempts')
         : w('Run: attempts');
+  const longest = Math.max(0, ...model.kindRows.flatMap((r) => (r.phases ?? []).map((p) => p.ms ?? 0)));
+  const phasesAt = model.kindColumns.indexOf('phases');
+  const cell = (r: KindRow, c: string, i: number): HTMLElement => {
+    const bars = model.kind === 'run' && i === phasesAt ? phaseBars(r, longest) : null;
+    return bars ? h('td', {}, h('div', {}, c), bars) : h('td', {}, c);
+  };
   return h(
     'section',
     { class: 'block', id: 'kind-section', 'aria-labelledby': 'kind-h' },
     h('h2', { id: 'kind-h' }, heading),
+    ...notes,
     h(
       'table',
       { class: 'numbers' },
@@ -400,7 +472,7 @@ function kindSection(model: OverviewModel, actions: OverviewActions): HTMLElemen
         'tbody',
         {},
         ...model.kindRows.map((r) =>
-          h('tr', {}, h('td', {}, iterationButton(r.n, actions)), ...r.cells.map((c) => h('td', {}, c))),
+          h('tr', {}, h('td', {}, iterationButton(r.n, actions)), ...r.cells.map((c, i) => cell(r, c, i))),
         ),
       ),
     ),

@@ -14,9 +14,11 @@ import {
   type Series,
   type TimelineMark,
 } from './series';
+import { runRows } from './run-rows';
 
-/** Texts longer than this are cut in the overview (the ledger file has the whole text). */
-export const MAX_TEXT = 2_000;
+import { isText, textOf } from './text';
+
+export { MAX_TEXT } from './text';
 /** At most this many dimensions are charted; a contract with more says how many were left out. */
 export const MAX_DIMENSIONS = 24;
 /** At most this many stalls, verdicts and kind rows are listed (the newest). */
@@ -26,6 +28,31 @@ export type LoopKind = 'work' | 'repeat' | 'run' | 'engineering' | 'work-order';
 
 /** The owner a work-order run's ledgers open under (src/app/workorders/ledger.ts). */
 const WORK_ORDER_OWNER = 'loop-ledger wo run';
+
+export interface KindRow {
+  readonly n: number;
+  readonly cells: string[];
+  /** A run attempt's phases and their durations in ms (null: not measurable from the files). */
+  readonly phases?: { readonly phase: string; readonly ms: number | null }[];
+}
+
+export interface RunReceiptLine {
+  readonly runId: string;
+  readonly verdict: string;
+  readonly stopReason: string;
+  readonly attemptsUsed: number | null;
+  readonly maxAttempts: number | null;
+}
+
+export interface KindNote {
+  readonly note:
+    | 'run-folder-missing'
+    | 'receipt-missing'
+    | 'receipt-malformed'
+    | 'work-order-missing'
+    | 'run-state-malformed';
+  readonly runId: string | null;
+}
 
 export interface SpendLine {
   /** `iterations`, `usd`, `tokens`, `time_ms`, … */
@@ -72,6 +99,8 @@ export interface OverviewModel {
   readonly pendingBrief: string | null;
   /** A work order's attempts so far (each opens an epoch: the current epoch); null for other kinds. */
   readonly attempts: number | null;
+  /** The cap a work order's attempts run under, when the host knows it (kind-facts.ts). */
+  readonly attemptCap: number | null;
   readonly spend: SpendLine[];
   readonly dimensions: DimensionChart[];
   readonly dimensionsLeftOut: number;
@@ -82,18 +111,27 @@ export interface OverviewModel {
   readonly epochs: { readonly n: number; readonly first: number; readonly last: number }[];
   readonly stalls: { readonly n: number; readonly stall: string }[];
   readonly verdicts: { readonly n: number; readonly verdict: string; readonly brief: string | null }[];
-  /** A repeat's classification and change metric per iteration (the newest MAX_LISTED). */
-  readonly kindRows: { readonly n: number; readonly cells: string[] }[];
+  /**
+   * A repeat's classification and change metric per iteration, a run's attempts, a work order's
+   * attempts (the newest MAX_LISTED). A run's row carries its phases' durations once the host has
+   * read the run folder.
+   */
+  readonly kindRows: KindRow[];
   readonly kindColumns: string[];
+  /**
+   * A run's rows' run and attempt (one per kind row, same order), with the run folder its
+   * evidence names (repo-relative) when it names one; [] for other kinds.
+   */
+  readonly runAttempts: { readonly runId: string; readonly attempt: number; readonly runDir?: string }[];
+  /** The final receipts of the session's runs, as the run folders hold them. */
+  readonly receipts: RunReceiptLine[];
+  /** What the files beside the ledger could not tell (the rows then show the ledger alone). */
+  readonly kindNotes: KindNote[];
   /** Present only on a first look at a long ledger (the full read replaces it). */
   readonly partial?: OverviewPartial;
 }
 
 const isNumber = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
-const isText = (v: unknown): v is string => typeof v === 'string';
-const cut = (text: string): string => (text.length > MAX_TEXT ? `${text.slice(0, MAX_TEXT)}…` : text);
-const textOf = (v: unknown): string =>
-  isText(v) ? cut(v) : v === undefined || v === null ? '' : cut(JSON.stringify(v));
 
 /** The loop kind: a repeat keeps a `repeat` key, a harness run names itself as owner. */
 export function loopKind(ledger: Ledger): LoopKind {
@@ -201,12 +239,6 @@ function repeatRows(records: readonly IterationRecord[]): OverviewModel['kindRow
   return rows.slice(-MAX_LISTED);
 }
 
-function runRows(records: readonly IterationRecord[]): OverviewModel['kindRows'] {
-  return records
-    .slice(-MAX_LISTED)
-    .map((r) => ({ n: r.n, cells: [textOf(r.outcome), textOf(r.critic_verdict), textOf(r.evidence)] }));
-}
-
 /** How a work order's closing outcome reads: the verdict that closed the attempt. */
 const WORK_ORDER_CLOSE: Record<string, string> = {
   complete: 'CLEAN (complete)',
@@ -299,6 +331,7 @@ export function buildOverview(ledger: Ledger, status: StatusPayload | null, buck
   const kind = loopKind(ledger);
   const contract = ledger.contract ?? ({} as Ledger['contract']);
   const last = records[records.length - 1];
+  const run = kind === 'run' ? runRows(records.slice(-MAX_LISTED)) : null;
   return {
     session: textOf(ledger.session),
     kind,
@@ -313,6 +346,7 @@ export function buildOverview(ledger: Ledger, status: StatusPayload | null, buck
     lastTimestamp: last && isText(last.timestamp) ? last.timestamp : null,
     pendingBrief: isText(ledger.pending_brief?.brief_id) ? ledger.pending_brief.brief_id : null,
     attempts: kind === 'work-order' ? epoch : null,
+    attemptCap: null,
     spend: spendLines(ledger, status, records, epochIterations),
     dimensions: rubric.map((dim, d) => ({
       dimension: textOf(dim.dimension),
@@ -342,18 +376,21 @@ export function buildOverview(ledger: Ledger, status: StatusPayload | null, buck
       kind === 'repeat'
         ? ['classification', 'change metric', 'resolution']
         : kind === 'run'
-          ? ['outcome', 'verdict', 'evidence']
+          ? ['attempt', 'phases', 'verdict', 'outcome']
           : kind === 'work-order'
             ? ['attempt', 'phases', 'ended']
             : [],
     kindRows:
       kind === 'repeat'
         ? repeatRows(records)
-        : kind === 'run'
-          ? runRows(records)
+        : run
+          ? run.rows
           : kind === 'work-order'
             ? workOrderRows(ledger, records, epochs)
             : [],
+    runAttempts: run ? run.attempts : [],
+    receipts: [],
+    kindNotes: [],
   };
 }
 

@@ -12,10 +12,16 @@ import { overviewHtml, overviewResourceRoots } from './overviewHtml';
 import { OverviewGate } from './overviewGate';
 import type { OverviewRunner } from './overviewRunner';
 import { overviewWordTable } from './overviewWords';
+import { withKindFacts } from '../../engine/overview/kind-facts';
+import type { OverviewModel } from '../../engine/overview/model';
+import { taskPathsOf } from '../workorders/model';
+import { readKindFacts } from './kindFactsRead';
 
 export const OVERVIEW_VIEW_TYPE = 'loopLedger.sessionOverview';
 /** About the chart width in pixels, until the page says how wide it is. */
 const DEFAULT_BUCKETS = 400;
+/** How long a search for the folder's work-order files is reused. */
+const TASKS_KEPT_MS = 5_000;
 
 export interface OverviewServices {
   readonly extensionUri: vscode.Uri;
@@ -50,6 +56,7 @@ export class OverviewPanel implements vscode.Disposable {
   /** Whether a complete model or a problem was posted (later draws are redraws). */
   private drawn = false;
   private closed = false;
+  private tasks: { at: number; paths: Promise<string[]> } | undefined;
 
   constructor(
     readonly panel: vscode.WebviewPanel,
@@ -212,8 +219,48 @@ export class OverviewPanel implements vscode.Disposable {
       this.post({ type: 'problem', session: prepared.session, reason: prepared.reason, keep: this.key });
       return;
     }
+    const model = await this.withFacts(prepared.model);
+    if (drawing !== this.drawing) return;
     this.numbers = prepared.numbers;
-    this.post({ type: 'overview', model: prepared.model, keep: this.key });
+    this.post({ type: 'overview', model, keep: this.key });
+  }
+
+  /**
+   * The folder's task folders. A ledger write redraws the page, and a work order writes its
+   * ledger several times per attempt: the workspace search is reused for a few seconds.
+   */
+  private taskPaths(): Promise<string[]> {
+    const now = Date.now();
+    if (this.tasks && now - this.tasks.at < TASKS_KEPT_MS) return this.tasks.paths;
+    const paths = Promise.resolve(
+      vscode.workspace.findFiles(
+        new vscode.RelativePattern(this.key.root, '**/work-orders/wo-*.md'),
+        '**/{node_modules,.git}/**',
+        5000,
+      ),
+    ).then((files) => taskPathsOf(files.map((u) => u.fsPath)));
+    this.tasks = { at: now, paths };
+    return paths;
+  }
+
+  /**
+   * A run's phases and receipt, a work order's cap and verdicts, read beside the ledger; when
+   * they cannot be read the page still shows the ledger's model (the reason goes to the log).
+   */
+  private async withFacts(model: OverviewModel): Promise<OverviewModel> {
+    if (model.kind !== 'run' && model.kind !== 'work-order') return model;
+    try {
+      const root = this.key.root;
+      const facts = await readKindFacts(root, model, async () => {
+        // The cap the window's Run Queue dispatches under, as the Work Orders view shows it.
+        const cap = vscode.workspace.getConfiguration('loopLedger.workOrders').get<number>('cap') ?? 3;
+        return { taskPaths: await this.taskPaths(), cap };
+      });
+      return withKindFacts(model, facts);
+    } catch (error) {
+      this.log(`files beside the ledger not read: ${error instanceof Error ? error.message : String(error)}`);
+      return model;
+    }
   }
 
   /** Whether record `n` is in the model shown: records are numbered from 1 in file order, so look there first. */

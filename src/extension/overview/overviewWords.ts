@@ -84,6 +84,20 @@ function translated(): Record<OverviewWord, string> {
     attempt: l10n.t('attempt'),
     phases: l10n.t('phases'),
     ended: l10n.t('ended'),
+    '{0} / {1}': l10n.t('{0} / {1}'),
+    'Run {0}: its folder is missing or unreadable; phases and receipt are not shown.': l10n.t(
+      'Run {0}: its folder is missing or unreadable; phases and receipt are not shown.',
+    ),
+    'Run {0}: no final receipt yet.': l10n.t('Run {0}: no final receipt yet.'),
+    'Run {0}: the final receipt cannot be read.': l10n.t('Run {0}: the final receipt cannot be read.'),
+    'The work-order file was not found in this folder; attempts are counted from the ledger.': l10n.t(
+      'The work-order file was not found in this folder; attempts are counted from the ledger.',
+    ),
+    'The work order’s run-state file cannot be read; attempts are counted from the ledger.': l10n.t(
+      'The work order’s run-state file cannot be read; attempts are counted from the ledger.',
+    ),
+    'Run {0}: receipt verdict {1} ({2})': l10n.t('Run {0}: receipt verdict {1} ({2})'),
+    '{0} / {1} attempts': l10n.t('{0} / {1} attempts'),
     'Click an iteration on a chart or the timeline to read its record here.': l10n.t(
       'Click an iteration on a chart or the timeline to read its record here.',
     ),
