@@ -18,7 +18,6 @@ import { runRows } from './run-rows';
 
 import { isText, textOf } from './text';
 
-export { MAX_TEXT } from './text';
 /** At most this many dimensions are charted; a contract with more says how many were left out. */
 export const MAX_DIMENSIONS = 24;
 /** At most this many stalls, verdicts and kind rows are listed (the newest). */

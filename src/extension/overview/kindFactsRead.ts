@@ -13,7 +13,7 @@ import {
 } from '../../engine/overview/kind-facts';
 import type { OverviewModel } from '../../engine/overview/model';
 import { sidecars } from '../../engine/workorders/ids';
-import { readTextAsync } from '../../drivers/workorders/files';
+import { readWorkOrderText } from '../../app/workorders/read-async';
 import { jsonFileSteps } from '../../store/read-steps';
 import { runReadAsync } from '../../store/read-async';
 import { loadTask } from '../workorders/model';
@@ -114,7 +114,7 @@ async function readWorkOrder(
     const task = await loadTask(taskPath);
     const wo = task.workOrders.find((w) => w.id === session);
     if (!wo) continue;
-    const runState = parsed(await readTextAsync(join(task.dir, sidecars(wo.id).run)));
+    const runState = parsed(await readWorkOrderText(join(task.dir, sidecars(wo.id).run)));
     return {
       cap,
       runState,
