@@ -5,25 +5,20 @@
 // when another writer took that number first). A refused iteration keeps no ref.
 // Without `--checkpoint`, an iterate on a loop whose contract says `checkpoint: true` takes one
 // too (see iterateByContractOp).
-import { openWorkspace } from '../../drivers/checkpoints/workspace';
-import { createRef } from '../../drivers/checkpoints/refs';
-import { takeSnapshot } from '../../drivers/checkpoints/snapshot';
-import { checkpointRef, maxFileBytes, withCheckpoint } from '../../engine/checkpoints/rules';
 import { iterateEngineering, type EngineeringIterateInput } from '../../engine/engineering/iterate';
-import { EXIT, isRefusal } from '../../engine/refusal';
+import { isRefusal } from '../../engine/refusal';
 import type { IterationRecord, Ledger } from '../../engine/types';
 import { readLedgerHead } from '../../store/ledger-file';
 import { appendToLedger, checkedLocation, loadLedger } from '../ledger/access';
 import type { LockOptions } from '../ledger/lock-options';
-import { fromRefusal, ledgerFile, operation, Refused, type Outcome } from '../outcome';
-import { checkpointStep } from './errors';
+import { fromRefusal, ledgerFile, operation, type Outcome } from '../outcome';
 import {
+  attachAskedCheckpoint,
   nextFromFiles,
-  pendingHolds,
   recordIterationCheckpoint,
   releasePendingRef,
+  takeAskedCheckpoint,
   takeIterationCheckpoint,
-  withPendingRefSync,
   type TakenCheckpoint,
 } from './iteration-checkpoint';
 
@@ -34,21 +29,7 @@ export function iterateWithCheckpointOp(
   lock: LockOptions = {},
 ): Outcome<IterationRecord> {
   return operation(ledgerFile(root, session), () => {
-    const named = checkpointRef(session, 0, 1);
-    if ('problem' in named) throw new Refused(EXIT.usage, [named.problem]);
-    const cap = maxFileBytes(process.env.LOOP_LEDGER_CHECKPOINT_MAX_MB);
-    if (typeof cap !== 'number') throw new Refused(EXIT.usage, [cap.problem]);
-    const taken = checkpointStep('checkpoint', () => {
-      const ws = openWorkspace(root);
-      const snap = takeSnapshot(ws, {
-        maxFileBytes: cap,
-        now: input.now,
-        message: `loop-ledger checkpoint ${session}`,
-      });
-      return withPendingRefSync({ ws, snap }, session, nextFromFiles(root, session));
-    });
-    if ('skipped' in taken) throw new Error('unreachable: an explicit checkpoint is taken or refused');
-    const { ws, snap } = taken;
+    const taken = takeAskedCheckpoint(root, session, input.now, () => nextFromFiles(root, session));
     return releasingPendingRef(taken, () =>
       appendToLedger<Outcome<IterationRecord>>(
         root,
@@ -56,19 +37,7 @@ export function iterateWithCheckpointOp(
         (ledger, records) => {
           const result = iterateEngineering(ledger, input, records);
           if (isRefusal(result)) return { result: fromRefusal<IterationRecord>(result) };
-          const ref = checkpointRef(session, result.record.epoch, result.record.n);
-          if ('problem' in ref) throw new Refused(EXIT.usage, [ref.problem]);
-          // Created before the lock for this record's number; only when that did not hold is git run here.
-          if (!pendingHolds(taken, ref.ref))
-            checkpointStep('checkpoint', () => createRef(ws, ref.ref, snap.commit));
-          const checkpoint = {
-            commit: snap.commit,
-            ref: ref.ref,
-            head: snap.head,
-            shadow: ws.shadow,
-            excluded: snap.excluded,
-          };
-          const next = withCheckpoint(result.ledger, result.record, checkpoint);
+          const next = attachAskedCheckpoint(result.ledger, result.record, taken, session);
           return { write: next.ledger, result: { exitCode: 0 as const, payload: next.record, findings: [] } };
         },
         lock,

@@ -19,7 +19,12 @@ import {
   deleteRefIfStill,
   looseRefCommit,
 } from '../../drivers/checkpoints/refs';
-import { openWorkspaceProgram, type CheckpointWorkspace } from '../../drivers/checkpoints/workspace';
+import {
+  openWorkspace,
+  openWorkspaceProgram,
+  type CheckpointWorkspace,
+} from '../../drivers/checkpoints/workspace';
+import { takeSnapshot } from '../../drivers/checkpoints/snapshot';
 import {
   checkpointRef,
   maxFileBytes,
@@ -27,9 +32,12 @@ import {
   withSkippedCheckpoint,
 } from '../../engine/checkpoints/rules';
 import { currentEpoch } from '../../engine/ledger-view';
+import { EXIT } from '../../engine/refusal';
 import type { IterationRecord, Ledger } from '../../engine/types';
 import { loadLedgerSummarised } from '../ledger/access';
 import { loadLedgerAsync } from '../ledger/read-operations-async';
+import { Refused } from '../outcome';
+import { checkpointStep } from './errors';
 
 /** The record's place the ref was created for before the lock. */
 export interface PendingRef {
@@ -38,8 +46,14 @@ export interface PendingRef {
   n: number;
 }
 
-export type TakenCheckpoint =
-  { ws: CheckpointWorkspace; snap: Snapshot; pending?: PendingRef } | { skipped: string };
+/** A checkpoint taken: its commit, and the ref made ahead of the lock when there is one. */
+export interface HeldCheckpoint {
+  ws: CheckpointWorkspace;
+  snap: Snapshot;
+  pending?: PendingRef;
+}
+
+export type TakenCheckpoint = HeldCheckpoint | { skipped: string };
 
 /** The epoch and number the session's next record gets, as a read without the lock sees it. */
 export interface NextRecord {
@@ -133,7 +147,7 @@ export function withPendingRefSync(
   taken: { ws: CheckpointWorkspace; snap: Snapshot },
   session: string,
   next: NextRecord | null,
-): TakenCheckpoint {
+): HeldCheckpoint {
   return runSync(withPendingRef(taken, session, next));
 }
 
@@ -141,7 +155,7 @@ function* withPendingRef(
   taken: { ws: CheckpointWorkspace; snap: Snapshot },
   session: string,
   next: NextRecord | null,
-): Program<TakenCheckpoint> {
+): Program<HeldCheckpoint> {
   if (next === null) return taken;
   const ref = checkpointRef(session, next.epoch, next.n);
   if ('problem' in ref) return taken;
@@ -179,20 +193,61 @@ export function recordIterationCheckpoint(
       return withSkippedCheckpoint(after, record, reason(error)).ledger;
     }
   }
-  return withCheckpoint(after, record, {
+  return withCheckpoint(after, record, checkpointKey(taken, ref.ref)).ledger;
+}
+
+/** The record's `checkpoint` key for `taken` under `ref`. */
+function checkpointKey(taken: HeldCheckpoint, ref: string) {
+  return {
     commit: taken.snap.commit,
-    ref: ref.ref,
+    ref,
     head: taken.snap.head,
     shadow: taken.ws.shadow,
     excluded: taken.snap.excluded,
-  }).ledger;
+  };
+}
+
+/**
+ * `iterate --checkpoint`'s checkpoint, taken before the write with its ref made for `next()`.
+ * Unlike a contract's default it is asked for, so one that cannot be taken is a refusal, not a
+ * record with `checkpoint_skipped`.
+ */
+export function takeAskedCheckpoint(
+  root: string,
+  session: string,
+  now: Date,
+  next: () => NextRecord | null,
+): HeldCheckpoint {
+  const named = checkpointRef(session, 0, 1);
+  if ('problem' in named) throw new Refused(EXIT.usage, [named.problem]);
+  const cap = maxFileBytes(process.env.LOOP_LEDGER_CHECKPOINT_MAX_MB);
+  if (typeof cap !== 'number') throw new Refused(EXIT.usage, [cap.problem]);
+  return checkpointStep('checkpoint', () => {
+    const ws = openWorkspace(root);
+    const snap = takeSnapshot(ws, { maxFileBytes: cap, now, message: `loop-ledger checkpoint ${session}` });
+    return withPendingRefSync({ ws, snap }, session, next());
+  });
+}
+
+/**
+ * `ledger` with its new `record` carrying the asked-for checkpoint: its ref is the one made ahead
+ * of the lock, or, when another writer took that number first, made now (under the caller's lock).
+ */
+export function attachAskedCheckpoint(
+  ledger: Ledger,
+  record: IterationRecord,
+  taken: HeldCheckpoint,
+  session: string,
+): { ledger: Ledger; record: IterationRecord } {
+  const ref = checkpointRef(session, record.epoch, record.n);
+  if ('problem' in ref) throw new Refused(EXIT.usage, [ref.problem]);
+  if (!pendingHolds(taken, ref.ref))
+    checkpointStep('checkpoint', () => createRef(taken.ws, ref.ref, taken.snap.commit));
+  return withCheckpoint(ledger, record, checkpointKey(taken, ref.ref));
 }
 
 /** The ref created before the lock is this record's and still names the checkpoint (no git run). */
-export function pendingHolds(
-  taken: { ws: CheckpointWorkspace; snap: Snapshot; pending?: PendingRef },
-  ref: string,
-) {
+export function pendingHolds(taken: HeldCheckpoint, ref: string) {
   return taken.pending?.ref === ref && looseRefCommit(taken.ws, ref) === taken.snap.commit;
 }
 

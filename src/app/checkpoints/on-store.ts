@@ -5,25 +5,20 @@
 // another writer took that number first), then the record written in one transaction.
 // `list`, `diff`, `restore` and `prune` read the session's records from the store and the
 // commits from this repository; a checkpoint taken on another machine is named as such.
-import { takeSnapshot } from '../../drivers/checkpoints/snapshot';
-import { createRef } from '../../drivers/checkpoints/refs';
-import { openWorkspace } from '../../drivers/checkpoints/workspace';
-import { checkpointRef, maxFileBytes, withCheckpoint } from '../../engine/checkpoints/rules';
 import type { EngineeringIterateInput } from '../../engine/engineering/iterate';
-import { EXIT } from '../../engine/refusal';
 import type { IterationRecord, Ledger } from '../../engine/types';
 import type { LedgerStoreOps } from '../ledger/store';
 import { Refused, type Outcome } from '../outcome';
 import { checkpointsOfLedger } from './checkpoints';
-import { checkpointStep } from './errors';
 import {
+  attachAskedCheckpoint,
   nextRecordOf,
-  pendingHolds,
   recordIterationCheckpoint,
   releasePendingRef,
+  takeAskedCheckpoint,
   takeIterationCheckpoint,
-  withPendingRefSync,
   type TakenCheckpoint,
+  withPendingRefSync,
 } from './iteration-checkpoint';
 import {
   diffOf,
@@ -70,34 +65,12 @@ export function iterateWithCheckpointOnStore(
   input: EngineeringIterateInput,
 ): Promise<Outcome<IterationRecord>> {
   return withLedger(store, session, 'summary', async (ledger, count) => {
-    const named = checkpointRef(session, 0, 1);
-    if ('problem' in named) throw new Refused(EXIT.usage, [named.problem]);
-    const cap = maxFileBytes(process.env.LOOP_LEDGER_CHECKPOINT_MAX_MB);
-    if (typeof cap !== 'number') throw new Refused(EXIT.usage, [cap.problem]);
-    const taken = checkpointStep('checkpoint', () => {
-      const ws = openWorkspace(root);
-      const snap = takeSnapshot(ws, {
-        maxFileBytes: cap,
-        now: input.now,
-        message: `loop-ledger checkpoint ${session}`,
-      });
-      return withPendingRefSync({ ws, snap }, session, nextRecordOf(ledger, count));
-    });
+    const taken = takeAskedCheckpoint(root, session, input.now, () => nextRecordOf(ledger, count));
     return releasing(taken, () =>
       store.iterate(session, input, (before, after) => {
         const record = after.iterations[after.iterations.length - 1];
-        if (record === undefined || 'skipped' in taken) return after;
-        const ref = checkpointRef(session, record.epoch, record.n);
-        if ('problem' in ref) throw new Refused(EXIT.usage, [ref.problem]);
-        if (!pendingHolds(taken, ref.ref))
-          checkpointStep('checkpoint', () => createRef(taken.ws, ref.ref, taken.snap.commit));
-        return withCheckpoint(after, record, {
-          commit: taken.snap.commit,
-          ref: ref.ref,
-          head: taken.snap.head,
-          shadow: taken.ws.shadow,
-          excluded: taken.snap.excluded,
-        }).ledger;
+        if (record === undefined) return after;
+        return attachAskedCheckpoint(after, record, taken, session).ledger;
       }),
     );
   });
