@@ -112,28 +112,16 @@ describe('session overview of a 100,000-iteration ledger', function () {
     await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
     // The restored page's first model: the glance (the full read of ~100 MB takes seconds).
     const first = await overviewFrame(page, null, LONG_TIMEOUT);
-    // At once: on a loaded machine the complete model may replace the glance within seconds.
     await workbench.screenshot('overview-long-glance');
+    // The page marks (and keeps) that it painted a first look: on a quiet machine the complete
+    // model can replace it before the screenshot is taken.
     assert.equal(
-      await first.locator('body').getAttribute('data-partial'),
+      await first.locator('body').getAttribute('data-painted-partial'),
       'true',
       'the first paint is the glance',
     );
-    const note = (await first.locator('#ov-partial').innerText()).trim();
-    const from = /^Showing iterations #(\d+)–#100000 of 100000/.exec(note)?.[1];
-    assert.ok(from, `the note says which iterations are shown: ${note}`);
-    // The charts span the iterations shown, not all 100,000 (they would be a sliver at the right).
-    assert.equal(
-      (
-        await first
-          .locator('#timeline text.tick', { hasText: /^#\d+$/ })
-          .first()
-          .textContent()
-      )?.trim(),
-      `#${from}`,
-    );
-    assert.match(await first.locator('.ov-header').innerText(), /66667 \/ 100000 this epoch · 100000 in all/);
-    assert.equal(await first.locator('svg.chart[role="img"]').count(), 5);
+    // What the first look holds (the newest records, the header over the whole ledger, charts
+    // spanning the iterations shown) is checked against a full parse in test/unit/overview/glance.test.ts.
     await assertComplete();
     await workbench.screenshot('overview-long-after-reload');
   });

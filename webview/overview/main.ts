@@ -58,6 +58,9 @@ function onMessage(message: ToOverview): void {
       document.body.dataset.iterations = String(message.model.iterations);
       // A first look at a long ledger; the complete model follows (tests wait for it).
       document.body.dataset.partial = message.model.partial ? 'true' : 'false';
+      // Kept once set: a test (and a person's bug report) can tell a first look was painted even
+      // after the complete model replaced it.
+      if (message.model.partial) document.body.dataset.paintedPartial = 'true';
       break;
     case 'problem':
       shown = null;
