@@ -48,14 +48,16 @@ export function activate(context: vscode.ExtensionContext): void {
   });
   registerRepeat(context, commands, { prompter, output, trust, ...sessions });
   const runs = registerRuns(context, commands, prompter, output, { ...sessions, trust });
-  const workOrders = registerWorkOrders(context, commands, prompter, trust, output, sessions.store);
+  const workOrders = registerWorkOrders(context, commands, prompter, trust, output, (root) =>
+    sessions.sessions.storeWrites(root),
+  );
   registerEngineeringEditor(context, commands, { prompter, output, trust, ...sessions });
   registerOverview(context, commands, {
     prompter,
     output,
     briefs,
     sessions: sessions.sessions,
-    checkpoints: overviewCheckpoints(sessions.sessions, trust, sessions.store),
+    checkpoints: overviewCheckpoints(sessions.sessions, trust),
   });
   registerCheckpoints(context, commands, {
     prompter,
@@ -63,7 +65,6 @@ export function activate(context: vscode.ExtensionContext): void {
     trust,
     sessions: sessions.sessions,
     extensionPath: context.extensionPath,
-    filesOnly: sessions.store,
   });
   registerAgentTools(
     context,

@@ -21,6 +21,10 @@ export interface TestingApi {
   readonly mcp: {
     /** What the registered MCP server definition provider offers now. */
     definitions(): Promise<vscode.McpStdioServerDefinition[]>;
+    /** What the provider gives VS Code to start `definition` (undefined: not started). */
+    resolve(
+      definition: vscode.McpStdioServerDefinition,
+    ): Promise<vscode.McpStdioServerDefinition | undefined>;
   };
   readonly attention: {
     /** Every notification the attention notifier showed since activation, oldest first. */
@@ -37,6 +41,12 @@ export interface TestingApi {
 
 /** The hooks the extension loaded, and its parts once `activate` has handed them over. */
 let created: { testing: TestingApi; internals?: ExtensionInternals } | undefined;
+
+/** A token never cancelled, for calling the MCP provider as VS Code would. */
+const NEVER = {
+  isCancellationRequested: false,
+  onCancellationRequested: () => ({ dispose() {} }),
+} as unknown as vscode.CancellationToken;
 
 /** What the extension under test gave this module; undefined before it activated in test mode. */
 export function observedExtension(): { testing: TestingApi; internals: ExtensionInternals } | undefined {
@@ -67,10 +77,12 @@ export function createTestHooks(): TestHooks {
       async definitions() {
         if (mcpProvider === undefined)
           throw new Error('the extension registered no MCP server definition provider');
-        const never = { isCancellationRequested: false, onCancellationRequested: () => ({ dispose() {} }) };
-        return (
-          (await mcpProvider.provideMcpServerDefinitions(never as unknown as vscode.CancellationToken)) ?? []
-        );
+        return (await mcpProvider.provideMcpServerDefinitions(NEVER)) ?? [];
+      },
+      async resolve(definition) {
+        if (mcpProvider?.resolveMcpServerDefinition === undefined)
+          throw new Error('the MCP server definition provider resolves nothing');
+        return (await mcpProvider.resolveMcpServerDefinition(definition, NEVER)) ?? undefined;
       },
     },
     attention: {

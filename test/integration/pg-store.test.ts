@@ -3,27 +3,68 @@
 // the password set through the command (secret storage) for a least-privilege role that needs it;
 // the Sessions tree read from the store and following a CLI process's writes through LISTEN; the
 // extension's own write going to the store; the language-model tools reading and writing the
-// store (a brief assembled and a verdict bound to it); Run Loop recording into the store; the
-// command that works on the files only (Run Queue) refused up front, writing nothing; and the server stopped (shown disconnected) and
-// started again (reconnected, caught up).
+// store (a brief assembled and a verdict bound to it); Run Loop, Repeat Until Settled, Open Loop
+// (loop-engineering), Run Queue and the checkpoint commands (from the tree and the overview)
+// working on the store; agent mode's MCP server given the password as it starts; the overview and
+// dashboard following a CLI write; and the server stopped (shown disconnected) and started again
+// (reconnected, caught up).
 import * as assert from 'node:assert/strict';
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { Client } from 'pg';
 import * as vscode from 'vscode';
 import type { AssembleResult } from '../../src/extension/brief/assembleBrief';
 import type { RunOpResult } from '../../src/app/run/operation';
 import type { CommandReport } from '../../src/extension/commands/deps';
+import type { DashboardPanel } from '../../src/extension/overview/dashboardPanel';
+import type { OverviewPanel } from '../../src/extension/overview/overviewPanel';
+import type { RepeatCommandReport } from '../../src/extension/repeat/runInWindow';
+import type { EpochNode, IterationNode } from '../../src/extension/sessions/nodes';
+import type { QueueResult } from '../../src/extension/workorders/runQueue';
+import type { ToOverview } from '../../src/shared/overview-protocol';
 import type { ToWebview } from '../../src/shared/protocol';
 import type { LoopLedgerApi } from '../../src/extension/extension';
-import { ScriptedPrompter } from '../hooks/scriptedPrompter';
+import { ScriptedPrompter, type ScriptedAnswer } from '../hooks/scriptedPrompter';
 import type { TestingApi } from '../hooks/testHooks';
 import { startCluster, type PgCluster } from '../unit/helpers/pg-cluster';
+import { talk } from './mcpTalk';
 import { extensionPath, loopLedgerApi, testingApi, waitFor, workspaceRoot } from './sessionsHelpers';
 
 const ROLE = 'loop_ledger_agent';
 const PASSWORD = "it's-a-s3cret\\pw";
+
+/** Resolves with the first message the panel posts that `match` accepts. */
+function nextPost<T extends ToOverview>(
+  panel: { onDidPost: vscode.Event<ToOverview> },
+  match: (m: ToOverview) => m is T,
+  what: string,
+  timeoutMs = 10_000,
+): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      subscription.dispose();
+      reject(new Error(`timed out waiting for ${what}`));
+    }, timeoutMs);
+    const subscription = panel.onDidPost((m) => {
+      if (!match(m)) return;
+      clearTimeout(timer);
+      subscription.dispose();
+      resolve(m);
+    });
+  });
+}
+
+const isModel =
+  (iterations: number) =>
+  (m: ToOverview): m is Extract<ToOverview, { type: 'overview' }> =>
+    m.type === 'overview' && m.model.iterations === iterations;
+
+/** The dashboard's rows once they list session store-live at `n` iterations. */
+const dashboardWith =
+  (n: number) =>
+  (m: ToOverview): m is Extract<ToOverview, { type: 'dashboard' }> =>
+    m.type === 'dashboard' && m.rows.some((r) => r.session === 'store-live' && r.n === n);
 
 describe('Ledger store (PostgreSQL): the Sessions tree follows the store live', function () {
   this.timeout(180_000);
@@ -121,7 +162,7 @@ describe('Ledger store (PostgreSQL): the Sessions tree follows the store live', 
     assert.match(state().text, /holds a password.*Set Store Password/);
     assert.ok(!state().text.includes('s3cret'));
     assert.equal(iterations('s1'), undefined, 'the store is not read');
-    assert.equal(api.store.filesOnlyRefusal('Run Loop'), undefined, 'the files are used: nothing refused');
+    assert.equal(api.store.inUse, undefined, 'the files are used');
   });
 
   it('an untrusted workspace connects to no store and says why', async () => {
@@ -131,7 +172,7 @@ describe('Ledger store (PostgreSQL): the Sessions tree follows the store live', 
       assert.equal(state().state, 'off');
       assert.match(state().text, /not trusted/);
       assert.equal(iterations('s1'), undefined);
-      assert.equal(api.store.filesOnlyRefusal('Run Loop'), undefined, 'the files are used: nothing refused');
+      assert.equal(api.store.inUse, undefined, 'the files are used');
     } finally {
       untrusted.dispose();
       await setStore(undefined);
@@ -312,41 +353,325 @@ describe('Ledger store (PostgreSQL): the Sessions tree follows the store live', 
     }
   });
 
-  it('Run Queue and Repeat Until Settled refuse on the store and write nothing', async () => {
-    const ledgersDir = join(root, '.loop', 'ledgers');
-    const files = () => (existsSync(ledgersDir) ? readdirSync(ledgersDir).sort() : []);
-    const rows = async () =>
-      (
-        await sql(
-          `SELECT (SELECT count(*) FROM loop_ledger_sessions WHERE project = $1)::int AS sessions,
-                  (SELECT count(*) FROM loop_ledger_iterations WHERE project = $1)::int AS iterations`,
-          [project],
-        )
-      ).rows[0];
-    const filesBefore = files();
-    const rowsBefore = await rows();
-    const refusal =
-      /works on the ledger files only; this window uses the PostgreSQL store 127\.0\.0\.1:\d+\/postgres\. Unset loopLedger\.store/;
-
-    // Run Queue (`wo run`, which writes ledger files) and Repeat Until Settled (which reads the
-    // ledger file): refused before they ask anything; an unscripted question would throw here.
-    const usingQueue = testing.prompter.use(new ScriptedPrompter([]));
-    let repeat: CommandReport;
+  /** Runs `command` with `script` answering its questions; every scripted answer must be used. */
+  const scripted = async <T>(script: ScriptedAnswer[], command: string, ...args: unknown[]): Promise<T> => {
+    const prompter = new ScriptedPrompter(script);
+    const using = testing.prompter.use(prompter);
     try {
-      assert.equal(await vscode.commands.executeCommand('loopLedger.wo.runQueue'), undefined);
-      repeat = (await vscode.commands.executeCommand('loopLedger.repeatUntilSettled')) as CommandReport;
+      const result = (await vscode.commands.executeCommand(command, ...args)) as T;
+      assert.deepEqual(prompter.remaining, [], 'unused scripted answers');
+      return result;
     } finally {
-      usingQueue.dispose();
+      using.dispose();
     }
-    assert.equal(repeat.status, 'refused', repeat.message);
-    assert.equal(repeat.exitCode, 2);
-    assert.match(repeat.message ?? '', refusal);
-    assert.ok(!repeat.message?.includes('s3cret'), repeat.message);
+  };
+  const storedRecords = async (session: string) =>
+    (
+      await sql('SELECT record FROM loop_ledger_iterations WHERE project = $1 AND session = $2 ORDER BY n', [
+        project,
+        session,
+      ])
+    ).rows.map((r) => JSON.parse(r.record));
+  const noLedgerFile = (session: string) =>
+    assert.equal(existsSync(join(root, '.loop', 'ledgers', `${session}.json`)), false, 'no ledger file');
+  const contractFixture = () =>
+    join(extensionPath(), 'test', 'fixtures', 'contracts', 'valid.loop-contract.json');
 
-    assert.deepEqual(files(), filesBefore, 'no ledger file written');
-    assert.equal(existsSync(join(ledgersDir, 'run-here.json')), false);
-    assert.deepEqual(await rows(), rowsBefore, 'no row written');
-    assert.equal(iterations('s1'), 4);
+  it('Repeat Until Settled repeats on the store: its iterations in the store, its own files in the folder', async () => {
+    const opened = await cli('open', '--session', 'store-rep', '--contract', contractFixture());
+    assert.equal(opened.code, 0, opened.stderr);
+    const plan = join(root, '..', `pg-repeat-${process.pid}.plan.json`);
+    writeFileSync(
+      plan,
+      JSON.stringify([
+        { summary: 'Applied 2 recommendations', files: { 'repeat-demo/a.txt': 'one' } },
+        { summary: 'Analysis complete. No recommendations.' },
+      ]),
+    );
+    process.env.REPEAT_PLAN = plan;
+    const step = join(extensionPath(), 'test', 'fixtures', 'repeat', 'step.mjs');
+    try {
+      const report = await scripted<RepeatCommandReport>(
+        [{ step: 'repeat.spec', text: `"${process.execPath}" "${step}" max=5` }],
+        'loopLedger.repeatUntilSettled',
+        { root, session: 'store-rep' },
+      );
+      assert.equal(report.status, 'done', report.message);
+      assert.equal(report.exitCode, 0);
+      assert.match(report.message, /Settled after 2 iteration/);
+      const records = await storedRecords('store-rep');
+      assert.deepEqual(
+        records.map((r) => r.repeat?.classification),
+        ['continuing', 'settled'],
+      );
+      noLedgerFile('store-rep');
+      assert.ok(existsSync(join(root, '.loop', 'repeat', 'store-rep.md')), 'the summary is local');
+      await waitFor('the repeat in the tree', () => iterations('store-rep') === 2, 5_000);
+    } finally {
+      delete process.env.REPEAT_PLAN;
+      for (const path of [plan, `${plan}.count`, `${plan}.log`]) rmSync(path, { force: true });
+      for (const path of ['repeat-demo', join('.loop', 'repeat')])
+        rmSync(join(root, path), { recursive: true, force: true });
+      await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    }
+  });
+
+  it('Open Loop (loop-engineering) opens the loop in the store', async () => {
+    const contract = join(root, 'pg-store.loop.md');
+    copyFileSync(join(extensionPath(), 'test', 'fixtures', 'engineering', 'valid.loop.md'), contract);
+    try {
+      const report = await scripted<CommandReport>(
+        [{ step: 'openEngineering.session', text: 'store-eng' }],
+        'loopLedger.openEngineeringLoop',
+        vscode.Uri.file(contract),
+      );
+      assert.equal(report.status, 'done', report.message);
+      assert.ok(report.cli?.endsWith(` --store ${agentUrl} --project ${project}`), report.cli);
+      const head = await sql('SELECT head FROM loop_ledger_sessions WHERE project = $1 AND session = $2', [
+        project,
+        'store-eng',
+      ]);
+      assert.equal(JSON.parse(head.rows[0].head).engineering.caps.calls, 18);
+      noLedgerFile('store-eng');
+      await waitFor('the loop in the tree', () => iterations('store-eng') === 0, 5_000);
+    } finally {
+      rmSync(contract, { force: true });
+    }
+  });
+
+  it("the checkpoint commands and the overview's checkpoint buttons work on the store", async () => {
+    const git = (...args: string[]) => execFileSync('git', args, { cwd: root, stdio: 'ignore' });
+    git('init', '--quiet');
+    git('config', 'user.email', 'it@example.invalid');
+    git('config', 'user.name', 'integration');
+    mkdirSync(join(root, '.git', 'info'), { recursive: true });
+    writeFileSync(join(root, '.git', 'info', 'exclude'), '.loop/\n');
+    const file = join(root, 'pg-ck.txt');
+    let overview: OverviewPanel | undefined;
+    try {
+      writeFileSync(file, 'one\n');
+      git('add', '-A');
+      git('commit', '--quiet', '-m', 'initial');
+      for (const args of [
+        ['open', '--session', 'store-ck', '--contract', contractFixture()],
+        ['iterate', '--session', 'store-ck', '--outcome', 'continue', '--checkpoint'],
+      ]) {
+        const r = await cli(...args);
+        assert.equal(r.code, 0, r.stderr);
+      }
+      writeFileSync(file, 'two\n');
+      const second = await cli('iterate', '--session', 'store-ck', '--outcome', 'continue', '--checkpoint');
+      assert.equal(second.code, 0, second.stderr);
+      writeFileSync(file, 'three\n');
+      await waitFor('the checkpoints in the tree', () => iterations('store-ck') === 2, 5_000);
+      const node = (n: number): IterationNode => {
+        const session = api.sessions.findSession(root, 'store-ck')!;
+        const epochs = api.sessions.childrenOf(session).filter((c): c is EpochNode => c.kind === 'epoch');
+        const found = epochs
+          .flatMap((e) => api.sessions.childrenOf(e))
+          .find((c): c is IterationNode => c.kind === 'iteration' && c.record.n === n);
+        assert.ok(found, `iteration ${n} in the tree`);
+        return found;
+      };
+
+      const previous = (await vscode.commands.executeCommand(
+        'loopLedger.checkpoint.compareWithPrevious',
+        node(2),
+      )) as CommandReport<{ files: string[] }>;
+      assert.equal(previous.status, 'done', previous.message);
+      assert.deepEqual(previous.payload?.files, ['pg-ck.txt']);
+      const workspace = (await vscode.commands.executeCommand(
+        'loopLedger.checkpoint.compareWithWorkspace',
+        node(2),
+      )) as CommandReport<{ files: string[] }>;
+      assert.equal(workspace.status, 'done', workspace.message);
+      assert.deepEqual(workspace.payload?.files, ['pg-ck.txt']);
+
+      // The overview offers the buttons on the store, and its Restore is the tree's command.
+      overview = await vscode.commands.executeCommand<OverviewPanel>('loopLedger.showSessionOverview', {
+        root,
+        session: 'store-ck',
+      });
+      assert.ok(overview);
+      await overview.receive({ type: 'ready', buckets: 200 });
+      const offered = nextPost(
+        overview,
+        (m): m is Extract<ToOverview, { type: 'iteration' }> => m.type === 'iteration',
+        'iteration 1',
+      );
+      await overview.receive({ type: 'showIteration', requestId: 'ck-1', n: 1 });
+      assert.equal((await offered).checkpoint, true, 'the checkpoint buttons are offered');
+      const prompter = new ScriptedPrompter([{ step: 'checkpoint.restore', confirm: true }]);
+      const using = testing.prompter.use(prompter);
+      const rejected: ToOverview[] = [];
+      const listening = overview.onDidPost((m) => m.type === 'rejected' && rejected.push(m));
+      try {
+        const answer = await overview.receive({
+          type: 'checkpoint',
+          requestId: 'ck-2',
+          n: 1,
+          action: 'restore',
+        });
+        assert.deepEqual(answer, { accepted: true, type: 'checkpoint' });
+      } finally {
+        listening.dispose();
+        using.dispose();
+      }
+      assert.deepEqual(rejected, []);
+      assert.deepEqual(prompter.remaining, []);
+      assert.equal(readFileSync(file, 'utf8'), 'one\n', 'the workspace restored to iteration 1');
+      const records = await storedRecords('store-ck');
+      assert.deepEqual(
+        records.map((r) => r.outcome),
+        ['continue', 'continue', 'pause'],
+        'the restore recorded as a pause iteration in the store',
+      );
+      noLedgerFile('store-ck');
+    } finally {
+      overview?.dispose();
+      await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+      for (const path of ['.git', 'pg-ck.txt']) rmSync(join(root, path), { recursive: true, force: true });
+    }
+  });
+
+  it('Run Queue runs `wo run` on the store: one session per work order there, none in the files', async () => {
+    const task = join(root, 'pg-wo', 'queue');
+    const code = join(root, 'pg-wo', 'code');
+    mkdirSync(join(task, 'work-orders'), { recursive: true });
+    writeFileSync(
+      join(task, 'work-orders', 'wo-01-first.md'),
+      [
+        '---',
+        'id: local:pg#wo-01',
+        'title: Part 1',
+        'status: ready',
+        'blocked_by: []',
+        'verified: true',
+        'coverage_status: covered',
+        'drift_guard: {symbols_resolved: true, acceptance_runnable: true}',
+        '---',
+        '## Files to touch',
+        '- `src/wo-01.txt`',
+        '',
+      ].join('\n'),
+    );
+    mkdirSync(code, { recursive: true });
+    const git = (...args: string[]) => execFileSync('git', args, { cwd: code, stdio: 'ignore' });
+    git('init', '-q', '-b', 'main');
+    git('config', 'user.email', 'it@example.com');
+    git('config', 'user.name', 'it');
+    writeFileSync(join(code, 'README.md'), 'base\n');
+    git('add', '-A');
+    git('commit', '-qm', 'base');
+    const agent = (name: string) =>
+      `ELECTRON_RUN_AS_NODE=1 "${process.execPath}" "${join(extensionPath(), 'test', 'fixtures', 'wo', `${name}.mjs`)}"`;
+    const settings = vscode.workspace.getConfiguration('loopLedger.workOrders');
+    const set = (key: string, value: string | undefined) =>
+      settings.update(key, value, vscode.ConfigurationTarget.Workspace);
+    try {
+      await set('builder', agent('builder'));
+      await set('reviewer', agent('reviewer'));
+      await set('critic', agent('critic'));
+      await set('worktree', code);
+      api.workOrders.refresh();
+      const taskNode = (await api.workOrders.getChildren()).find(
+        (n) => n.kind === 'task' && n.task.path === task,
+      );
+      assert.ok(taskNode, 'the task in the Work Orders view');
+      const result = await scripted<QueueResult>(
+        [
+          { step: 'wo.builderChoice', pick: 'Custom builder and reviewer commands…' },
+          { step: 'wo.mode', pick: 'Sequential' },
+        ],
+        'loopLedger.wo.runQueue',
+        taskNode,
+      );
+      assert.equal(result.exitCode, 0, result.stderr);
+      assert.equal(result.summary?.outcome, 'complete');
+      assert.doesNotMatch(result.stderr, /wo-ledger|s3cret/);
+      const records = await storedRecords('wo-01');
+      assert.ok(records.length >= 1, "the work order's iterations are in the store");
+      noLedgerFile('wo-01');
+      await waitFor("the work order's session in the tree", () => (iterations('wo-01') ?? 0) >= 1, 5_000);
+    } finally {
+      for (const key of ['builder', 'reviewer', 'critic', 'worktree']) await set(key, undefined);
+      rmSync(join(root, 'pg-wo'), { recursive: true, force: true });
+    }
+  });
+
+  it("agent mode's MCP server gets the store's password from secret storage as it starts, and reads the store", async () => {
+    const [offered] = (await testing.mcp.definitions()) as [vscode.McpStdioServerDefinition];
+    const at = offered.args.indexOf('--store');
+    assert.deepEqual(offered.args.slice(at, at + 4), ['--store', agentUrl, '--project', project]);
+    assert.equal(offered.env.PGPASSWORD, undefined, 'the listed definition holds no password');
+    assert.ok(!JSON.stringify(offered).includes('s3cret'));
+    const started = await testing.mcp.resolve(offered);
+    assert.ok(started);
+    assert.equal(started.env.PGPASSWORD, PASSWORD, "the password is in the started process's environment");
+    const answers = await talk(
+      started,
+      [
+        {
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'initialize',
+          params: {
+            protocolVersion: '2025-06-18',
+            capabilities: {},
+            clientInfo: { name: 'it', version: '1' },
+          },
+        },
+        { jsonrpc: '2.0', method: 'notifications/initialized' },
+        {
+          jsonrpc: '2.0',
+          id: 2,
+          method: 'tools/call',
+          params: { name: 'session_status', arguments: { session: 's1' } },
+        },
+      ],
+      [1, 2],
+    );
+    const text = answers.get(2).result.content[0].text as string;
+    assert.equal(JSON.parse(text).iterations, iterations('s1'), text);
+    const untrusted = testing.trust.simulateUntrusted();
+    try {
+      assert.equal(await testing.mcp.resolve(offered), undefined, 'not started in an untrusted workspace');
+    } finally {
+      untrusted.dispose();
+    }
+  });
+
+  it("the overview and the dashboard follow a CLI process's write to the store within a second", async () => {
+    const opened = await cli('open', '--session', 'store-live', '--contract', contractFixture());
+    assert.equal(opened.code, 0, opened.stderr);
+    await waitFor('the session in the tree', () => iterations('store-live') === 0, 5_000);
+    const overview = await vscode.commands.executeCommand<OverviewPanel>('loopLedger.showSessionOverview', {
+      root,
+      session: 'store-live',
+    });
+    const dashboard = await vscode.commands.executeCommand<DashboardPanel>('loopLedger.showDashboard');
+    try {
+      const first = nextPost(overview, isModel(0), 'the overview of 0 iterations');
+      await overview.receive({ type: 'ready', buckets: 200 });
+      await first;
+      const rows = nextPost(dashboard, dashboardWith(0), 'the dashboard row at 0');
+      await dashboard.receive({ type: 'ready' });
+      await rows;
+      const model = nextPost(overview, isModel(1), 'the overview after the write', 5_000);
+      const row = nextPost(dashboard, dashboardWith(1), 'the dashboard after the write', 5_000);
+      const written = await cli('iterate', '--session', 'store-live', '--outcome', 'continue');
+      const exited = Date.now();
+      assert.equal(written.code, 0, written.stderr);
+      const [overviewMs, dashboardMs] = await Promise.all(
+        [model, row].map((p) => p.then(() => Date.now() - exited)),
+      );
+      console.log(`    overview ${overviewMs} ms, dashboard ${dashboardMs} ms after the CLI exited`);
+      assert.ok(overviewMs <= 1_000, `overview after ${overviewMs} ms`);
+      assert.ok(dashboardMs <= 1_000, `dashboard after ${dashboardMs} ms`);
+    } finally {
+      overview.dispose();
+      dashboard.dispose();
+    }
   });
 
   it('Run Loop runs on the store: its ledger in the store (the tree follows), its run folder in the folder', async () => {

@@ -4,6 +4,7 @@ import { resumeContinuesRepeat } from '../../engine/repeat/ledger';
 import type { Ledger } from '../../engine/types';
 import { loadLedger } from '../ledger/access';
 import { loadLedgerAsync } from '../ledger/read-operations-async';
+import type { SessionLedgers } from '../ledger/session-ledgers';
 
 /**
  * Read fresh from disk. An unreadable or missing ledger is not a repeat: the plain resume
@@ -19,21 +20,27 @@ export function resumeContinuesRepeatOnDisk(root: string, session: string): bool
 
 /**
  * A repeat rule asked of the ledger read fresh off the extension host's thread (the tree may not
- * have seen the last write yet); an unreadable ledger answers false and the operation says why.
+ * have seen the last write yet): from the files under `root`, or from `ledgers` (a PostgreSQL
+ * store) when given. An unreadable ledger answers false and the operation says why.
  */
-export async function repeatRuleOnDiskAsync(
+export async function repeatRuleNowAsync(
   root: string,
   session: string,
   rule: (ledger: Ledger) => boolean,
+  ledgers?: SessionLedgers,
 ): Promise<boolean> {
   try {
-    return rule(await loadLedgerAsync(root, session));
+    return rule(await (ledgers ? ledgers.load(session) : loadLedgerAsync(root, session)));
   } catch {
     return false;
   }
 }
 
-/** resumeContinuesRepeatOnDisk, read off the extension host's thread. */
-export function resumeContinuesRepeatOnDiskAsync(root: string, session: string): Promise<boolean> {
-  return repeatRuleOnDiskAsync(root, session, resumeContinuesRepeat);
+/** resumeContinuesRepeatOnDisk, read off the extension host's thread (or from `ledgers`). */
+export function resumeContinuesRepeatNowAsync(
+  root: string,
+  session: string,
+  ledgers?: SessionLedgers,
+): Promise<boolean> {
+  return repeatRuleNowAsync(root, session, resumeContinuesRepeat, ledgers);
 }

@@ -1,9 +1,12 @@
 // Runs `loop-ledger checkpoint …` as a child process of the extension host. The checkpoint
 // operations run git synchronously (spawnSync) and a restore reads the whole workspace; run in
 // the extension host they would freeze every extension in the window. In a child process they
-// are the very operation the CLI runs, the lock wait included, and the host only awaits it.
+// are the very operation the CLI runs, the lock wait included, and the host only awaits it. On a
+// store window the child reads and records in that store (the commits stay in this repository).
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
+import type { StoreWrites } from '../sessions/sessionSource';
+import { cliChildEnv } from '../store/childEnv';
 
 export interface CliResult {
   code: number;
@@ -15,13 +18,13 @@ export interface CliResult {
 
 const TIMEOUT_MS = 10 * 60_000;
 
-export function runCheckpointCli(
+export async function runCheckpointCli(
   extensionPath: string,
   root: string,
   args: readonly string[],
+  store: StoreWrites | undefined,
 ): Promise<CliResult> {
-  const env: NodeJS.ProcessEnv = { ...process.env, ELECTRON_RUN_AS_NODE: '1' };
-  delete env.NODE_OPTIONS;
+  const env = await cliChildEnv(store);
   const argv = [join(extensionPath, 'dist', 'cli.js'), 'checkpoint', ...args, '--root', root, '--json'];
   return new Promise((resolve) => {
     execFile(

@@ -8,7 +8,6 @@ import { filesBetweenCheckpoints, repositoryTop } from '../../app/checkpoints/br
 import type { Command } from '../commandManager';
 import type { CommandDeps, CommandReport } from '../commands/deps';
 import { nothingToDo, reportDone, reportRefusal, reportUntrusted } from '../commands/report';
-import { refuseOnStore, type FilesOnlyGate } from '../store/filesOnly';
 import { runCheckpointCli } from './cli';
 import { checkpointUri } from './documents';
 import { placeOf } from './query';
@@ -16,7 +15,6 @@ import { checkpointTarget, type CheckpointTarget } from './target';
 
 export interface CheckpointDeps extends CommandDeps {
   readonly extensionPath: string;
-  readonly filesOnly: FilesOnlyGate;
 }
 
 interface Opened {
@@ -57,10 +55,13 @@ abstract class CheckpointCommand<P> implements Command {
 
   constructor(protected readonly deps: CheckpointDeps) {}
 
+  /** `loop-ledger checkpoint …` on the ledgers the window uses (the store's, on a store window). */
+  protected cli(root: string, args: readonly string[]) {
+    return runCheckpointCli(this.deps.extensionPath, root, args, this.deps.sessions.storeWrites(root));
+  }
+
   async execute(arg?: unknown): Promise<CommandReport<P>> {
     if (!this.deps.trust.isTrusted) return reportUntrusted(this.deps, this.title());
-    const onStore = refuseOnStore(this.deps.filesOnly, this.title(), this.deps.output);
-    if (onStore) return { status: 'refused', message: onStore, exitCode: 2 };
     const target = checkpointTarget(arg);
     if ('refused' in target) return refused(this.deps, this.title(), 2, [`${target.refused}.`]);
     try {
@@ -105,7 +106,7 @@ export class CompareWithWorkspaceCommand extends CheckpointCommand<Opened> {
   protected async run(t: CheckpointTarget): Promise<CommandReport<Opened>> {
     // The files a restore would change are exactly those that differ (untracked ones included);
     // --force only lifts the refusals about HEAD and staged changes, which a dry run never acts on.
-    const plan = await runCheckpointCli(this.deps.extensionPath, t.root, [
+    const plan = await this.cli(t.root, [
       'restore',
       '--session',
       t.session,
@@ -138,7 +139,7 @@ export class RestoreCheckpointCommand extends CheckpointCommand<Record<string, u
 
   protected async run(t: CheckpointTarget): Promise<CommandReport<Record<string, unknown>>> {
     const args = ['restore', '--session', t.session, '--iteration', String(t.n)];
-    const plan = await runCheckpointCli(this.deps.extensionPath, t.root, [...args, '--dry-run']);
+    const plan = await this.cli(t.root, [...args, '--dry-run']);
     if (plan.code !== 0) return refused(this.deps, this.title(), plan.code, plan.problems);
     const write = strings(plan.json.write);
     const remove = strings(plan.json.remove);
@@ -165,7 +166,7 @@ export class RestoreCheckpointCommand extends CheckpointCommand<Record<string, u
       confirmLabel: vscode.l10n.t('Restore'),
     });
     if (!confirmed) return { status: 'cancelled' };
-    const done = await runCheckpointCli(this.deps.extensionPath, t.root, args);
+    const done = await this.cli(t.root, args);
     if (done.code !== 0) return refused(this.deps, this.title(), done.code, done.problems);
     await this.deps.sessions.refreshAll();
     return reportDone(

@@ -1,15 +1,14 @@
 // The session overview's checkpoint buttons run the very commands of the Sessions tree's context
 // menu, on the tree's own node for that iteration: the overview names a session and an iteration
 // number (already admitted by its gate), and this finds the node. Nothing is offered or run in an
-// untrusted workspace (the commands refuse there too), nor while the window uses a PostgreSQL
-// store: the window's checkpoint commands work on the ledger files only and would just refuse.
+// untrusted workspace (the commands refuse there too). On a PostgreSQL store window they work as
+// on the files: the records come from the store, the commits from this repository.
 import * as vscode from 'vscode';
 import { readCheckpointKey } from '../../engine/checkpoints/rules';
 import type { CheckpointActionName } from '../../shared/overview-protocol';
 import type { CommandReport } from '../commands/deps';
 import type { EpochNode, IterationNode } from '../sessions/nodes';
 import type { SessionsTreeProvider } from '../sessions/treeProvider';
-import type { FilesOnlyGate } from '../store/filesOnly';
 import type { TrustGate } from '../workspace/trust';
 
 const COMMANDS: Record<CheckpointActionName, string> = {
@@ -26,11 +25,7 @@ export interface OverviewCheckpoints {
   run(root: string, session: string, n: number, action: CheckpointActionName): Promise<string | null>;
 }
 
-export function overviewCheckpoints(
-  sessions: SessionsTreeProvider,
-  trust: TrustGate,
-  filesOnly?: FilesOnlyGate,
-): OverviewCheckpoints {
+export function overviewCheckpoints(sessions: SessionsTreeProvider, trust: TrustGate): OverviewCheckpoints {
   /** The tree's node of iteration `n` (its newest epoch's, as `checkpoint diff` picks one). */
   const iterationNode = (root: string, session: string, n: number): IterationNode | undefined => {
     const node = sessions.findSession(root, session);
@@ -45,7 +40,6 @@ export function overviewCheckpoints(
   return {
     offers(root, session, n) {
       if (!trust.isTrusted) return false;
-      if (filesOnly?.filesOnlyRefusal('checkpoints') !== undefined) return false;
       const record = iterationNode(root, session, n)?.record;
       if (!record) return false;
       const key = (record as { checkpoint?: unknown }).checkpoint;
@@ -54,8 +48,6 @@ export function overviewCheckpoints(
     },
     async run(root, session, n, action) {
       if (!trust.isTrusted) return 'checkpoints are not available in an untrusted workspace';
-      const onStore = filesOnly?.filesOnlyRefusal(vscode.l10n.t('Checkpoints'));
-      if (onStore !== undefined) return onStore;
       if (!this.offers(root, session, n)) return `iteration ${n} has no checkpoint`;
       const report = (await vscode.commands.executeCommand(
         COMMANDS[action],

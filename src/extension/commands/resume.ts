@@ -1,10 +1,11 @@
 import * as l10n from '@vscode/l10n';
 import { resumeOp } from '../../app/ledger/operations';
-import { resumeContinuesRepeatOnDiskAsync } from '../../app/repeat/resume';
+import { resumeContinuesRepeatNowAsync } from '../../app/repeat/resume';
 import { resumeContinuesRepeat } from '../../engine/repeat/ledger';
 import type { ResumePayload } from '../../engine/resume';
 import { runRepeatInWindow, type RepeatCommandReport } from '../repeat/runInWindow';
 import { sessionState, type ReadableSession } from '../sessions/sessionEntry';
+import { windowLedgers } from '../store/driverLedgers';
 import { cliLine } from './cliHistory';
 import type { CommandReport } from './deps';
 import { reportDone } from './report';
@@ -38,8 +39,10 @@ export class ResumeCommand extends SessionCommand<
 
   protected async run(chosen: ReadableSession): Promise<CommandReport<ResumePayload> | RepeatCommandReport> {
     const { deps } = this;
-    // Read fresh: the tree may not have seen the last write (a CLI run, a crash mid-repeat).
-    if (await resumeContinuesRepeatOnDiskAsync(chosen.root, chosen.session))
+    // Read fresh (from the store on a store window): the tree may not have seen the last write
+    // (a CLI run, a crash mid-repeat).
+    const ledgers = windowLedgers(deps.sessions, chosen.root);
+    if (await resumeContinuesRepeatNowAsync(chosen.root, chosen.session, ledgers))
       return runRepeatInWindow(deps, chosen);
     const cli = this.cliFor(
       chosen.root,

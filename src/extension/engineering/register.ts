@@ -36,17 +36,14 @@ export function registerEngineeringEditor(
     vscode.languages.registerCodeLensProvider(ENGINEERING_SELECTOR, new EngineeringCodeLens()),
   );
   commands.register(
-    new OpenEngineeringLoopCommand(
-      {
-        prompter: services.prompter,
-        sessions: services.sessions,
-        trust: services.trust,
-        output: services.output,
-        cliHistory: new CliHistory(),
-        now: () => new Date(),
-      },
-      services.store,
-    ),
+    new OpenEngineeringLoopCommand({
+      prompter: services.prompter,
+      sessions: services.sessions,
+      trust: services.trust,
+      output: services.output,
+      cliHistory: new CliHistory(),
+      now: () => new Date(),
+    }),
   );
   return diagnostics;
 }

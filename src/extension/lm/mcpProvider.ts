@@ -2,8 +2,10 @@
 // and none while the workspace is untrusted (the server writes ledgers). The server is this
 // extension's own CLI run by the extension host's runtime, so no install on PATH is needed. On a
 // store window the server is given the same `--store URL --project NAME` as the window's CLI lines
-// (the URL from the settings, without a password: the server finds it as the CLI does, in
-// PGPASSWORD or ~/.pgpass; secret storage is never copied into a process's arguments).
+// (the URL from the settings, without a password). The password from secret storage is added
+// only as VS Code starts the server (resolveMcpServerDefinition), to that process's environment
+// (PGPASSWORD, which the driver reads): never in its arguments, and never in the definitions
+// VS Code lists and may keep.
 import * as vscode from 'vscode';
 import type { StoreWrites } from '../sessions/sessionSource';
 import { PROJECT_SETTING, STORE_SETTING } from '../store/storeConfig';
@@ -37,6 +39,22 @@ export function serverDefinitions(
   });
 }
 
+/**
+ * The definition about to be started, with the store's password in its environment when the
+ * window uses a store that has one; undefined (not started) in an untrusted workspace.
+ */
+export async function resolveServer(
+  server: vscode.McpStdioServerDefinition,
+  trusted: boolean,
+  storeWrites: (root: string) => StoreWrites | undefined,
+): Promise<vscode.McpStdioServerDefinition | undefined> {
+  if (!trusted) return undefined;
+  const store = server.cwd ? storeWrites(server.cwd.fsPath) : undefined;
+  const password = store ? (await store.childEnv()).PGPASSWORD : undefined;
+  if (password !== undefined) server.env = { ...server.env, PGPASSWORD: password };
+  return server;
+}
+
 export function registerMcpProvider(
   context: vscode.ExtensionContext,
   trust: TrustGate,
@@ -53,6 +71,7 @@ export function registerMcpProvider(
         vscode.workspace.workspaceFolders ?? [],
         storeWrites,
       ),
+    resolveMcpServerDefinition: (server) => resolveServer(server, trust.isTrusted, storeWrites),
   };
   observe?.(provider);
   context.subscriptions.push(

@@ -18,7 +18,6 @@ export function registerRepeat(
       trust: services.trust,
       output: services.output,
       memory: context.workspaceState,
-      filesOnly: services.store,
     }),
   );
 }

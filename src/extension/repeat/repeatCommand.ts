@@ -2,7 +2,7 @@
 // the run in the window (runInWindow.ts: progress, Cancel, the pause quick pick, the summary),
 // or, on a session whose repeat is unfinished, no spec: the run continues it.
 import * as vscode from 'vscode';
-import { repeatRuleOnDiskAsync } from '../../app/repeat/resume';
+import { repeatRuleNowAsync } from '../../app/repeat/resume';
 import type { StartRequest } from '../../app/repeat/types';
 import { repeatInProgress } from '../../engine/repeat/ledger';
 import { parseRepeatSpec } from '../../engine/repeat/spec';
@@ -11,7 +11,7 @@ import type { Command } from '../commandManager';
 import { BACK } from '../input';
 import type { PrompterSlot } from '../input';
 import type { SessionsTreeProvider } from '../sessions/treeProvider';
-import { refuseOnStore, type FilesOnlyGate } from '../store/filesOnly';
+import { windowLedgers } from '../store/driverLedgers';
 import type { TrustGate } from '../workspace/trust';
 import { chooseSession } from '../commands/target';
 import { runRepeatInWindow, type RepeatCommandReport } from './runInWindow';
@@ -27,7 +27,6 @@ export interface RepeatDeps {
   readonly trust: TrustGate;
   readonly output: vscode.OutputChannel;
   readonly memory: vscode.Memento;
-  readonly filesOnly: FilesOnlyGate;
 }
 
 /** A `{root, session}` key (tests, other commands) or a tree node, else the person picks. */
@@ -74,15 +73,18 @@ export class RepeatUntilSettledCommand implements Command {
       void vscode.window.showWarningMessage(message);
       return { status: 'untrusted', message };
     }
-    const onStore = refuseOnStore(deps.filesOnly, TITLE(), deps.output);
-    if (onStore) return { status: 'refused', message: onStore, exitCode: 2 };
     const chosen = await target(deps, argument);
     if (chosen === 'cancelled') return { status: 'cancelled', message: 'cancelled' };
     if ('none' in chosen) {
       void vscode.window.showInformationMessage(vscode.l10n.t('Loop Ledger: {0}', chosen.none));
       return { status: 'nothing-to-do', message: chosen.none };
     }
-    const continuing = await repeatRuleOnDiskAsync(chosen.root, chosen.session, repeatInProgress);
+    const continuing = await repeatRuleNowAsync(
+      chosen.root,
+      chosen.session,
+      repeatInProgress,
+      windowLedgers(deps.sessions, chosen.root),
+    );
     let start: StartRequest | undefined;
     if (!continuing) {
       const remembered = deps.memory.get<Record<string, string>>(MEMORY_KEY, {});

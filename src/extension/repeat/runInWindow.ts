@@ -10,6 +10,7 @@ import type { RepeatOutcome, RepeatRequest, StartRequest } from '../../app/repea
 import type { PrompterSlot } from '../input';
 import type { SessionsTreeProvider } from '../sessions/treeProvider';
 import { inUiWords } from '../findingWords';
+import { windowLedgers } from '../store/driverLedgers';
 import { PrompterAsker } from './prompterAsker';
 
 const TITLE = (): string => vscode.l10n.t('Repeat Until Settled');
@@ -39,6 +40,9 @@ export async function runRepeatInWindow(
   const request: RepeatRequest = {
     root: target.root,
     session: target.session,
+    // On a store window the ledger is the store's (as `repeat` on LOOP_LEDGER_STORE); the
+    // repeat's own files (its state and summary, the run marker) stay in the folder.
+    ledgers: windowLedgers(deps.sessions, target.root),
     timeoutMs: STEP_TIMEOUT_MS,
     ...checkpointSettings(target.root),
     ...(start ? { start } : {}),

@@ -41,7 +41,6 @@ export function registerRuns(
       extensionPath: context.extensionPath,
       runOutput,
       receipts,
-      filesOnly: sessions.store,
     }),
   );
   commands.register(new CancelRunCommand());

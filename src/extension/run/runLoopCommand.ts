@@ -13,7 +13,6 @@ import { runFindingInUiWords } from '../findingWords';
 import { checkpointSettings } from '../checkpoints/settings';
 import { sessionOf, type SessionsNode } from '../sessions/nodes';
 import { driverLedgers } from '../store/driverLedgers';
-import { refuseOnStore, type FilesOnlyGate } from '../store/filesOnly';
 import { workspaceRoots } from '../workspace/roots';
 import { liveRuns, phaseLabel, type LiveRun } from './liveRuns';
 import type { ReceiptPanels } from './receiptPanel';
@@ -26,7 +25,6 @@ export interface RunServices {
   readonly extensionPath: string;
   readonly runOutput: vscode.OutputChannel;
   readonly receipts: ReceiptPanels;
-  readonly filesOnly: FilesOnlyGate;
 }
 
 export type RunReport = CommandReport<RunOpResult>;
@@ -58,12 +56,8 @@ export class RunLoopCommand implements Command {
     const roots = workspaceRoots();
     const root = node?.root ?? roots[0];
     // On a store window the run records into the store (its run folder stays in the folder).
-    const writes = deps.sessions.storeWrites(root?.path ?? '');
-    if (writes === undefined) {
-      const onStore = refuseOnStore(this.services.filesOnly, TITLE(), deps.output);
-      if (onStore) return { status: 'refused', message: onStore, exitCode: 2 };
-    }
     if (!root) return nothingToDo(vscode.l10n.t('open a folder (a git repository) first.'));
+    const writes = deps.sessions.storeWrites(root.path);
     const ask = () => deps.prompter.current;
 
     let session = node?.entry.session;

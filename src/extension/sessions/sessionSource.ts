@@ -13,6 +13,12 @@ export interface StoreWrites {
   readonly cliFlags: readonly (readonly [string, string])[];
   /** Runs one write on a store connection made for it (its own request id), then closes it. */
   run<Q>(write: (store: LedgerStoreOps) => Promise<Outcome<Q>>): Promise<Outcome<Q>>;
+  /**
+   * The environment a child `loop-ledger` process (`wo run`, `checkpoint`, `mcp`) needs to use
+   * the same store: LOOP_LEDGER_STORE and LOOP_LEDGER_PROJECT, and PGPASSWORD when secret storage
+   * holds one. Only ever given to that child; never logged or shown.
+   */
+  childEnv(): Promise<Record<string, string>>;
 }
 
 export interface SessionSource {

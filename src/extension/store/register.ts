@@ -6,13 +6,14 @@ import * as vscode from 'vscode';
 import type { CommandManager } from '../commandManager';
 import type { SessionsServices } from '../sessions/register';
 import type { TrustGate } from '../workspace/trust';
-import { filesOnlyMessage, STORE_IN_USE_CONTEXT, type FilesOnlyGate } from './filesOnly';
 import { PROJECT_SETTING, readStoreConfig, STORE_SETTING } from './storeConfig';
 import { StoreLink } from './storeLink';
 import { SetStorePasswordCommand, StorePasswords } from './storePassword';
 import { StoreStatus } from './storeStatus';
 
-export interface StoreApi extends FilesOnlyGate {
+export interface StoreApi {
+  /** `host:port/database` of the store the window uses; undefined while it works on the files. */
+  readonly inUse: string | undefined;
   /** The store state shown (tests read it). */
   readonly storeStatus: { readonly current: StoreStatus['current'] };
   /** Resolves once the settings have been applied (after activation and after each change). */
@@ -30,14 +31,7 @@ export function registerLedgerStore(
   let link: StoreLink | undefined;
   let settled: Promise<void> = Promise.resolve();
   let warned = '';
-  /** `host:port/database` of the store the window uses; undefined while it works on the files. */
   let inUse: string | undefined;
-  const use = (store: string | undefined): void => {
-    if (store === inUse) return;
-    inUse = store;
-    // Only ever set once a store was chosen: a window on the files sets nothing at all.
-    void vscode.commands.executeCommand('setContext', STORE_IN_USE_CONTEXT, store !== undefined);
-  };
 
   /** Synchronous up to pointing the tree at its source, so a store set at start-up is read first. */
   const apply = (): Promise<void> => {
@@ -46,7 +40,7 @@ export function registerLedgerStore(
     link = undefined;
     old?.dispose();
     if (config.kind !== 'store') {
-      use(undefined);
+      inUse = undefined;
       if (config.kind === 'off') {
         status.off(config.reason);
         if (warned !== config.reason)
@@ -62,7 +56,7 @@ export function registerLedgerStore(
       readAgain: () => void sessions.provider.refreshAll(),
     });
     link = next;
-    use(next.label);
+    inUse = next.label;
     next.onDidChangeState((state) => {
       if (link === next) status.show(state);
     });
@@ -89,6 +83,8 @@ export function registerLedgerStore(
   return {
     storeStatus: status,
     storeSettled: () => settled,
-    filesOnlyRefusal: (action) => (inUse === undefined ? undefined : filesOnlyMessage(action, inUse)),
+    get inUse() {
+      return inUse;
+    },
   };
 }

@@ -134,6 +134,15 @@ export class StoreLink implements SessionSource, vscode.Disposable {
         ['store', this.url],
         ['project', project],
       ],
+      childEnv: async () => {
+        const password = await this.password.catch(() => undefined);
+        return {
+          LOOP_LEDGER_STORE: this.url,
+          LOOP_LEDGER_PROJECT: project,
+          // The driver reads it when the URL has none (the settings' URL never has one).
+          ...(password ? { PGPASSWORD: password } : {}),
+        };
+      },
       run: async (write) => {
         // One connection per write, with a request id of its own: a retry after a lost
         // connection is recognised by the store, and two writes are never taken for one.

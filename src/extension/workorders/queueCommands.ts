@@ -9,13 +9,14 @@ import { obsReportMarkdown } from './report';
 import { queueNotice, type QueueNotice } from './queueOutcome';
 import { askQueueChoices } from './queueQuestions';
 import { runQueue, type QueueResult } from './runQueue';
-import { refuseOnStore, type FilesOnlyGate } from '../store/filesOnly';
+import type { StoreWrites } from '../sessions/sessionSource';
+import { cliChildEnv } from '../store/childEnv';
 
 export interface QueueDeps extends WoCommandDeps {
   extensionPath: string;
   output: vscode.OutputChannel;
-  /** Run Queue's `wo run` writes ledger files: it refuses while the window uses a ledger store. */
-  filesOnly: FilesOnlyGate;
+  /** The ledger store of a folder while the window uses one: `wo run` records its ledgers there. */
+  storeWrites: (root: string) => StoreWrites | undefined;
 }
 
 function setting<T>(key: string, fallback: T): T {
@@ -33,7 +34,6 @@ export class RunQueueCommand implements Command {
       );
       return undefined;
     }
-    if (refuseOnStore(this.deps.filesOnly, vscode.l10n.t('Run Queue'), this.deps.output)) return undefined;
     const node = await taskArg(this.deps, arg, vscode.l10n.t('Run the work-order queue of a task'));
     if (!node) return undefined;
     const folder =
@@ -61,13 +61,17 @@ export class RunQueueCommand implements Command {
         : folder,
       cap: setting<number>('cap', 3),
     };
+    const store = this.deps.storeWrites(folder);
     this.deps.output.appendLine(
       `wo run ${node.task.path} ${
         settings.builder.kind === 'config'
           ? `--builder-config ${settings.builder.path}`
           : '--builder … --reviewer …'
-      }${settings.parallelMax !== undefined ? ` --parallel --max ${settings.parallelMax}` : ''}`,
+      }${settings.parallelMax !== undefined ? ` --parallel --max ${settings.parallelMax}` : ''}${
+        store ? ` (LOOP_LEDGER_STORE: ${store.label})` : ''
+      }`,
     );
+    const env = await cliChildEnv(store);
     const result = await vscode.window.withProgress(
       {
         location: vscode.ProgressLocation.Notification,
@@ -87,6 +91,7 @@ export class RunQueueCommand implements Command {
             this.deps.provider.refresh();
           },
           token,
+          env,
         ),
     );
     this.deps.provider.refresh();

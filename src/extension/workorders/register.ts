@@ -13,7 +13,7 @@ import {
   ToggleKillSwitchCommand,
 } from './commands';
 import { CreateWorkOrderCommand } from './createWorkOrder';
-import type { FilesOnlyGate } from '../store/filesOnly';
+import type { StoreWrites } from '../sessions/sessionSource';
 import { RunQueueCommand, ShowGatesCommand, ShowWorkOrderReportCommand } from './queueCommands';
 import { WorkOrdersTreeProvider } from './treeProvider';
 
@@ -25,7 +25,7 @@ export function registerWorkOrders(
   prompter: PrompterSlot,
   trust: TrustGate,
   output: vscode.OutputChannel,
-  filesOnly: FilesOnlyGate,
+  storeWrites: (root: string) => StoreWrites | undefined,
 ): WorkOrdersTreeProvider {
   const provider = new WorkOrdersTreeProvider(
     () => vscode.workspace.getConfiguration('loopLedger.workOrders').get<number>('cap') ?? 3,
@@ -62,7 +62,7 @@ export function registerWorkOrders(
   commands.register(new HaltWorkOrderCommand(deps));
   commands.register(new ClearWorkOrderHaltCommand(deps));
   commands.register(new ToggleKillSwitchCommand(deps));
-  const queueDeps = { ...deps, extensionPath: context.extensionPath, output, filesOnly };
+  const queueDeps = { ...deps, extensionPath: context.extensionPath, output, storeWrites };
   commands.register(new RunQueueCommand(queueDeps));
   commands.register(new ShowWorkOrderReportCommand(deps));
   commands.register(new ShowGatesCommand(queueDeps));

@@ -35,6 +35,8 @@ export function runQueue(
   s: QueueSettings,
   onLine: (line: string) => void,
   cancel: { onCancellationRequested(listener: () => void): unknown },
+  /** The child's environment (cliChildEnv: the window's ledger store, if it uses one). */
+  env: NodeJS.ProcessEnv,
 ): Promise<QueueResult> {
   const args = [
     join(extensionPath, 'dist', 'cli.js'),
@@ -51,13 +53,10 @@ export function runQueue(
   ];
   if (s.critic) args.push('--critic', s.critic);
   if (s.parallelMax !== undefined) args.push('--parallel', '--max', String(s.parallelMax));
-  const env = { ...process.env };
-  delete env.NODE_OPTIONS;
-  delete env.ELECTRON_RUN_AS_NODE;
   return new Promise((resolve) => {
     const child = spawn(process.execPath, args, {
       cwd: root,
-      env: { ...env, ELECTRON_RUN_AS_NODE: '1' },
+      env,
       detached: true,
       stdio: ['ignore', 'pipe', 'pipe'],
     });

@@ -12,7 +12,7 @@ const EXTENSION_SRC = resolve(__dirname, '../../../../src/extension');
  * Read operations that block the calling thread, by the name the extension would import; each
  * has an asynchronous twin (listOpAsync, loadLedgerAsync, statusOpAsync, scoreOpAsync,
  * readTextFileAsync, readLedgerFileAsync, listSessionsAsync, findUnfinishedRunAsync,
- * resumeContinuesRepeatOnDiskAsync).
+ * resumeContinuesRepeatNowAsync).
  * Ledger writes through src/app under the lock (iterateOp, closeOp, briefOp, …) are not listed:
  * they take one lock attempt and retry on timers, so they never hold the host while a lock is busy.
  */
