@@ -10,7 +10,16 @@
 // (reconnected, caught up).
 import * as assert from 'node:assert/strict';
 import { execFileSync, spawn } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { Client } from 'pg';
 import * as vscode from 'vscode';
@@ -377,39 +386,70 @@ describe('Ledger store (PostgreSQL): the Sessions tree follows the store live', 
   const contractFixture = () =>
     join(extensionPath(), 'test', 'fixtures', 'contracts', 'valid.loop-contract.json');
 
-  it('Repeat Until Settled repeats on the store: its iterations in the store, its own files in the folder', async () => {
+  it('Repeat Until Settled repeats on the store, and Resume continues its paused repeat there', async () => {
     const opened = await cli('open', '--session', 'store-rep', '--contract', contractFixture());
     assert.equal(opened.code, 0, opened.stderr);
-    const plan = join(root, '..', `pg-repeat-${process.pid}.plan.json`);
+    const outside = mkdtempSync(join(tmpdir(), 'loop-ledger-pg-repeat-'));
+    const plan = join(outside, 'plan.json');
+    const stuck = { summary: 'Recommend extracting a shared validator; verification failed' };
     writeFileSync(
       plan,
       JSON.stringify([
-        { summary: 'Applied 2 recommendations', files: { 'repeat-demo/a.txt': 'one' } },
+        stuck,
+        stuck,
+        stuck,
+        { summary: 'Applied 1 recommendation', files: { 'repeat-demo/a.txt': 'one' } },
         { summary: 'Analysis complete. No recommendations.' },
       ]),
     );
+    // The step runs in the extension host's environment: this process.
     process.env.REPEAT_PLAN = plan;
     const step = join(extensionPath(), 'test', 'fixtures', 'repeat', 'step.mjs');
     try {
-      const report = await scripted<RepeatCommandReport>(
-        [{ step: 'repeat.spec', text: `"${process.execPath}" "${step}" max=5` }],
+      // Three stalls pause it; the question dismissed, the repeat stays paused (in the store).
+      const paused = await scripted<RepeatCommandReport>(
+        [
+          { step: 'repeat.spec', text: `"${process.execPath}" "${step}" max=8` },
+          { step: 'repeat.answer', cancel: true },
+        ],
         'loopLedger.repeatUntilSettled',
         { root, session: 'store-rep' },
       );
-      assert.equal(report.status, 'done', report.message);
-      assert.equal(report.exitCode, 0);
-      assert.match(report.message, /Settled after 2 iteration/);
+      assert.equal(paused.status, 'paused', paused.message);
+      const head = async () =>
+        JSON.parse(
+          (
+            await sql('SELECT head FROM loop_ledger_sessions WHERE project = $1 AND session = $2', [
+              project,
+              'store-rep',
+            ])
+          ).rows[0].head,
+        );
+      assert.equal((await head()).final_outcome, 'pause');
+      await waitFor('the pause in the tree', () => iterations('store-rep') === 3, 5_000);
+      // Resume reads the store, sees the unfinished repeat and continues it (not a plain resume).
+      const resumed = await scripted<RepeatCommandReport>(
+        [
+          { step: 'resume.session', pick: 'store-rep' },
+          { step: 'repeat.answer', pick: 'skip' },
+        ],
+        'loopLedger.resume',
+      );
+      assert.equal(resumed.status, 'done', resumed.message);
+      assert.equal(resumed.exitCode, 0);
+      assert.match(resumed.message, /Settled after 5 iteration/);
       const records = await storedRecords('store-rep');
       assert.deepEqual(
         records.map((r) => r.repeat?.classification),
-        ['continuing', 'settled'],
+        ['stalled', 'stalled', 'stalled', 'continuing', 'settled'],
       );
+      assert.equal((await head()).final_outcome, 'complete');
       noLedgerFile('store-rep');
       assert.ok(existsSync(join(root, '.loop', 'repeat', 'store-rep.md')), 'the summary is local');
-      await waitFor('the repeat in the tree', () => iterations('store-rep') === 2, 5_000);
+      await waitFor('the repeat in the tree', () => iterations('store-rep') === 5, 5_000);
     } finally {
       delete process.env.REPEAT_PLAN;
-      for (const path of [plan, `${plan}.count`, `${plan}.log`]) rmSync(path, { force: true });
+      rmSync(outside, { recursive: true, force: true });
       for (const path of ['repeat-demo', join('.loop', 'repeat')])
         rmSync(join(root, path), { recursive: true, force: true });
       await vscode.commands.executeCommand('workbench.action.closeAllEditors');
@@ -657,14 +697,15 @@ describe('Ledger store (PostgreSQL): the Sessions tree follows the store live', 
       const rows = nextPost(dashboard, dashboardWith(0), 'the dashboard row at 0');
       await dashboard.receive({ type: 'ready' });
       await rows;
-      const model = nextPost(overview, isModel(1), 'the overview after the write', 5_000);
-      const row = nextPost(dashboard, dashboardWith(1), 'the dashboard after the write', 5_000);
+      // Each arrival is stamped as it is posted (possibly before the CLI's exit is seen).
+      const arrived = (p: Promise<unknown>) => p.then(() => Date.now());
+      const model = arrived(nextPost(overview, isModel(1), 'the overview after the write', 5_000));
+      const row = arrived(nextPost(dashboard, dashboardWith(1), 'the dashboard after the write', 5_000));
       const written = await cli('iterate', '--session', 'store-live', '--outcome', 'continue');
       const exited = Date.now();
       assert.equal(written.code, 0, written.stderr);
-      const [overviewMs, dashboardMs] = await Promise.all(
-        [model, row].map((p) => p.then(() => Date.now() - exited)),
-      );
+      const overviewMs = (await model) - exited;
+      const dashboardMs = (await row) - exited;
       console.log(`    overview ${overviewMs} ms, dashboard ${dashboardMs} ms after the CLI exited`);
       assert.ok(overviewMs <= 1_000, `overview after ${overviewMs} ms`);
       assert.ok(dashboardMs <= 1_000, `dashboard after ${dashboardMs} ms`);
