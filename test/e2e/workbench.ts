@@ -39,6 +39,8 @@ export interface OpenOptions {
   viewport?: { width: number; height: number };
   /** Runs on the fresh workspace copy before the workbench opens it (e.g. to make a git repo). */
   prepare?: (workspace: string) => void;
+  /** A .code-workspace file (relative to the workspace copy) to open instead of the folder. */
+  workspaceFile?: string;
 }
 
 export class Workbench {
@@ -54,6 +56,7 @@ export class Workbench {
     fixture = 'vscode-workspace',
     viewport = { width: 1400, height: 900 },
     prepare,
+    workspaceFile,
   }: OpenOptions = {}) {
     const { baseUrl, extensionPath } = serverInfo();
     const workspace = mkdtempSync(join(tmpdir(), 'loop-ledger-e2e-'));
@@ -67,7 +70,9 @@ export class Workbench {
       const remote = (path: string) => `vscode-remote://${new URL(baseUrl).host}${path}`;
       const payload = JSON.stringify([['extensionDevelopmentPath', remote(extensionPath)]]);
       await page.goto(
-        `${baseUrl}/?folder=${encodeURIComponent(workspace)}&payload=${encodeURIComponent(payload)}`,
+        workspaceFile === undefined
+          ? `${baseUrl}/?folder=${encodeURIComponent(workspace)}&payload=${encodeURIComponent(payload)}`
+          : `${baseUrl}/?workspace=${encodeURIComponent(join(workspace, workspaceFile))}&payload=${encodeURIComponent(payload)}`,
         // A busy shared machine can take well over playwright's default 30 s to serve the workbench.
         { timeout: 180_000 },
       );

@@ -1,12 +1,14 @@
 import * as assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { LoopLedgerApi } from '../../src/extension/extension';
 import type { EpochNode, IterationNode, SessionNode, SessionsNode } from '../../src/extension/sessions/nodes';
-import { SessionsTreeProvider } from '../../src/extension/sessions/treeProvider';
+import { EPOCH_ROWS, SessionsTreeProvider } from '../../src/extension/sessions/treeProvider';
+import { serializeLedger } from '../../src/store/ledger-file';
+import { syntheticLedger } from '../unit/overview/synthetic-ledger';
 import {
   extensionPath,
   installSessionFixtures,
@@ -211,6 +213,37 @@ describe('Sessions tree over fixture ledgers', () => {
       provider.dispose();
     } finally {
       rmSync(other, { recursive: true, force: true });
+    }
+  });
+
+  it("keeps a long ledger's records in the worker: counts right, an epoch's newest records fetched on expand, capped", async function () {
+    this.timeout(120_000);
+    const COUNT = 3_000; // epoch 1: the first 1,000; epoch 2 (current): 2,000
+    const path = join(root, '.loop', 'ledgers', 'long-held.json');
+    writeFileSync(path, serializeLedger(syntheticLedger(COUNT, 'long-held')));
+    try {
+      await api.sessions.refreshFile(path);
+      const node = session('long-held');
+      assert.equal(node.entry.kind, 'ledger');
+      if (node.entry.kind !== 'ledger') return;
+      assert.equal(node.entry.held?.total, COUNT, 'read in the worker, with its counts');
+      const kept = node.entry.ledger.iterations.length;
+      assert.ok(kept < COUNT / 4, `${kept} records crossed to the host`);
+      assert.match(String(item(node).description), new RegExp(`^open · epoch 2: 2000/${COUNT}( · |$)`));
+      const [current] = api.sessions.childrenOf(node) as EpochNode[];
+      assert.equal(item(current!).description, `open · 2000/${COUNT}`);
+      const rows = (await api.sessions.getChildren(current)) as IterationNode[];
+      assert.equal(rows.length, EPOCH_ROWS);
+      assert.deepEqual(
+        rows.map((r) => r.record.n),
+        Array.from({ length: EPOCH_ROWS }, (_, i) => COUNT - EPOCH_ROWS + 1 + i),
+        'the newest of the epoch, in order',
+      );
+      assert.ok(rows.every((r) => r.parent === current));
+      assert.equal(item(rows.at(-1)!).label, `#${COUNT} ${rows.at(-1)!.record.outcome}`);
+    } finally {
+      rmSync(path, { force: true });
+      await api.sessions.refreshFile(path);
     }
   });
 });

@@ -58,10 +58,14 @@ export function dashboardRow(
   folder: string,
   ledger: Ledger,
   status: StatusPayload,
+  newestOnly = false,
 ): DashboardRow {
   const records = Array.isArray(ledger.iterations) ? ledger.iterations : [];
   const epoch = typeof ledger.epoch === 'number' ? ledger.epoch : 1;
   const current = records.filter((r) => (typeof r.epoch === 'number' ? r.epoch : 1) === epoch);
+  // `newestOnly`: `ledger.iterations` holds only the newest records of a long ledger (the rest
+  // stayed where it was read); the counts then come from `status`, which saw every record.
+  const n = newestOnly ? status.limits.iterations.spent : current.length;
   const last = records[records.length - 1];
   const contract = (ledger.contract ?? {}) as unknown as Record<string, unknown>;
   let usd: DashboardRow['usd'] = null;
@@ -71,9 +75,9 @@ export function dashboardRow(
     for (const line of Object.values(budget)) if (line.cap !== null && line.spent >= line.cap) over = true;
     if (budget.usd && (budget.usd.spent !== 0 || budget.usd.cap !== null)) usd = { ...budget.usd };
   } else {
-    let spent = 0;
-    let saw = false;
-    for (const r of records) {
+    let spent = newestOnly ? status.spend.cost_usd : 0;
+    let saw = newestOnly && spent !== 0;
+    for (const r of newestOnly ? [] : records) {
       const c = num((r as unknown as Record<string, unknown>).cost_usd);
       if (c !== null) {
         spent += c;
@@ -99,7 +103,7 @@ export function dashboardRow(
     kind: loopKind(ledger),
     state,
     lastActivity: last && typeof last.timestamp === 'string' ? last.timestamp : (ledger.opened_at ?? null),
-    n: current.length,
+    n,
     limit: num(contract.iteration_limit),
     lastOutcome: status.last_outcome ?? null,
     verdict: status.critic_verdict,

@@ -41,7 +41,10 @@ export type RunFolderFacts =
     };
 
 export interface WorkOrderFacts {
-  /** The cap the window dispatches under (the Work Orders view's setting). */
+  /**
+   * The cap the window dispatches under (the Work Orders view's setting): shown only when the
+   * run-state file does not record the cap its last dispatch used (files from older versions).
+   */
   cap: number | null;
   /** The parsed run-state sidecar (`wo-NN.run.json`); undefined when there is none. */
   runState: unknown;
@@ -129,6 +132,8 @@ function withRunFacts(model: OverviewModel, runs: readonly RunFolderFacts[]): Ov
   return { ...model, kindRows: rows, receipts, kindNotes: notes };
 }
 
+const capOf = (v: unknown): number | null => (isNumber(v) && v >= 0 ? v : null);
+
 function withWorkOrderFacts(model: OverviewModel, wo: WorkOrderFacts): OverviewModel {
   if (!wo.found) return { ...model, kindNotes: [{ note: 'work-order-missing', runId: null }] };
   const state =
@@ -153,7 +158,7 @@ function withWorkOrderFacts(model: OverviewModel, wo: WorkOrderFacts): OverviewM
   return {
     ...model,
     attempts: counted ?? model.attempts,
-    attemptCap: wo.cap !== null && isNumber(wo.cap) && wo.cap >= 0 ? wo.cap : null,
+    attemptCap: capOf(state?.cap) ?? capOf(wo.cap),
     kindRows: rows,
     kindNotes: notes,
   };

@@ -93,6 +93,9 @@ export function dispatch(
     override_used: null,
     build_returned: null,
     checkpoint_after: null,
+    // The cap this dispatch ran under (an added key; the readers of this file take the keys they
+    // know): the overview shows attempts n / cap with the cap the queue really used, not a setting's.
+    cap,
   };
   return {
     exitCode: 0,

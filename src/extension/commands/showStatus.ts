@@ -47,7 +47,7 @@ export class ShowStatusCommand extends SessionCommand<CommandReport<StatusPayloa
     if ('refused' in read) return read.refused;
     const payload = read.payload;
     deps.output.appendLine(JSON.stringify(payload, null, 2));
-    const epoch = currentEpochView(chosen.ledger);
+    const epoch = currentEpochView(chosen.ledger, chosen.held);
     const parts = [
       `${payload.session}: ${stateText(epoch?.state ?? 'open', payload.final_outcome)}`,
       l10n.t('epoch {0}', payload.epoch),

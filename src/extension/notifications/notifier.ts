@@ -31,8 +31,15 @@ const ACTIONS: Record<AttentionKind, { label: () => string; command: string; wri
   ],
 };
 
-function message(event: AttentionEvent): string {
-  const where = l10n.t('{0} (epoch {1}, iteration {2})', event.session, event.epoch, event.n);
+/**
+ * `folder`: the workspace folder's name when the window has several; two folders may each hold
+ * a session of one id, and the words must say which one stalled.
+ */
+function message(event: AttentionEvent, folder: string | undefined): string {
+  const where =
+    folder === undefined
+      ? l10n.t('{0} (epoch {1}, iteration {2})', event.session, event.epoch, event.n)
+      : l10n.t('{0} in {1} (epoch {2}, iteration {3})', event.session, folder, event.epoch, event.n);
   switch (event.kind) {
     case 'stall':
       return l10n.t('Loop Ledger: {0} stalled: {1}.', where, event.detail ?? '');
@@ -131,7 +138,8 @@ export class AttentionNotifier implements vscode.Disposable {
     // An untrusted workspace is read-only: a button that writes or runs git would only refuse.
     const actions = ACTIONS[event.kind].filter((a) => a.writes !== true || this.trusted());
     const labels = [...actions.map((a) => a.label()), l10n.t('Dismiss')];
-    const text = message(event);
+    const several = (vscode.workspace.workspaceFolders ?? []).length > 1;
+    const text = message(event, several ? node.root.name : undefined);
     const notified: NotifiedEvent = { key, kind: event.kind, message: text, actions: labels };
     this.observer?.notified(notified);
     const show =

@@ -120,5 +120,7 @@ export class OverviewRunner {
 }
 
 function isSmall(entry: SessionEntry): boolean {
-  return entry.kind === 'broken' || entry.ledger.iterations.length <= INLINE_RECORDS;
+  return (
+    entry.kind === 'broken' || (entry.held === undefined && entry.ledger.iterations.length <= INLINE_RECORDS)
+  );
 }

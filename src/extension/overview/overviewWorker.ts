@@ -5,6 +5,7 @@
 // are kept while their file is unchanged, so a redraw or a click on an iteration reads nothing.
 import { parentPort } from 'node:worker_threads';
 import type { SessionEntry } from '../sessions/sessionEntry';
+import { epochRecords } from '../sessions/epochs';
 import { answerSessions, type SessionsWorkerRequest } from '../sessions/sessionsWorker';
 import { readSessionNow, sizeAndTime, type SizedRead } from '../sessions/workerRead';
 import { INLINE_RECORDS } from './overviewLimits';
@@ -80,7 +81,23 @@ async function answer(request: OverviewWorkerRequest): Promise<void> {
   }
 }
 
+/** An epoch's records for the tree (a long ledger's records stay here): from the kept read. */
+async function answerEpoch(request: Extract<SessionsWorkerRequest, { type: 'epoch' }>): Promise<void> {
+  const read = await keptOf(request.root, request.session);
+  const { records, total } = epochRecords(read.entry, request.epoch, request.limit);
+  parentPort?.postMessage({ id: request.id, records, total });
+}
+
 parentPort?.on('message', (request: OverviewWorkerRequest | SessionsWorkerRequest) => {
+  if (request.type === 'epoch') {
+    answerEpoch(request).catch((error: unknown) => {
+      parentPort?.postMessage({
+        id: request.id,
+        error: error instanceof Error ? error.message : String(error),
+      });
+    });
+    return;
+  }
   if (request.type !== 'overview' && request.type !== 'iteration') {
     void answerSessions(request, keepTreeRead).then(
       (reply) => parentPort?.postMessage(reply),

@@ -2,7 +2,7 @@
 // under a (possibly new) contract; past epochs keep how they ended in `epochs[]`.
 import { currentEpoch, recordEpoch } from '../../engine/ledger-view';
 import type { Contract, IterationRecord, Ledger, Outcome } from '../../engine/types';
-import { sessionState, type SessionState } from './sessionEntry';
+import { sessionState, type HeldRecords, type SessionEntry, type SessionState } from './sessionEntry';
 
 export interface EpochView {
   readonly n: number;
@@ -13,13 +13,17 @@ export interface EpochView {
   /** How the epoch ended (null while it is open). */
   readonly finalOutcome: Outcome | null;
   readonly current: boolean;
+  /** The epoch's records at hand: all of them, or of a long ledger only the newest (see `count`). */
   readonly records: readonly IterationRecord[];
+  /** How many records the epoch holds in all. */
+  readonly count: number;
   /** The close facts of a closed epoch, for its tooltip. */
   readonly closeNote: string | null;
   readonly closeBlocker: string | null;
 }
 
-export function epochsOf(ledger: Ledger): EpochView[] {
+/** `held`: how many records each epoch holds when `ledger.iterations` is only the newest of them. */
+export function epochsOf(ledger: Ledger, held?: HeldRecords): EpochView[] {
   const byEpoch = new Map<number, IterationRecord[]>();
   for (const record of ledger.iterations) {
     const list = byEpoch.get(recordEpoch(record)) ?? [];
@@ -36,6 +40,7 @@ export function epochsOf(ledger: Ledger): EpochView[] {
       finalOutcome: entry.final_outcome ?? null,
       current: false,
       records: byEpoch.get(n) ?? [],
+      count: held ? (held.byEpoch[n] ?? 0) : (byEpoch.get(n)?.length ?? 0),
       closeNote: entry.close_note ?? null,
       closeBlocker: entry.close_blocker ?? null,
     };
@@ -49,6 +54,7 @@ export function epochsOf(ledger: Ledger): EpochView[] {
     finalOutcome: ledger.status === 'closed' ? (ledger.final_outcome ?? null) : null,
     current: true,
     records: byEpoch.get(n) ?? [],
+    count: held ? (held.byEpoch[n] ?? 0) : (byEpoch.get(n)?.length ?? 0),
     closeNote: ledger.close_note ?? null,
     closeBlocker: ledger.close_blocker ?? null,
   });
@@ -56,8 +62,8 @@ export function epochsOf(ledger: Ledger): EpochView[] {
 }
 
 /** The current epoch: the one `n/limit` and the stall predicates count. */
-export function currentEpochView(ledger: Ledger): EpochView {
-  return epochsOf(ledger).at(-1) as EpochView;
+export function currentEpochView(ledger: Ledger, held?: HeldRecords): EpochView {
+  return epochsOf(ledger, held).at(-1) as EpochView;
 }
 
 function purposeOf(contract: Contract | undefined): string {
@@ -66,4 +72,15 @@ function purposeOf(contract: Contract | undefined): string {
 
 function limitOf(contract: Contract | undefined): number | null {
   return typeof contract?.iteration_limit === 'number' ? contract.iteration_limit : null;
+}
+
+/** The newest `limit` records of epoch `epoch` of a read entry, and how many it holds. */
+export function epochRecords(
+  entry: SessionEntry | undefined,
+  epoch: number,
+  limit: number,
+): { records: IterationRecord[]; total: number } {
+  if (entry?.kind !== 'ledger') return { records: [], total: 0 };
+  const all = entry.ledger.iterations.filter((record) => recordEpoch(record) === epoch);
+  return { records: all.slice(Math.max(0, all.length - limit)), total: all.length };
 }

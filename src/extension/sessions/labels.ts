@@ -18,7 +18,7 @@ export function stateText(state: SessionState, finalOutcome: Outcome | null): st
 
 /** "3/10": records in the current epoch against its contract's iteration_limit. */
 export function progressText(epoch: EpochView): string {
-  return `${epoch.records.length}/${epoch.iterationLimit ?? '?'}`;
+  return `${epoch.count}/${epoch.iterationLimit ?? '?'}`;
 }
 
 /** "pass 34.58" (the total rounded for reading), or undefined when no record was scored yet. */
@@ -33,7 +33,7 @@ export function verdictText(entry: ReadableSession): string | undefined {
  * epoch's, said so: "open · epoch 2: 2/6 · …" (the session may hold more iterations in all).
  */
 export function sessionDescription(entry: ReadableSession): string {
-  const epoch = currentEpochView(entry.ledger);
+  const epoch = currentEpochView(entry.ledger, entry.held);
   const progress = epoch.n > 1 ? l10n.t('epoch {0}: {1}', epoch.n, progressText(epoch)) : progressText(epoch);
   const parts = [stateText(epoch.state, entry.ledger.final_outcome ?? null), progress];
   const verdict = verdictText(entry);
@@ -62,8 +62,7 @@ export function epochLabel(epoch: EpochView): string {
 
 /** "revise · 4 iterations", or "open · 2/5" for the running epoch. */
 export function epochDescription(epoch: EpochView): string {
-  const count =
-    epoch.records.length === 1 ? l10n.t('1 iteration') : l10n.t('{0} iterations', epoch.records.length);
+  const count = epoch.count === 1 ? l10n.t('1 iteration') : l10n.t('{0} iterations', epoch.count);
   if (epoch.state === 'open') return [`open`, progressText(epoch)].join(SEPARATOR);
   if (epoch.state === 'paused') return [`paused`, progressText(epoch)].join(SEPARATOR);
   return [epoch.finalOutcome ?? '?', count].join(SEPARATOR);

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { createSessionsView } from '../views/sessionsView';
+import { createSessionsView, showReadingState } from '../views/sessionsView';
 import { workspaceRoots } from '../workspace/roots';
 import { pollLedgerFolders, type LedgerPoller } from './ledgerPoller';
 import { watchLedgers } from './ledgerWatcher';
@@ -23,6 +23,7 @@ export function registerSessions(context: vscode.ExtensionContext): SessionsServ
   const worker = vscode.Uri.joinPath(context.extensionUri, 'dist', 'overviewWorker.js').fsPath;
   const provider = new SessionsTreeProvider(workspaceRoots, new SessionsReader(worker));
   const view = createSessionsView(provider);
+  const readingState = showReadingState(provider);
   const poller = pollLedgerFolders(provider, workspaceRoots);
   const onLedgerChanged = (path: string): void => {
     void provider.refreshFile(path);
@@ -32,6 +33,7 @@ export function registerSessions(context: vscode.ExtensionContext): SessionsServ
   context.subscriptions.push(
     provider,
     view,
+    readingState,
     poller,
     { dispose: () => watcher.dispose() },
     view.onDidChangeVisibility((event) => void poller.update(event.visible)),

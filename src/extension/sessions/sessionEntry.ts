@@ -26,6 +26,20 @@ export interface ReadableSession extends SessionKey {
   readonly ledger: Ledger;
   /** The engine's own status payload: the tree shows what `loop-ledger status` would say. */
   readonly status: StatusPayload;
+  /** Set when `ledger.iterations` holds only the newest records: the rest stayed in the worker. */
+  readonly held?: HeldRecords;
+}
+
+/**
+ * A long ledger read in the ledger worker: its records stay there (the extension host would spend
+ * its event loop receiving and collecting tens of thousands of them), and the host gets the
+ * newest records and how many each epoch holds. Expanding an epoch asks the worker for its records.
+ */
+export interface HeldRecords {
+  /** Records in the ledger in all. */
+  readonly total: number;
+  /** Records per epoch number, in all. */
+  readonly byEpoch: Readonly<Record<number, number>>;
 }
 
 export interface BrokenSession extends SessionKey {

@@ -8,6 +8,7 @@ import { listLedgerFilesAsync, type LedgerFileRef } from '../../store/read-async
 import { sessionIdProblem } from '../../store';
 import { WorkerChannel } from '../workerChannel';
 import { readListedAsync, readSessionAsync, type TimedEntry } from './sessionEntry';
+import { epochRecords } from './epochs';
 import type { SessionsWorkerReply, SessionsWorkerRequest } from './sessionsWorker';
 
 type Request = SessionsWorkerRequest extends infer R ? (R extends unknown ? Omit<R, 'id'> : never) : never;
@@ -21,8 +22,8 @@ export class SessionsReader {
   private disposed = false;
   /** How many ledgers the worker read (tests and the benchmark read it). */
   readInWorker = 0;
-  /** How many further parts of long ledgers arrived (tests read it). */
-  partsReceived = 0;
+  /** How many long ledgers came with only their newest records (tests read it). */
+  heldInWorker = 0;
 
   /** `workerPath`: the bundled overviewWorker.js (the ledger worker); undefined reads everything inline. */
   constructor(workerPath: string | undefined) {
@@ -51,6 +52,28 @@ export class SessionsReader {
     return read === 'failed' ? readSessionAsync(root, session) : (read ?? undefined);
   }
 
+  /**
+   * The newest `limit` records of one epoch of a session and how many it holds: asked of the
+   * worker, which keeps a long ledger's read (read here when there is no worker or it failed).
+   */
+  async epochRecords(
+    root: string,
+    session: string,
+    epoch: number,
+    limit: number,
+  ): Promise<{ records: IterationRecord[]; total: number }> {
+    if (this.channel !== undefined && !this.disposed) {
+      try {
+        const reply = await this.channel.request({ type: 'epoch', root, session, epoch, limit });
+        if (reply.error === undefined && reply.records && reply.total !== undefined)
+          return { records: reply.records, total: reply.total };
+      } catch {
+        // read below
+      }
+    }
+    return epochRecords((await readSessionAsync(root, session))?.entry, epoch, limit);
+  }
+
   dispose(): void {
     this.disposed = true;
     this.channel?.dispose();
@@ -68,16 +91,7 @@ export class SessionsReader {
       const reply = await this.channel.request(request);
       if (reply.error !== undefined || reply.timed === undefined) return 'failed';
       const timed = reply.timed;
-      if (timed && reply.rest && timed.entry.kind === 'ledger') {
-        const records: IterationRecord[] = timed.entry.ledger.iterations;
-        // Each part is its own message and its own task: the host's thread turns in between.
-        while (records.length < reply.rest.total) {
-          const part = await this.channel.request({ type: 'records', part: reply.rest.part });
-          if (part.error !== undefined || !part.records || part.records.length === 0) return 'failed';
-          this.partsReceived += 1;
-          for (const record of part.records) records.push(record);
-        }
-      }
+      if (timed?.entry.kind === 'ledger' && timed.entry.held) this.heldInWorker += 1;
       this.readInWorker += 1;
       return timed;
     } catch {

@@ -1,86 +1,69 @@
 // The Sessions tree's requests to the ledger worker thread (dist/overviewWorker.js, which also
 // prepares session overviews): decoding, parsing, checking and the engine's status of every
-// ledger run there, not on the extension host, whose thread then only receives plain objects. A long ledger comes back in
-// parts of a few hundred kilobytes (the host asks for the next part when it has taken one), so
-// the host never spends more than a few milliseconds in one message however long the ledger is.
-import type { LedgerFileRef } from '../../store/read-async';
+// ledger run there, not on the extension host, whose thread then only receives plain objects. A
+// long ledger's records stay in the worker: the host gets the newest of them and how many each
+// epoch holds (receiving, keeping and collecting tens of thousands of records held the host's
+// event loop for over 100 ms), and asks for an epoch's records when the person expands it.
+import { recordEpoch } from '../../engine/ledger-view';
 import type { IterationRecord } from '../../engine/types';
-import type { TimedEntry } from './sessionEntry';
+import type { LedgerFileRef } from '../../store/read-async';
+import type { HeldRecords, TimedEntry } from './sessionEntry';
 import { readFileNow, readSessionNow, type SizedRead } from './workerRead';
 
 export type SessionsWorkerRequest =
   | { id: number; type: 'file'; root: string; file: LedgerFileRef }
   | { id: number; type: 'session'; root: string; session: string }
-  | { id: number; type: 'records'; part: number };
+  /** The newest `limit` records of one epoch, and how many it holds in all. */
+  | { id: number; type: 'epoch'; root: string; session: string; epoch: number; limit: number };
 
 export type SessionsWorkerReply = {
   id: number;
-  /** The entry; a long ledger's `iterations` hold only its first records. */
+  /** The entry; a long ledger's `iterations` hold only its newest records (see `held`). */
   timed?: TimedEntry | null;
-  /** When more records follow: how many in all, and the id to ask the next part by. */
-  rest?: { part: number; total: number };
   records?: IterationRecord[];
+  /** For an epoch's records: how many the epoch holds in all. */
+  total?: number;
   error?: string;
 };
 
-/** About this many bytes of ledger text per message: a few milliseconds to copy on the host. */
+/** About this many bytes of ledger text go to the host with an entry: a few milliseconds to copy. */
 export const PART_BYTES = 256 * 1024;
 
-/** Records still to send, by part id; dropped once sent (or when the host stops asking). */
-const parts = new Map<number, { records: IterationRecord[]; next: number; perPart: number }>();
-let nextPart = 0;
-/** Parts the host never asked for (it was disposed, or re-read meanwhile) do not pile up. */
-const KEPT_PARTS = 64;
-
-function split(id: number, timed: TimedEntry | undefined, textLength: number): SessionsWorkerReply {
-  if (!timed || timed.entry.kind !== 'ledger') return { id, timed: timed ?? null };
+/** A long ledger's entry as the host gets it: the newest records that fit PART_BYTES, and the counts. */
+function heldEntry(timed: TimedEntry | undefined): TimedEntry | null {
+  if (!timed || timed.entry.kind !== 'ledger') return timed ?? null;
   const records = timed.entry.ledger.iterations;
-  const perRecord = textLength / Math.max(1, records.length);
-  const perPart = Math.max(1, Math.floor(PART_BYTES / Math.max(1, perRecord)));
-  if (records.length <= perPart) return { id, timed };
-  const part = ++nextPart;
-  parts.set(part, { records, next: perPart, perPart });
-  while (parts.size > KEPT_PARTS) parts.delete(parts.keys().next().value as number);
-  const ledger = { ...timed.entry.ledger, iterations: records.slice(0, perPart) };
-  return {
-    id,
-    timed: { ...timed, entry: { ...timed.entry, ledger } },
-    rest: { part, total: records.length },
-  };
+  const perPart = recordsPerPart(records);
+  if (records.length <= perPart) return timed;
+  const byEpoch: Record<number, number> = {};
+  for (const record of records) {
+    const n = recordEpoch(record);
+    byEpoch[n] = (byEpoch[n] ?? 0) + 1;
+  }
+  const held: HeldRecords = { total: records.length, byEpoch };
+  const ledger = { ...timed.entry.ledger, iterations: records.slice(records.length - perPart) };
+  return { ...timed, entry: { ...timed.entry, ledger, held } };
 }
 
-function nextRecords(id: number, part: number): SessionsWorkerReply {
-  const kept = parts.get(part);
-  if (!kept) return { id, error: 'that part is no longer kept' };
-  const records = kept.records.slice(kept.next, kept.next + kept.perPart);
-  kept.next += records.length;
-  if (kept.next >= kept.records.length) parts.delete(part);
-  return { id, records };
-}
-
-/** The ledger text's length, to size the parts (the entry keeps no text: an estimate from JSON). */
-function textLengthOf(timed: TimedEntry | undefined): number {
-  if (!timed || timed.entry.kind !== 'ledger') return 0;
-  const records = timed.entry.ledger.iterations;
-  // A sample of records is enough to size the parts.
-  const sample = records.slice(0, 16);
-  const sampled = sample.length === 0 ? 0 : JSON.stringify(sample).length / sample.length;
-  return sampled * records.length;
+/** How many records make about PART_BYTES of text (a sample of records sizes them). */
+function recordsPerPart(records: readonly IterationRecord[]): number {
+  const sample = records.slice(-16);
+  const perRecord = sample.length === 0 ? 1 : JSON.stringify(sample).length / sample.length;
+  return Math.max(1, Math.floor(PART_BYTES / Math.max(1, perRecord)));
 }
 
 /**
- * The answer to one of the tree's requests. `onRead` sees every fresh read whole (the overview
- * keeps a long ledger's read, so opening its overview parses nothing again).
+ * The answer to one of the tree's reads. `onRead` sees every fresh read whole (the overview
+ * keeps a long ledger's read, so opening its overview or expanding an epoch parses nothing again).
  */
 export async function answerSessions(
-  request: SessionsWorkerRequest,
+  request: Extract<SessionsWorkerRequest, { type: 'file' | 'session' }>,
   onRead: (root: string, read: SizedRead) => void,
 ): Promise<SessionsWorkerReply> {
-  if (request.type === 'records') return nextRecords(request.id, request.part);
   const read =
     request.type === 'file'
       ? await readFileNow(request.root, request.file)
       : await readSessionNow(request.root, request.session);
   if (read) onRead(request.root, read);
-  return split(request.id, read?.timed, textLengthOf(read?.timed));
+  return { id: request.id, timed: heldEntry(read?.timed) };
 }

@@ -12,7 +12,7 @@ import { budgetWords } from '../../shared/budget-words';
 
 export function sessionTooltip(entry: ReadableSession): vscode.MarkdownString {
   const md = new Tooltip();
-  const epoch = currentEpochView(entry.ledger);
+  const epoch = currentEpochView(entry.ledger, entry.held);
   md.heading(entry.session);
   md.field(vscode.l10n.t('State'), stateText(epoch.state, entry.ledger.final_outcome ?? null));
   md.field(vscode.l10n.t('Epoch'), vscode.l10n.t('{0} — {1}', epoch.n, epoch.purpose));

@@ -98,7 +98,7 @@ function epochItem(node: EpochNode): vscode.TreeItem {
   const { epoch } = node;
   const item = new vscode.TreeItem(
     epochLabel(epoch),
-    epoch.records.length === 0 ? None : epoch.current ? Expanded : Collapsed,
+    epoch.count === 0 ? None : epoch.current ? Expanded : Collapsed,
   );
   item.id = nodeId(node);
   item.description = epochDescription(epoch);

@@ -12,6 +12,12 @@ import { treeItemFor } from './treeItems';
 type Folder = { folder: FolderNode; sessions: Map<string, SessionNode> };
 
 /**
+ * At most this many iteration rows under one epoch of a long ledger (its newest): tens of
+ * thousands of rows help nobody, and the session's overview charts every iteration.
+ */
+export const EPOCH_ROWS = 1_000;
+
+/**
  * The Sessions view: (folder →) session → epoch → iteration. Sessions are read off the host's
  * thread (`SessionsReader`: each ledger parsed once, in a worker) on first use and then kept; a ledger file change re-reads that one
  * session and refreshes only its node (see `refreshFile`). Until the first read finishes,
@@ -23,6 +29,9 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionsNod
   private readonly sessionsChanged = new vscode.EventEmitter<void>();
   /** Fires after any session was added, changed or removed, and after a full read (the status bar listens). */
   readonly onDidChangeSessions = this.sessionsChanged.event;
+  private readonly readStarted = new vscode.EventEmitter<Promise<unknown>>();
+  /** Fires with each read of every root as it starts (the view shows its progress bar until it settles). */
+  readonly onDidStartReading = this.readStarted.event;
 
   /** root path → folder node and its sessions by id; undefined until read. */
   private folders: Map<string, Folder> | undefined;
@@ -56,6 +65,8 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionsNod
   }
 
   getChildren(node?: SessionsNode): SessionsNode[] | Promise<SessionsNode[]> {
+    // A long ledger's epoch whose records stayed in the worker: ask it for them.
+    if (node?.kind === 'epoch' && node.epoch.count > node.epoch.records.length) return this.heldRecords(node);
     if (this.folders) return this.childrenOf(node);
     return this.ready().then(() => this.childrenOf(node));
   }
@@ -74,7 +85,7 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionsNod
         return [...(folders.get(node.root.path)?.sessions.values() ?? [])];
       case 'session':
         if (node.entry.kind !== 'ledger') return [];
-        return epochsOf(node.entry.ledger).map((epoch): EpochNode => ({
+        return epochsOf(node.entry.ledger, node.entry.held).map((epoch): EpochNode => ({
           kind: 'epoch',
           parent: node,
           epoch,
@@ -88,6 +99,18 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionsNod
       case 'iteration':
         return [];
     }
+  }
+
+  /** The newest EPOCH_ROWS records of an epoch of a long ledger, from the ledger worker. */
+  private async heldRecords(node: EpochNode): Promise<SessionsNode[]> {
+    const session = node.parent;
+    const { records } = await this.reader.epochRecords(
+      session.root.path,
+      session.entry.session,
+      node.epoch.n,
+      EPOCH_ROWS,
+    );
+    return records.map((record): IterationNode => ({ kind: 'iteration', parent: node, record }));
   }
 
   getParent(node: SessionsNode): SessionsNode | undefined {
@@ -177,6 +200,7 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionsNod
   dispose(): void {
     this.changed.dispose();
     this.sessionsChanged.dispose();
+    this.readStarted.dispose();
     this.reader.dispose();
   }
 
@@ -226,6 +250,7 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionsNod
       return folders;
     });
     this.loading = loading;
+    this.readStarted.fire(loading);
     return loading;
   }
 

@@ -25,7 +25,7 @@ const CLOSED_ICON: Partial<Record<Outcome, string>> = {
 const SEPARATOR = ' · ';
 
 export function statusBarView(entry: ReadableSession): StatusBarView {
-  const epoch = currentEpochView(entry.ledger);
+  const epoch = currentEpochView(entry.ledger, entry.held);
   // A loop-engineering ledger also shows its budget: the tightest cap here, every cap in the tooltip.
   const tightest = tightestBudget(entry.status.budget);
   const capText = tightest ? `${SEPARATOR}${tightest}` : '';
@@ -34,8 +34,7 @@ export function statusBarView(entry: ReadableSession): StatusBarView {
   const { last_outcome: last, rubric_verdict: verdict, weighted_total: total } = entry.status;
   const rubric =
     verdict === null ? l10n.t('not scored') : total === null ? verdict : `${verdict} ${formatScore(total)}`;
-  const count =
-    epoch.records.length === 1 ? l10n.t('1 iteration') : l10n.t('{0} iterations', epoch.records.length);
+  const count = epoch.count === 1 ? l10n.t('1 iteration') : l10n.t('{0} iterations', epoch.count);
   if (epoch.state === 'closed') {
     const ended = entry.ledger.final_outcome ?? last ?? 'closed';
     const icon = CLOSED_ICON[ended as Outcome] ?? '$(lock)';

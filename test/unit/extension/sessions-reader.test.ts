@@ -1,19 +1,48 @@
 // The Sessions tree reads its ledgers in a worker thread: the entries it gets are exactly the
-// inline reader's (a long ledger, sent in parts, arrives whole and in order; an unreadable ledger
-// keeps its reason; a key JSON.parse kept as an own property stays one), a long ledger crosses
-// in many messages (the host's thread turns between them), and without a worker (or with one that cannot
-// start) the tree still fills.
+// inline reader's (an unreadable ledger keeps its reason; a key JSON.parse kept as an own property
+// stays one), except that a long ledger's records stay in the worker: the host gets its newest
+// records and each epoch's count, and an epoch's records (the newest, capped) when it asks; and
+// without a worker (or with one that cannot start) the tree still fills.
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { readSessionAsync, readSessionsAsync } from '../../../src/extension/sessions/sessionEntry';
+import { recordEpoch } from '../../../src/engine/ledger-view';
+import type { IterationRecord } from '../../../src/engine/types';
+import {
+  readSessionAsync,
+  readSessionsAsync,
+  type TimedEntry,
+} from '../../../src/extension/sessions/sessionEntry';
 import { SessionsReader } from '../../../src/extension/sessions/sessionsReader';
 import { OverviewRunner } from '../../../src/extension/overview/overviewRunner';
 import { serializeLedger } from '../../../src/store/ledger-file';
 import { syntheticLedger } from '../overview/synthetic-ledger';
 
 const WORKER = resolve(__dirname, '../../../../dist/overviewWorker.js');
+
+/**
+ * A long ledger's entry from the worker against the inline read: the newest records only, the
+ * counts of all of them, everything else the same.
+ */
+function assertHeld(viaWorker: TimedEntry | undefined, inline: TimedEntry | undefined, total: number): void {
+  assert.ok(viaWorker && inline);
+  const held = viaWorker.entry;
+  const whole = inline.entry;
+  assert.ok(held.kind === 'ledger' && whole.kind === 'ledger');
+  assert.ok(held.held, 'a long ledger comes with its counts');
+  assert.equal(held.held.total, total);
+  const kept = held.ledger.iterations.length;
+  assert.ok(kept > 0 && kept < total / 10, `${kept} of ${total} records crossed to the host`);
+  assert.deepStrictEqual(held.ledger.iterations, whole.ledger.iterations.slice(total - kept));
+  const byEpoch: Record<number, number> = {};
+  for (const r of whole.ledger.iterations) byEpoch[recordEpoch(r)] = (byEpoch[recordEpoch(r)] ?? 0) + 1;
+  assert.deepStrictEqual(held.held.byEpoch, byEpoch);
+  assert.deepStrictEqual(held.status, whole.status);
+  assert.deepStrictEqual({ ...held.ledger, iterations: [] }, { ...whole.ledger, iterations: [] });
+  assert.deepStrictEqual({ ...held, ledger: null, held: null }, { ...whole, ledger: null, held: null });
+  assert.equal(viaWorker.mtimeMs, inline.mtimeMs);
+}
 
 describe('sessions reader: the tree parses ledgers in a worker thread', function () {
   this.timeout(120_000);
@@ -40,22 +69,19 @@ describe('sessions reader: the tree parses ledgers in a worker thread', function
   });
   after(() => rmSync(root, { recursive: true, force: true }));
 
-  it('every session comes back exactly as the inline reader reads it, long ledgers whole', async () => {
+  it('every session comes back exactly as the inline reader reads it, a long ledger with its newest records', async () => {
     const reader = new SessionsReader(WORKER);
     try {
       const inline = await readSessionsAsync(root);
       const viaWorker = await reader.sessions(root);
       assert.equal(reader.readInWorker, inline.length);
-      assert.deepStrictEqual(viaWorker, inline);
-      const long = viaWorker.find((t) => t.entry.session === 'long')!.entry;
-      assert.equal(long.kind, 'ledger');
-      if (long.kind === 'ledger') {
-        assert.equal(long.ledger.iterations.length, LONG);
-        assert.deepEqual(
-          long.ledger.iterations.map((r) => r.n),
-          Array.from({ length: LONG }, (_, i) => i + 1),
-        );
-      }
+      assert.equal(reader.heldInWorker, 1);
+      const at = inline.findIndex((t) => t.entry.session === 'long');
+      assertHeld(viaWorker[at], inline[at], LONG);
+      assert.deepStrictEqual(
+        viaWorker.filter((_, i) => i !== at),
+        inline.filter((_, i) => i !== at),
+      );
       const torn = viaWorker.find((t) => t.entry.session === 'torn')!.entry;
       assert.equal(torn.kind, 'broken');
     } finally {
@@ -66,7 +92,7 @@ describe('sessions reader: the tree parses ledgers in a worker thread', function
   it('one session re-read (what a watcher event triggers) matches too, and a missing one is undefined', async () => {
     const reader = new SessionsReader(WORKER);
     try {
-      assert.deepStrictEqual(await reader.session(root, 'long'), await readSessionAsync(root, 'long'));
+      assertHeld(await reader.session(root, 'long'), await readSessionAsync(root, 'long'), LONG);
       const odd = await reader.session(root, 'odd');
       assert.deepStrictEqual(odd, await readSessionAsync(root, 'odd'));
       assert.equal(odd?.entry.kind, 'ledger');
@@ -80,14 +106,27 @@ describe('sessions reader: the tree parses ledgers in a worker thread', function
     }
   });
 
-  it('a long ledger crosses in parts (each its own message), a short one in one', async () => {
+  it("a long ledger's epoch records come from the worker on request, the newest, capped", async () => {
     const reader = new SessionsReader(WORKER);
     try {
-      await reader.session(root, 'small-3');
-      assert.equal(reader.partsReceived, 0);
-      const long = await reader.session(root, 'long');
-      assert.equal(long?.entry.kind === 'ledger' && long.entry.ledger.iterations.length, LONG);
-      assert.ok(reader.partsReceived >= 4, `the long ledger came in ${reader.partsReceived + 1} messages`);
+      const inline = (await readSessionAsync(root, 'long'))!.entry;
+      assert.ok(inline.kind === 'ledger');
+      const epochs = [...new Set(inline.ledger.iterations.map(recordEpoch))];
+      assert.ok(epochs.length >= 2, 'the synthetic ledger changes epoch');
+      for (const epoch of epochs) {
+        const all: IterationRecord[] = inline.ledger.iterations.filter((r) => recordEpoch(r) === epoch);
+        for (const limit of [1, 250, all.length + 5]) {
+          const got = await reader.epochRecords(root, 'long', epoch, limit);
+          assert.equal(got.total, all.length);
+          assert.deepStrictEqual(got.records, all.slice(Math.max(0, all.length - limit)));
+        }
+      }
+      assert.deepStrictEqual(await reader.epochRecords(root, 'nobody', 1, 10), { records: [], total: 0 });
+      // Without a worker the same answer, read inline.
+      const inlineReader = new SessionsReader(undefined);
+      const got = await inlineReader.epochRecords(root, 'long', epochs[0]!, 7);
+      assert.deepStrictEqual(got, await reader.epochRecords(root, 'long', epochs[0]!, 7));
+      inlineReader.dispose();
     } finally {
       reader.dispose();
     }

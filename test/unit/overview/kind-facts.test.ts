@@ -13,6 +13,8 @@ import { readKindFacts, readRunFolder } from '../../../src/extension/overview/ki
 import { ledgerPath, readLedgerFile } from '../../../src/store';
 import { tempRoot } from '../helpers/cli';
 import { runDirOf, runSample, sampleRepo } from '../run/helpers';
+import { makeTask } from '../wo/fixture';
+import { readJson, woRun } from '../wo/run-helpers';
 import { syntheticLedger } from './synthetic-ledger';
 
 function ledgerOf(root: string, session: string): Ledger {
@@ -241,6 +243,37 @@ describe('overview: a run’s phases and receipt, a work order’s attempts and 
     }
     const WO_FILE =
       '---\nid: local:t#wo-1\ntitle: One\nstatus: in_progress\n---\n## Files to touch\n- `a.ts`\n';
+
+    it('a queue run from the CLI with --cap shows attempts n / the cap that run used, not the setting’s', async () => {
+      // Every review fails: two attempts under --cap 4, then the run stops (the fake reviewer's plan).
+      const t = makeTask([{ n: 1 }], { git: true });
+      made.push(t.root);
+      const r = woRun(t, {
+        plan: { 'wo-01': { review: ['fail', 'fail', 'fail', 'fail'] } },
+        extra: ['--cap', '4'],
+      });
+      assert.notEqual(r.code, 0, 'every review failed');
+      const sidecar = readJson(join(t.dir, 'wo-01.run.json'));
+      assert.equal(sidecar.cap, 4, 'the run-state file records the cap its dispatch used');
+      assert.equal(sidecar.attempts, 4);
+      const built = buildOverview(ledgerOf(t.root, 'wo-01'), null, 100);
+      assert.equal(built.kind, 'work-order');
+      // The window's setting says 2: the run's own cap wins.
+      const shown = withKindFacts(
+        built,
+        await readKindFacts(t.root, built, async () => ({ taskPaths: [t.task], cap: 2 })),
+      );
+      assert.equal(shown.attempts, 4);
+      assert.equal(shown.attemptCap, 4);
+      // A run-state file of an older version (no cap): the setting's cap, as before.
+      delete sidecar.cap;
+      writeFileSync(join(t.dir, 'wo-01.run.json'), JSON.stringify(sidecar));
+      const older = withKindFacts(
+        built,
+        await readKindFacts(t.root, built, async () => ({ taskPaths: [t.task], cap: 2 })),
+      );
+      assert.equal(older.attemptCap, 2);
+    });
 
     it('shows attempts n / cap from its run-state file and the current attempt’s verdicts', async () => {
       const taskDir = task({

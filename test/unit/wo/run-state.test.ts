@@ -52,7 +52,9 @@ describe('wo run-state (the retry cap)', () => {
       'override_used',
       'build_returned',
       'checkpoint_after',
+      'cap',
     ]);
+    assert.equal(r.json.cap, 3, 'the cap the dispatch ran under (the default)');
     assert.deepEqual(JSON.parse(readFileSync(path, 'utf8')), r.json);
     assert.equal(r.stderr, 'wo-run-state dispatch ok wo=wo-01 attempts=1\n');
   });
@@ -63,6 +65,7 @@ describe('wo run-state (the retry cap)', () => {
     const r = rs('dispatch', path, '--checkpoint-before', 'sha2', '--cap', '3');
     assert.equal(r.code, 0);
     assert.equal(r.json.attempts, 3);
+    assert.equal(r.json.cap, 3);
   });
 
   it('T3/T11 prior ≥ cap (explicit and default 3) halts without touching the file', () => {
