@@ -387,7 +387,7 @@ describe('run, repeat and wo run on a PostgreSQL store', function () {
     assertUnreachable(woRun(t, { env: { LOOP_LEDGER_STORE_RETRY_MS: '0' }, extra: ['--store', DEAD] }));
   });
 
-  it('--help of run, repeat and wo lists --store URL and --project NAME', () => {
+  it('--help of run, repeat and wo lists --store URL and --project NAME; run --node checks --store too', () => {
     for (const args of [
       ['run', '--help'],
       ['repeat', '--help'],
@@ -398,6 +398,13 @@ describe('run, repeat and wo run on a PostgreSQL store', function () {
       assert.match(r.stdout, /--store URL/, args.join(' '));
       assert.match(r.stdout, /--project NAME/, args.join(' '));
     }
+    const node = runCli(['run', '--node', 'node.json', '--store', 'mysql://h/db']);
+    assert.equal(node.code, 2, node.stderr);
+    assert.equal(node.stdout, '');
+    assert.equal(
+      node.stderr,
+      'loop-ledger run: --store: not a postgres:// or postgresql:// connection string\n',
+    );
   });
 
   it('wo run: an unreachable store, exit 74 in one line, the queue untouched', () => {
