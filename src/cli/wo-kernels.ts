@@ -56,7 +56,7 @@ The work-order queue. Kernels (drop-in for the original wo-*.sh scripts):
   oracle-check <wo-file> --diff-from NAME-STATUS [--oracle-files RULES.json]
 The loop and the human verbs:
   run <task> [--builder-config agents.toml | --builder CMD --reviewer CMD] [--critic CMD] [--cap N]
-             [--in-place | --parallel [--max N]]
+             [--in-place | --parallel [--max N]] [--store URL] [--project NAME]
   halt <dir> <wo> --reason R   clear <dir> <wo> [--reset-attempts]   kill <task>   unkill <task>`;
 
 export async function main(argv: string[]): Promise<number> {

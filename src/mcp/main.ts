@@ -16,7 +16,8 @@ logs on stderr). Every path argument is confined to DIR (default: the current fo
 --allow-run adds run_loop, which runs the agent harness with a session contract's own checks
 and an agent config under DIR: only where you trust the contracts and configs under DIR.
 --store URL (or LOOP_LEDGER_STORE): the ledgers live in that PostgreSQL store, under the
-project --project NAME (or LOOP_LEDGER_PROJECT; default: DIR's folder name).`;
+project --project NAME (or LOOP_LEDGER_PROJECT; default: DIR's folder name); run_loop records
+there too, its run folders staying under DIR.`;
 
 interface Parsed {
   root: string;
@@ -82,8 +83,6 @@ function storeOf(parsed: Parsed): ServedStore | undefined | { exit: number; text
       return { exit: 2, text: 'loop-ledger mcp: --project needs a store (--store URL or LOOP_LEDGER_STORE)' };
     return undefined;
   }
-  if (parsed.allowRun)
-    return { exit: 2, text: 'loop-ledger mcp: --allow-run is not available on a PostgreSQL store yet' };
   const retry = process.env.LOOP_LEDGER_STORE_RETRY_MS;
   try {
     return serveStore(

@@ -716,7 +716,7 @@ describe('Ledger store (PostgreSQL): the Sessions tree follows the store live', 
   });
 
   it('Run Loop runs on the store: its ledger in the store (the tree follows), its run folder in the folder', async () => {
-    const git = (...args: string[]) => execFileSync('git', args, { cwd: root, stdio: 'ignore' });
+    const git = (...args: string[]) => execFileSync('git', args, { cwd: root, encoding: 'utf8' });
     git('init', '--quiet');
     git('config', 'user.email', 'it@example.invalid');
     git('config', 'user.name', 'integration');
@@ -749,10 +749,10 @@ describe('Ledger store (PostgreSQL): the Sessions tree follows the store live', 
         [project, 'store-run'],
       );
       assert.equal(stored.rows.length, 1);
-      assert.equal(
-        JSON.parse(stored.rows[0].record).checkpoint_skipped,
-        'checkpoints are not taken on a PostgreSQL store yet',
-      );
+      // Its checkpoint: the key in the store's row, the commit and ref in this repository.
+      const checkpoint = JSON.parse(stored.rows[0].record).checkpoint as { ref: string; commit: string };
+      assert.equal(checkpoint.ref, 'refs/loop-ledger/store-run/1-1');
+      assert.equal(git('rev-parse', checkpoint.ref).trim(), checkpoint.commit);
       assert.equal(existsSync(join(root, '.loop', 'ledgers', 'store-run.json')), false, 'no ledger file');
       assert.ok(existsSync(join(root, result.runDir, 'final-receipt.json')), 'the run folder is local');
       await waitFor('the tree shows the run from the store', () => iterations('store-run') === 1, 10_000);

@@ -97,20 +97,28 @@ export function takeIterationCheckpoint(
   return runSync(withPendingRef(taken, session, next()));
 }
 
-/** `takeIterationCheckpoint` without blocking the thread (the same git calls). */
+/** nextFromFiles without blocking the thread. */
+export function nextFromFilesAsync(root: string, session: string): Promise<NextRecord | null> {
+  return loadLedgerAsync(root, session).then(
+    (ledger) => nextRecordOf(ledger),
+    () => null,
+  );
+}
+
+/**
+ * `takeIterationCheckpoint` without blocking the thread (the same git calls); `next` reads the
+ * record's expected number where the ledger lives (the files, or a PostgreSQL store).
+ */
 export async function takeIterationCheckpointAsync(
   root: string,
   session: string,
   now: Date,
-  options: CheckpointOptions = {},
+  options: CheckpointOptions,
+  next: () => Promise<NextRecord | null>,
 ): Promise<TakenCheckpoint> {
   const taken = await runAsync(iterationCheckpointProgram(root, session, now, options));
   if ('skipped' in taken) return taken;
-  const next = await loadLedgerAsync(root, session).then(
-    (ledger) => nextRecordOf(ledger),
-    () => null,
-  );
-  return runAsync(withPendingRef(taken, session, next));
+  return runAsync(withPendingRef(taken, session, await next()));
 }
 
 function* iterationCheckpointProgram(

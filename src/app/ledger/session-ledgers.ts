@@ -10,6 +10,7 @@ import { locateLedger, readRegularFileBytes } from '../../store';
 import { Refused, type Outcome } from '../outcome';
 import { loadLedger, requireLedger, updateLedger } from './access';
 import type { LedgerStoreOps } from './store';
+import { nextFromFilesAsync, nextRecordOf, type NextRecord } from '../checkpoints/iteration-checkpoint';
 
 /** What a step decides: the ledger to save (none: nothing is written) and what to return. */
 export interface Decision<T> {
@@ -34,6 +35,11 @@ export interface SessionLedgers {
   ): Promise<T>;
   /** A token that changes whenever any writer changes the session's ledger. */
   version(session: string): Promise<string>;
+  /**
+   * The epoch and number the session's next record is expected to get (null: no readable
+   * ledger), read without the write's lock: a checkpoint's ref is made for it ahead of the write.
+   */
+  nextRecord(session: string): Promise<NextRecord | null>;
 }
 
 /** The ledger files under `root` (the default). */
@@ -50,6 +56,7 @@ export function fileLedgers(root: string): SessionLedgers {
         }),
       ),
     version: (session) => Promise.resolve(fileHash(locateLedger(root, session).writePath)),
+    nextRecord: (session) => nextFromFilesAsync(root, session),
   };
 }
 
@@ -105,6 +112,12 @@ export function usedStoreLedgers(label: string, use: StoreUse, requestBase: stri
     async version(session) {
       const outcome = await use((store) => store.load(session, 'all'));
       return outcome.payload === undefined ? 'absent' : `seq ${outcome.payload.seq}`;
+    },
+    async nextRecord(session) {
+      const outcome = await use((store) => store.load(session, 'summary'));
+      return outcome.payload === undefined
+        ? null
+        : nextRecordOf(outcome.payload.ledger, outcome.payload.count);
     },
   };
 }

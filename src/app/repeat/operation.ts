@@ -37,7 +37,7 @@ import {
 import { LEDGER_SIZE_LIMIT } from '../../store/limits';
 import { readBoundedText } from '../../store/bounded-read';
 import { OutsideRootError } from '../../store/confine';
-import { recordIterationCheckpoint, takeIterationCheckpointAsync } from '../checkpoints/iteration-checkpoint';
+import { recordIterationCheckpoint } from '../checkpoints/iteration-checkpoint';
 import { fileLedgers, type SessionLedgers } from '../ledger/session-ledgers';
 import { iterationCheckpoint } from '../run/ledger';
 import { Refused } from '../outcome';
@@ -172,11 +172,9 @@ async function repeatBody(request: RepeatRequest): Promise<RepeatOutcome> {
     const taken =
       request.checkpoint === false
         ? null
-        : await iterationCheckpoint(ledgers, () =>
-            takeIterationCheckpointAsync(root, session, now(), {
-              maxFileMB: request.checkpointMaxFileMB,
-            }),
-          );
+        : await iterationCheckpoint(ledgers, root, session, now(), {
+            maxFileMB: request.checkpointMaxFileMB,
+          });
     const recorded = await transact(ledgers, session, (l) => {
       const current = readRepeatState(l);
       if (isRefusal(current)) return current;

@@ -26,17 +26,19 @@ import { fileLedgers, type SessionLedgers } from '../ledger/session-ledgers';
 import { Refused } from '../outcome';
 
 /**
- * Why a driver's iteration on a PostgreSQL store has no checkpoint: the commit and its ref would
- * live only in this machine's repository, where no other machine can restore them.
+ * The checkpoint a driver's iteration gets, taken without blocking the thread (from VS Code a
+ * driver runs in the extension host), its ref made for the number the session's next record is
+ * expected to get wherever the ledger lives: on a PostgreSQL store the record and its key go to
+ * the store, the commit and its ref stay in this workspace's repository.
  */
-export const STORE_CHECKPOINT_SKIPPED = 'checkpoints are not taken on a PostgreSQL store yet';
-
-/** The checkpoint a driver's iteration gets: taken, or (on a store) skipped saying why. */
 export function iterationCheckpoint(
   ledgers: SessionLedgers,
-  take: () => Promise<TakenCheckpoint>,
+  root: string,
+  session: string,
+  now: Date,
+  options: CheckpointOptions,
 ): Promise<TakenCheckpoint> {
-  return ledgers.store === undefined ? take() : Promise.resolve({ skipped: STORE_CHECKPOINT_SKIPPED });
+  return takeIterationCheckpointAsync(root, session, now, options, () => ledgers.nextRecord(session));
 }
 
 function briefInputs(m: BriefMaterial, attemptFolder: string) {
@@ -232,9 +234,7 @@ export class LedgerRecorder implements HarnessRecorder {
     const options = this.checkpoints;
     const taken =
       iteration && options !== false
-        ? await iterationCheckpoint(this.ledgers, () =>
-            takeIterationCheckpointAsync(this.root, this.session, this.now(), options),
-          )
+        ? await iterationCheckpoint(this.ledgers, this.root, this.session, this.now(), options)
         : null;
     await this.ledgers.update(this.session, (ledger) => {
       if (ledger === null) throw new Refused(EXIT.usage, [`${this.session}: no ledger (open one first)`]);

@@ -11,19 +11,21 @@ import { EXIT } from '../../engine/refusal';
 import type { Outcome as LoopOutcome } from '../../engine/types';
 import { writeFileAtomicSync } from '../../store';
 import type { EngineeringIterateInput } from '../../engine/engineering/iterate';
-import type { Ledger } from '../../engine/types';
+import type { IterationRecord, Ledger } from '../../engine/types';
 import { openOp, openStep } from '../contract/operations';
 import { loadLedger } from '../ledger/access';
 import { closeOp, iterateOp } from '../ledger/operations';
 import { iterateTakenOp } from '../checkpoints/iterate-checkpoint';
 import {
+  nextRecordOf,
   recordIterationCheckpoint,
+  releasePendingRef,
   takeIterationCheckpoint,
   type TakenCheckpoint,
+  withPendingRefSync,
 } from '../checkpoints/iteration-checkpoint';
 import { closeStep, iterateStep, type StepResult } from '../ledger/steps';
 import type { LedgerStoreOps } from '../ledger/store';
-import { STORE_CHECKPOINT_SKIPPED } from '../run/ledger';
 
 /** Whether phase iterations take a checkpoint: no, yes, or not here (and why). */
 export type WoCheckpoints = 'off' | 'on' | { skipped: string };
@@ -36,10 +38,8 @@ export function woCheckpoints(options: {
   root: string;
   worktree: string;
   checkpoint?: boolean;
-  store?: LedgerStoreOps;
 }): WoCheckpoints {
   if (options.checkpoint === false) return 'off';
-  if (options.store !== undefined) return { skipped: STORE_CHECKPOINT_SKIPPED };
   const real = (p: string) => {
     try {
       return realpathSync(p);
@@ -119,20 +119,38 @@ export class WoLedger {
     return false;
   }
 
-  /** One store write of `step`, queued behind the others; `when` decides first whether it is wanted. */
+  /**
+   * One store write of `step`, queued behind the others. `taken`: the checkpoint its iteration
+   * carries, whose ref is made, when the write's turn comes, for the number the store then
+   * expects (the steps of `iterate --checkpoint` on a store), and deleted after unless the record
+   * took it.
+   */
   private onStore(
     store: LedgerStoreOps,
     what: string,
     session: string,
-    step: (ledger: Ledger | null) => StepResult<unknown>,
+    step: (ledger: Ledger | null, taken: TakenCheckpoint | null) => StepResult<unknown>,
+    taken: TakenCheckpoint | null = null,
   ): void {
     this.writes += 1;
     const requestId = `${this.requestBase}.${this.writes}`;
     this.queued = this.queued.then(async () => {
+      let held = taken;
+      let recorded: unknown;
       try {
-        this.reported(what, await store.update(session, requestId, step));
+        if (held !== null && !('skipped' in held)) {
+          const read = await store.load(session, 'summary');
+          const next =
+            read.payload === undefined ? null : nextRecordOf(read.payload.ledger, read.payload.count);
+          held = withPendingRefSync(held, session, next);
+        }
+        const outcome = await store.update(session, requestId, (ledger) => step(ledger, held));
+        recorded = outcome.payload;
+        this.reported(what, outcome);
       } catch (error) {
         this.report(`wo-ledger ${what} failed: ${(error as Error).message}`);
+      } finally {
+        releasePendingRef(held, recorded as IterationRecord | undefined);
       }
     });
   }
@@ -219,7 +237,15 @@ export class WoLedger {
     const cp = this.checkpoints;
     const store = this.store;
     if (store !== undefined) {
-      this.onStore(store, `${session} ${phase}`, session, iterateOnStore(session, input, cp));
+      // The commit is taken now, of the workspace as the phase left it; its ref and the record
+      // wait for the writes queued before this one.
+      const taken =
+        cp === 'off'
+          ? null
+          : cp === 'on'
+            ? takeIterationCheckpoint(this.root, session, now, {}, () => null)
+            : cp;
+      this.onStore(store, `${session} ${phase}`, session, iterateOnStore(session, input), taken);
       return;
     }
     this.guard(`${session} ${phase}`, () =>
@@ -266,22 +292,22 @@ export class WoLedger {
 /** A step that writes nothing and reports success (the write was not needed). */
 const OK: Said & { exitCode: 0 } = { exitCode: 0, findings: [] };
 
-/** The phase's iteration, with its checkpoint (on a store: why there is none). */
+/** The phase's iteration, with its checkpoint (or why there is none) when one was taken. */
 function iterateOnStore(
   session: string,
   input: EngineeringIterateInput,
-  cp: WoCheckpoints,
-): (ledger: Ledger | null) => StepResult<unknown> {
+): (ledger: Ledger | null, taken: TakenCheckpoint | null) => StepResult<unknown> {
   const step = iterateStep(input);
-  const taken: TakenCheckpoint | null =
-    cp === 'off' ? null : cp === 'on' ? { skipped: STORE_CHECKPOINT_SKIPPED } : cp;
-  return (ledger) => {
+  return (ledger, taken) => {
     if (ledger === null)
       return {
         result: { exitCode: EXIT.usage, findings: [{ message: `${session}: no ledger (open one first)` }] },
       };
     const decided = step(ledger);
     if (decided.write === undefined || taken === null) return decided;
-    return { ...decided, write: recordIterationCheckpoint(ledger, decided.write, taken, session) };
+    const write = recordIterationCheckpoint(ledger, decided.write, taken, session);
+    // The record as written (with its checkpoint key): what tells whether it took the ref.
+    const record = write.iterations[write.iterations.length - 1];
+    return { write, result: { ...decided.result, payload: record } };
   };
 }

@@ -2,7 +2,10 @@
 // CLI's `run`, the same runOp) on a session that already has a contract. The client names no
 // command: the checks are the contract's own rubric evidence commands (a client may pick some of
 // them, word for word, never add one), and the agent config is a TOML file under the root.
+import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
+import { usedStoreLedgers } from '../../app/ledger/session-ledgers';
+import { readLedger } from '../ledger-access';
 import { loadLedger } from '../../app/ledger/access';
 import { ledgerFile, operation } from '../../app/outcome';
 import { runOp } from '../../app/run/operation';
@@ -36,11 +39,20 @@ const runLoop = defineTool({
     if (bad) return bad;
     const agentConfig = confinedPath(ctx.root, args.agent_config, 'agent_config');
     if (!agentConfig.endsWith('.toml')) return refused(2, ['agent_config: must be a .toml agent config']);
-    const read = operation(ledgerFile(ctx.root, args.session), () => ({
-      exitCode: 0,
-      payload: loadLedger(ctx.root, args.session).contract,
-      findings: [],
-    }));
+    const read = await readLedger(
+      ctx,
+      async (store) => {
+        const loaded = await store.load(args.session, 'summary');
+        if (loaded.payload === undefined) return { exitCode: loaded.exitCode, findings: loaded.findings };
+        return { exitCode: 0, payload: loaded.payload.ledger.contract, findings: [] };
+      },
+      () =>
+        operation(ledgerFile(ctx.root, args.session), () => ({
+          exitCode: 0,
+          payload: loadLedger(ctx.root, args.session).contract,
+          findings: [],
+        })),
+    );
     if (read.payload === undefined) return refused(read.exitCode, read.findings);
     const contract = read.payload as unknown as Record<string, unknown>;
     const rubric = Array.isArray(contract.quality_rubric) ? contract.quality_rubric : [];
@@ -52,7 +64,12 @@ const runLoop = defineTool({
       ]);
     const objective = args.objective ?? (typeof contract.purpose === 'string' ? contract.purpose : '');
     const limit = typeof contract.iteration_limit === 'number' ? contract.iteration_limit : 3;
+    const onStore = ctx.store;
     const result = await runOp({
+      // On a store: the ledger there (each write with a request id of its own), the run folder here.
+      ledgers: onStore
+        ? usedStoreLedgers(onStore.label, (body) => onStore.run(body), randomUUID())
+        : undefined,
       root: ctx.root,
       objective,
       agentConfig,

@@ -2,49 +2,13 @@
 // session contract's own checks and an agent config under the root, refuses any other command,
 // and is cancelled by the client's cancellation of the request.
 import * as assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, readdirSync, readFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { CLI, childEnv, readLedger, runCli, sampleContract, writeJson } from '../helpers/cli';
-import { FIXTURES, sampleRepo, waitFor } from '../run/helpers';
+import { CLI, childEnv, readLedger, runCli } from '../helpers/cli';
+import { FIXTURES, waitFor } from '../run/helpers';
 import { call, connect, INITIALIZE, type Connected } from './client';
-
-const CHECK = 'node sample-target/tests/check.mjs';
-
-function git(repo: string, ...args: string[]): void {
-  const r = spawnSync('git', args, { cwd: repo, encoding: 'utf8' });
-  if (r.status !== 0) throw new Error(`git ${args.join(' ')}: ${r.stderr}`);
-}
-
-/** The sample repository with the fake agents and a contract whose one evidence command is CHECK. */
-function repoWithContract(): string {
-  const repo = sampleRepo();
-  copyFileSync(join(FIXTURES, 'agents.toml'), join(repo, 'agents.toml'));
-  copyFileSync(join(FIXTURES, 'agent.mjs'), join(repo, 'agent.mjs'));
-  writeJson(
-    join(repo, 'run.loop-contract.json'),
-    sampleContract({
-      purpose: 'Implement parseDuration',
-      expected_outputs: ['sample-target/src/time/**', 'sample-target/tests/**'],
-      iteration_limit: 3,
-      quality_rubric: [
-        {
-          dimension: 'failing-checks',
-          evidence_command: CHECK,
-          baseline: 1,
-          target: 0,
-          weight: 100,
-          failure_threshold: 1,
-          direction: 'lower-is-better',
-          hard_gate: false,
-        },
-      ],
-    }),
-  );
-  git(repo, 'add', '-A');
-  git(repo, 'commit', '-qm', 'agents and contract');
-  return repo;
-}
+import { CHECK, repoWithContract } from './run-fixture';
 
 function alive(pid: number): boolean {
   try {

@@ -2,7 +2,9 @@
 // LOOP_LEDGER_STORE set and the repository's fake agents: their ledgers land in the store (read
 // back by `status`/`list` from another root, as another machine would, and as rows), their working
 // files stay on the machine, and a store that cannot be reached stops them before anything is
-// written, in one line naming the host and never the password (exit 74).
+// written, in one line naming the host and never the password (exit 74). `--store URL` and
+// `--project NAME` on each select the store over the environment; each iteration carries its
+// checkpoint (the key in the store's row, the commit and ref in the local repository).
 import { strict as assert } from 'node:assert';
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
@@ -19,6 +21,26 @@ import { spawnSync } from 'node:child_process';
 
 const SECRET = 'pa55-w0rd';
 const DEAD = `postgres://ledger:${SECRET}@127.0.0.1:1/ledgers`;
+
+type Row = Record<string, unknown>;
+
+function checkpointOf(record: Row | undefined): { commit: string; ref: string } {
+  const key = record?.checkpoint as { commit: string; ref: string } | undefined;
+  assert.ok(key, `no checkpoint: ${String(record?.checkpoint_skipped)}`);
+  return key;
+}
+
+/** Each record's checkpoint names a ref of `repo` (the `refs` given, in order) pointing at its commit. */
+function assertLive(repo: string, records: Row[], refs: string[]): void {
+  assert.deepEqual(
+    records.map((r) => checkpointOf(r).ref),
+    refs,
+  );
+  for (const r of records) {
+    const { ref, commit } = checkpointOf(r);
+    assert.equal(execFileSync('git', ['-C', repo, 'rev-parse', ref], { encoding: 'utf8' }).trim(), commit);
+  }
+}
 
 function assertUnreachable(r: { code: number | null; stderr: string }): void {
   assert.equal(r.code, 74, r.stderr);
@@ -88,7 +110,11 @@ describe('run, repeat and wo run on a PostgreSQL store', function () {
     assert.equal(status.json.iterations, 1);
     const records = await rows(project, 'r1');
     assert.equal(records.length, 1);
-    assert.equal(records[0]?.checkpoint_skipped, 'checkpoints are not taken on a PostgreSQL store yet');
+    // The checkpoint: its key in the store's row, its commit and ref in this repository.
+    assertLive(repo, records, ['refs/loop-ledger/r1/1-1']);
+    const listed = cli(['checkpoint', 'list', '--session', 'r1', '--root', repo, '--store', url, '--json']);
+    assert.equal(listed.code, 0, listed.stderr);
+    assert.ok(JSON.stringify(listed.json).includes(String(checkpointOf(records[0]).commit)), listed.stdout);
     assert.match(String(records[0]?.note ?? ''), /run_id=|run /);
     // The ending the harness vouches for (its seal) is in the store's ledger too.
     const exported = tempRoot('export');
@@ -135,6 +161,45 @@ describe('run, repeat and wo run on a PostgreSQL store', function () {
     assert.equal(status.json.final_outcome, 'escalate');
     // Only the agent's own record: the run recorded nothing into the edited ledger.
     assert.equal((await rows(project, 'edited')).length, 1);
+  });
+
+  it('run --store/--project (over the environment): recorded there; a malformed --store is exit 2 naming it', async () => {
+    const repo = sampleRepo();
+    const r = runSample(repo, 'pass', ['--session', 'f1', '--store', url, '--project', 'runflag'], {
+      LOOP_LEDGER_STORE: DEAD,
+      LOOP_LEDGER_STORE_RETRY_MS: '0',
+    });
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.json.final_verdict, 'PASS');
+    const records = await rows('runflag', 'f1');
+    assert.equal(records.length, 1);
+    assertLive(repo, records, ['refs/loop-ledger/f1/1-1']);
+    assert.equal(statusElsewhere('runflag', 'f1').json.iterations, 1);
+    // `--store=URL`, as argparse reads it, and the original's abbreviations untouched.
+    const other = runSample(
+      repo,
+      'pass',
+      ['--ses', 'f2', `--store=${url}`, '--proj', 'runflag', '--no-req'],
+      {
+        LOOP_LEDGER_STORE_RETRY_MS: '0',
+      },
+    );
+    assert.equal(other.code, 0, other.stderr);
+    assert.equal((await rows('runflag', 'f2')).length, 1);
+    const bad = runSample(repo, 'pass', ['--session', 'f3', '--store', 'http://h/db']);
+    assert.equal(bad.code, 2, bad.stderr);
+    assert.equal(
+      bad.stderr,
+      'loop-ledger run: --store: not a postgres:// or postgresql:// connection string\n',
+    );
+    const noStore = runSample(repo, 'pass', ['--session', 'f3', '--project', 'p']);
+    assert.equal(noStore.code, 2, noStore.stderr);
+    assert.match(noStore.stderr, /--project needs a store/);
+    assertUnreachable(
+      runSample(repo, 'pass', ['--session', 'f3', '--no-require-clean', '--store', DEAD], {
+        LOOP_LEDGER_STORE_RETRY_MS: '0',
+      }),
+    );
   });
 
   it('run: an unreachable store stops it before anything is written (exit 74, the host, no password)', () => {
@@ -206,10 +271,45 @@ describe('run, repeat and wo run on a PostgreSQL store', function () {
       records.map((rec) => (rec.repeat as { classification: string }).classification),
       ['continuing', 'continuing', 'settled'],
     );
+    assertLive(root, records, [
+      'refs/loop-ledger/rep/1-1',
+      'refs/loop-ledger/rep/1-2',
+      'refs/loop-ledger/rep/1-3',
+    ]);
     const status = statusElsewhere(project, 'rep');
     assert.equal(status.code, 0, status.stderr);
     assert.equal(status.json.status, 'closed');
     assert.equal(status.json.final_outcome, 'complete');
+  });
+
+  it('repeat --store/--project (over the environment): recorded in that store and project', async () => {
+    const { root, plan } = repeatRoot();
+    const contract = join(root, '..', 'contract.json');
+    execFileSync('cp', [
+      join(__dirname, '../../../../test/fixtures/contracts/valid.loop-contract.json'),
+      contract,
+    ]);
+    const flags = ['--store', url, '--project', 'repflag'];
+    const opened = runCli(['open', '--root', root, '--session', 'rep', '--contract', contract, ...flags]);
+    assert.equal(opened.code, 0, opened.stderr);
+    writeFileSync(
+      plan,
+      JSON.stringify([
+        { summary: 'Applied 1 fix', files: { 'src/a.txt': 'one' } },
+        { summary: 'Analysis complete. No recommendations.' },
+      ]),
+    );
+    const r = repeat(root, plan, { LOOP_LEDGER_STORE: DEAD }, '--json', ...flags, '--', 'node', STEP);
+    assert.equal(r.code, 0, r.stderr);
+    const records = await rows('repflag', 'rep');
+    assert.equal(records.length, 2);
+    assertLive(root, records, ['refs/loop-ledger/rep/1-1', 'refs/loop-ledger/rep/1-2']);
+    const bad = repeat(root, plan, {}, '--store', 'file:///x', '--', 'node', STEP);
+    assert.equal(bad.code, 2, bad.stderr);
+    assert.match(
+      bad.stderr,
+      /^loop-ledger repeat: --store: not a postgres:\/\/ or postgresql:\/\/ connection string\n$/,
+    );
   });
 
   it('repeat: an unreachable store, exit 74 in one line, nothing written', () => {
@@ -245,10 +345,65 @@ describe('run, repeat and wo run on a PostgreSQL store', function () {
     }
     const records = await rows(project, 'wo-01');
     assert.equal(records.length, 3);
-    assert.ok(
-      records.every(
-        (rec) => rec.checkpoint_skipped === 'checkpoints are not taken on a PostgreSQL store yet',
-      ),
+    // The builds happen in another work tree than the root: no checkpoint, saying why (as on files).
+    assert.ok(records.every((rec) => /outside the ledger's root/.test(String(rec.checkpoint_skipped))));
+  });
+
+  it('wo run --store/--project (over the environment): each phase record carries its checkpoint', async () => {
+    const t = makeTask([{ n: 1 }], { git: true });
+    // The ledgers' root is the code work tree; keep the fake agents' files out of its status.
+    writeFileSync(join(t.worktree, '.gitignore'), '.loop/\nplan.json\nagent-calls.log\n');
+    execFileSync('git', ['add', '.gitignore'], { cwd: t.worktree });
+    execFileSync('git', ['commit', '-qm', 'ignore'], { cwd: t.worktree });
+    const r = woRun(
+      { ...t, root: t.worktree },
+      {
+        env: { LOOP_LEDGER_STORE: DEAD, LOOP_LEDGER_STORE_RETRY_MS: '0' },
+        extra: ['--store', url, '--project', 'woflag'],
+      },
+    );
+    assert.equal(r.code, 0, r.stderr);
+    assert.doesNotMatch(r.stderr, /wo-ledger/);
+    const records = await rows('woflag', 'wo-01');
+    assert.deepEqual(
+      records.map((rec) => (rec.actions as string[])[0]),
+      ['wo-01/a1/build', 'wo-01/a1/review', 'wo-01/a1/critique'],
+    );
+    assertLive(t.worktree, records, [
+      'refs/loop-ledger/wo-01/1-1',
+      'refs/loop-ledger/wo-01/1-2',
+      'refs/loop-ledger/wo-01/1-3',
+    ]);
+  });
+
+  it('wo run: a malformed --store is exit 2 naming the flag; an unreachable one exit 74', () => {
+    const t = makeTask([{ n: 1 }], { git: true });
+    const bad = woRun(t, { extra: ['--store', 'mysql://x'] });
+    assert.equal(bad.code, 2, bad.stderr);
+    assert.match(
+      bad.stderr,
+      /^loop-ledger wo run: --store: not a postgres:\/\/ or postgresql:\/\/ connection string\n$/,
+    );
+    assertUnreachable(woRun(t, { env: { LOOP_LEDGER_STORE_RETRY_MS: '0' }, extra: ['--store', DEAD] }));
+  });
+
+  it('--help of run, repeat and wo lists --store URL and --project NAME; run --node checks --store too', () => {
+    for (const args of [
+      ['run', '--help'],
+      ['repeat', '--help'],
+      ['wo', '--help'],
+    ]) {
+      const r = runCli(args);
+      assert.equal(r.code, 0, r.stderr);
+      assert.match(r.stdout, /--store URL/, args.join(' '));
+      assert.match(r.stdout, /--project NAME/, args.join(' '));
+    }
+    const node = runCli(['run', '--node', 'node.json', '--store', 'mysql://h/db']);
+    assert.equal(node.code, 2, node.stderr);
+    assert.equal(node.stdout, '');
+    assert.equal(
+      node.stderr,
+      'loop-ledger run: --store: not a postgres:// or postgresql:// connection string\n',
     );
   });
 

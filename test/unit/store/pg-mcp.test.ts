@@ -2,7 +2,8 @@
 // stdio, the server a child process) against a real throwaway cluster: its writes are the
 // store's (the CLI sees them), every call its own request id, a retried call not doubled, a
 // brief assembled by one server judged through another, the password never printed, and the
-// server down then back: one clear error, and the same server works again.
+// server down then back: one clear error, and the same server works again; run_loop runs the
+// harness with its ledger in the store.
 import { strict as assert } from 'node:assert';
 import { copyFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -10,6 +11,7 @@ import { Client } from 'pg';
 import { startCluster, type PgCluster } from '../helpers/pg-cluster';
 import { cli, CONTRACT, tempRoot } from '../helpers/pg-cli';
 import { call, connect, type Connected } from '../mcp/client';
+import { CHECK, repoWithContract } from '../mcp/run-fixture';
 
 const SECRET = 'Pw-n0t-For-Print';
 
@@ -183,14 +185,60 @@ describe('mcp and brief on a PostgreSQL store', function () {
     assert.equal(await updated, 'loop-ledger://ledger/s3');
   });
 
-  it('refuses --allow-run on a store (run_loop would use the files), and a project without a store', () => {
-    const withRun = cli(['mcp', '--root', root, '--allow-run', ...storeArgs()]);
-    assert.equal(withRun.code, 2);
-    assert.match(withRun.stderr, /--allow-run is not available on a PostgreSQL store yet/);
-    assert.ok(!withRun.stderr.includes(SECRET));
+  it('refuses a project without a store', () => {
     const noStore = cli(['mcp', '--root', root, '--project', 'x']);
     assert.equal(noStore.code, 2);
     assert.match(noStore.stderr, /--project needs a store/);
+  });
+
+  it('run_loop on a store: the ledger in the store, the run folder local, the payload as on files', async () => {
+    const onFiles = repoWithContract();
+    const onStore = repoWithContract();
+    const files = await connect(onFiles, ['--allow-run'], { LOOP_FIXTURE_MODE: 'pass' });
+    const served = await connect(onStore, ['--allow-run', '--store', url, '--project', 'pgrun'], {
+      LOOP_FIXTURE_MODE: 'pass',
+      LOOP_LEDGER_STORE_RETRY_MS: '0',
+    });
+    try {
+      const payloads: Record<string, unknown>[] = [];
+      for (const server of [files, served]) {
+        const opened = await call(server.client, 'open_loop', {
+          session: 'r1',
+          contract: 'run.loop-contract.json',
+        });
+        assert.equal(opened.isError, false, opened.text);
+        const ran = await call(server.client, 'run_loop', { session: 'r1', agent_config: 'agents.toml' });
+        assert.equal(ran.isError, false, ran.text);
+        payloads.push(ran.data);
+      }
+      const [a, b] = payloads;
+      // The same payload but for the run folder's name (its run id and time).
+      assert.match(String(b?.run_dir), /^\.loop\/runs\//);
+      assert.deepEqual({ ...b, run_dir: '' }, { ...a, run_dir: '' });
+      assert.equal(b?.final_verdict, 'PASS');
+      assert.ok(
+        existsSync(join(onStore, String(b?.run_dir), 'final-receipt.json')),
+        'the run folder is local',
+      );
+      assert.ok(!existsSync(join(onStore, '.loop', 'ledgers')), 'no ledger file');
+      const sql = new Client(cluster.url);
+      await sql.connect();
+      try {
+        const rows = await sql.query<{ record: string }>(
+          'SELECT record FROM loop_ledger_iterations WHERE project = $1 AND session = $2 ORDER BY n',
+          ['pgrun', 'r1'],
+        );
+        assert.equal(rows.rows.length, 1);
+        const record = JSON.parse(rows.rows[0]!.record) as { outcome: string; commands_run: string[] };
+        assert.equal(record.outcome, 'complete');
+        assert.ok(record.commands_run.includes(CHECK), JSON.stringify(record));
+      } finally {
+        await sql.end();
+      }
+    } finally {
+      await files.close();
+      await served.close();
+    }
   });
 
   it('the store holds the packet in its briefs table (what a verdict elsewhere needs)', async () => {

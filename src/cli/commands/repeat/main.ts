@@ -14,7 +14,7 @@ import {
 import { renderConvergence } from '../../../engine/repeat/convergence';
 import { parseRepeatSpec } from '../../../engine/repeat/spec';
 import { storeLedgers } from '../../../app/ledger/session-ledgers';
-import { rawRequestBase, rawStore } from '../../raw-store';
+import { handDownStoreFlags, rawRequestBase, rawStore, type RawStoreFlags } from '../../raw-store';
 import { printFindings, printJson, printLine } from '../../output';
 import { parseFlags } from '../../parse-flags';
 import { UsageError } from '../../usage-error';
@@ -45,6 +45,10 @@ must be open (loop-ledger open). One iterate per run; pauses wait for an answer.
                            see docs/checkpoints.md)
   --non-interactive        never prompt (also when stdin is not a terminal or CI is set)
   --json                   print the report as JSON
+  --store URL              record in this PostgreSQL ledger store (default: $LOOP_LEDGER_STORE,
+                           else the files under the root); the repeat's own files stay here
+  --project NAME           the store's namespace for the sessions (default: $LOOP_LEDGER_PROJECT,
+                           else the root folder's name)
 
 Exit: 0 settled (clean); 10 partial (max-cap, abandoned, forward escape failed); 11 paused, or
 settled via a cycle with the follow-up unconfirmed: waiting for --answer (question in
@@ -66,6 +70,8 @@ const OPTIONS = {
   'no-checkpoint': { type: 'boolean' },
   'non-interactive': { type: 'boolean' },
   json: { type: 'boolean' },
+  store: { type: 'string' },
+  project: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -87,6 +93,8 @@ function wholeNumber(flag: string, text: string, min: number): number {
 
 interface Parsed {
   request: Omit<RepeatRequest, 'asker'>;
+  /** --store / --project as given (undefined: the environment's). */
+  store: RawStoreFlags;
   json: boolean;
   interactive: boolean;
   notes: string[];
@@ -158,6 +166,7 @@ export function parseRepeatArgv(argv: string[], env: NodeJS.ProcessEnv, tty: boo
       timeoutMs: timeout * 1000,
       ...(values['no-checkpoint'] ? { checkpoint: false } : {}),
     },
+    store: { store: values.store, project: values.project },
     json: values.json ?? false,
     interactive,
     notes,
@@ -222,7 +231,8 @@ export async function main(argv: string[]): Promise<number> {
     return 0;
   }
   if (parsed.notes.length > 0) printFindings(parsed.notes.map((n) => `loop-ledger repeat: note: ${n}`));
-  const store = rawStore(parsed.request.root);
+  const store = rawStore(parsed.request.root, parsed.store);
+  handDownStoreFlags(parsed.store);
   let outcome;
   try {
     outcome = await runRepeatFromShell(

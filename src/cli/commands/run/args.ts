@@ -34,6 +34,16 @@ const FLAGS: Record<string, FlagSpec> = {
   '--help': { key: 'help', kind: 'true' },
 };
 
+/**
+ * Flags the original did not have. An abbreviation resolves among the original's flags first, so
+ * one that named an original flag (`--s` for --session, `--p` for --print-json) still does; only a
+ * word no original flag starts with may abbreviate these.
+ */
+const ADDED: Record<string, FlagSpec> = {
+  '--store': { key: 'store', kind: 'value', metavar: 'URL' },
+  '--project': { key: 'project', kind: 'value', metavar: 'NAME' },
+};
+
 export interface RunArgs {
   objective?: string;
   objectiveFile?: string;
@@ -51,6 +61,9 @@ export interface RunArgs {
   session?: string;
   node?: string;
   repo?: string;
+  /** A PostgreSQL ledger store (over LOOP_LEDGER_STORE) and its project (over LOOP_LEDGER_PROJECT). */
+  store?: string;
+  project?: string;
   help: boolean;
 }
 
@@ -58,13 +71,15 @@ export const RUN_USAGE = `usage: loop-ledger run (--objective TEXT | --objective
                       --allow GLOB [--allow GLOB ...] [--check CMD ...]
                       [--max-attempts N] [--check-timeout SECONDS] [--run-root DIR]
                       [--require-clean | --no-require-clean] [--no-checkpoint] [--print-json]
-                      [--root DIR] [--session S]
-       loop-ledger run --node FILE [--root DIR] [--print-json]
+                      [--root DIR] [--session S] [--store URL] [--project NAME]
+       loop-ledger run --node FILE [--root DIR] [--print-json] [--store URL] [--project NAME]
 
 Run one bounded harness: explorer once, then coder -> checks -> code-reviewer -> repair until
 PASS, BLOCKED or --max-attempts (default 3). --check-timeout defaults to 300 s per check;
 --run-root to .loop/runs. Each attempt's iteration records a workspace checkpoint (see
-docs/checkpoints.md) unless --no-checkpoint. Exit 0 only on PASS, 1 for any other receipt, 2 when refused before
+docs/checkpoints.md) unless --no-checkpoint. --store URL (default: $LOOP_LEDGER_STORE) records the
+ledger in that PostgreSQL store under --project NAME (default: $LOOP_LEDGER_PROJECT, else the root
+folder's name); the run folders stay here. Exit 0 only on PASS, 1 for any other receipt, 2 when refused before
 anything is written, 130 when cancelled (SIGINT/SIGTERM; the same --session resumes).`;
 
 /** Python's int() over a command-line string. */
@@ -80,11 +95,19 @@ function looksLikeFlag(text: string): boolean {
 
 function resolveFlag(word: string): string {
   if (Object.prototype.hasOwnProperty.call(FLAGS, word)) return word;
+  if (Object.prototype.hasOwnProperty.call(ADDED, word)) return word;
   if (word === '-h') return '--help';
-  const matches = Object.keys(FLAGS).filter((f) => f.startsWith(word));
-  if (matches.length === 1) return matches[0] as string;
-  if (matches.length > 1) throw new UsageError(`ambiguous option: ${word} could match ${matches.join(', ')}`);
+  for (const table of [FLAGS, ADDED]) {
+    const matches = Object.keys(table).filter((f) => f.startsWith(word));
+    if (matches.length === 1) return matches[0] as string;
+    if (matches.length > 1)
+      throw new UsageError(`ambiguous option: ${word} could match ${matches.join(', ')}`);
+  }
   throw new UsageError(`unrecognized arguments: ${word}`);
+}
+
+function specOf(name: string): FlagSpec {
+  return (FLAGS[name] ?? ADDED[name]) as FlagSpec;
 }
 
 export function parseRunArgs(argv: string[]): RunArgs {
@@ -95,7 +118,7 @@ export function parseRunArgs(argv: string[]): RunArgs {
     if (!word.startsWith('--') && word !== '-h') throw new UsageError(`unrecognized arguments: ${word}`);
     const eq = word.indexOf('=');
     const name = resolveFlag(eq > 0 ? word.slice(0, eq) : word);
-    const spec = FLAGS[name] as FlagSpec;
+    const spec = specOf(name);
     seen.add(name);
     if (spec.kind === 'true' || spec.kind === 'false') {
       if (eq > 0) throw new UsageError(`argument ${name}: ignored explicit argument '${word.slice(eq + 1)}'`);
@@ -128,6 +151,8 @@ export function parseRunArgs(argv: string[]): RunArgs {
     session: raw.session as string | undefined,
     node: raw.node as string | undefined,
     repo: raw.repo as string | undefined,
+    store: raw.store as string | undefined,
+    project: raw.project as string | undefined,
     printJson: raw.printJson === true,
     noCheckpoint: raw.noCheckpoint === true,
   };

@@ -12,7 +12,7 @@ import { printFindings, printLine } from '../../output';
 import { UsageError } from '../../usage-error';
 import { parseRunArgs, RUN_USAGE } from './args';
 import { storeLedgers } from '../../../app/ledger/session-ledgers';
-import { rawRequestBase, rawStore } from '../../raw-store';
+import { handDownStoreFlags, rawRequestBase, rawStore } from '../../raw-store';
 
 /** Exit code of a cancelled run (128 + SIGINT), as a shell reports an interrupted command. */
 export const CANCELLED_EXIT = 130;
@@ -95,7 +95,14 @@ export async function main(argv: string[]): Promise<number> {
     return 0;
   }
   const root = resolve(args.root ?? args.repo ?? '.');
-  if (args.node !== undefined) return nodeMain(args.node, root, args.printJson);
+  const storeFlags = { store: args.store, project: args.project };
+  if (args.node !== undefined) {
+    // The node's own `loop-ledger run` child records where this one would: the flags are checked
+    // here (a malformed URL is this command's usage error) and handed down to it.
+    await rawStore(root, storeFlags)?.end();
+    handDownStoreFlags(storeFlags);
+    return nodeMain(args.node, root, args.printJson);
+  }
 
   let objective = args.objective;
   if (objective === undefined) {
@@ -106,7 +113,8 @@ export async function main(argv: string[]): Promise<number> {
     if ('error' in read) throw new UsageError(`--objective-file ${args.objectiveFile}: ${read.error}`);
     objective = read.text.trim();
   }
-  const store = rawStore(root);
+  const store = rawStore(root, storeFlags);
+  handDownStoreFlags(storeFlags);
   const cancel = cancelOnSignals();
   try {
     const result = await runOp({

@@ -1,6 +1,8 @@
 // `loop-ledger wo run <task> [--builder-config agents.toml | --builder CMD --reviewer CMD]
 // [--reviewer CMD] [--critic CMD] [--critics N] [--cap N] [--in-place] [--worktree DIR]
-// [--root DIR] [--timeout SECONDS] [--parallel [--max N]] [--no-checkpoint]` — the sequential pass, or rounds. By default each attempt is built by a
+// [--root DIR] [--timeout SECONDS] [--parallel [--max N]] [--no-checkpoint] [--store URL]
+// [--project NAME]` — the sequential pass, or rounds. The ledgers go to the store that --store (or
+// LOOP_LEDGER_STORE) names, as every command's do; the queue's files stay here. By default each attempt is built by a
 // `loop-ledger run` harness (allowed globs = "Files to touch", checks = runnable acceptance).
 // Exit 0 every work order done and the merge gate allows the branch, 1 escalation, gates
 // refused (task review, ship or merge gate) or stopped (kill switch, budget), 2 usage,
@@ -13,7 +15,7 @@ import { isDirectory } from '../../../app/workorders/folders';
 import { chooseBuilder, claimRunFolder, worktreeProblem } from '../../../app/workorders/run-setup';
 import { OutsideRootError } from '../../../store/confine';
 import { err, out, parseKernelFlags } from './io';
-import { rawRequestBase, rawStore } from '../../raw-store';
+import { handDownStoreFlags, rawRequestBase, rawStore } from '../../raw-store';
 import { UsageError } from '../../usage-error';
 
 const VALUE_FLAGS = [
@@ -27,6 +29,8 @@ const VALUE_FLAGS = [
   '--timeout',
   '--max',
   '--builder-config',
+  '--store',
+  '--project',
 ];
 
 function usage(message: string): number {
@@ -82,7 +86,9 @@ export async function main(argv: string[]): Promise<number> {
   const root = resolve(flags.values.get('--root') ?? process.cwd());
   let store;
   try {
-    store = rawStore(root);
+    const given = { store: flags.values.get('--store'), project: flags.values.get('--project') };
+    store = rawStore(root, given);
+    handDownStoreFlags(given);
   } catch (error) {
     if (error instanceof UsageError) return usage(error.message);
     throw error;
