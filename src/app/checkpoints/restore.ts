@@ -1,8 +1,14 @@
 // `checkpoint restore`: puts the workspace's files back as iteration N's checkpoint has them.
 // Refused (engine rules) mid-merge or mid-rebase, and unless --force when HEAD has moved or the
-// index holds staged changes. A safety checkpoint of the workspace is taken first; under the
-// ledger's lock the `pause` iteration is decided, the safety ref created, the files written,
-// and the record (carrying the safety checkpoint, so the restore can itself be undone) saved.
+// index holds staged changes. The whole restore holds the workspace's restore lock (one restore
+// at a time), not the ledger's: a safety checkpoint of the workspace is taken, its ref created
+// for the number the `pause` record is expected to get, and only then are the files written, so
+// a restore killed at any moment after it touched a file leaves that ref holding the workspace
+// as it was. Under the ledger's lock the record is decided and saved, carrying the safety
+// checkpoint (so the restore can itself be undone); no git runs there unless another writer took
+// the expected number first (then the ref is made there). When the ref cannot be made ahead (a
+// leftover of a killed writer holds that name), the ref and the files are written under the
+// ledger's lock instead, as the record's number is then known.
 // Ignored files are in neither tree, so a restore never writes or removes one.
 import { applyRestore, existsInWorkTree, restoreFacts, treeChanges } from '../../drivers/checkpoints/restore';
 import { createRef } from '../../drivers/checkpoints/refs';
@@ -19,12 +25,19 @@ import {
 } from '../../engine/checkpoints/rules';
 import { iterateEngineering } from '../../engine/engineering/iterate';
 import { EXIT, isRefusal } from '../../engine/refusal';
-import { appendToLedger } from '../ledger/access';
+import { appendToLedger, loadLedger } from '../ledger/access';
 import type { LockOptions } from '../ledger/lock-options';
 import { fromRefusal, ledgerFile, operation, Refused, type Outcome } from '../outcome';
 import type { IterationRecord, Ledger } from '../../engine/types';
-import { checkpointOf, liveCommit, sessionCheckpoints, type SessionCheckpoint } from './checkpoints';
-import { pendingHolds, type TakenCheckpoint } from './iteration-checkpoint';
+import { checkpointOf, checkpointsOfLedger, liveCommit, type SessionCheckpoint } from './checkpoints';
+import {
+  pendingHolds,
+  releasePendingRef,
+  withPendingRefSync,
+  type HeldCheckpoint,
+  type TakenCheckpoint,
+} from './iteration-checkpoint';
+import { withRestoreLock } from './restore-lock';
 import { checkpointStep } from './errors';
 
 export interface RestoreInput {
@@ -50,21 +63,70 @@ export function checkpointRestoreOp(
   input: RestoreInput,
   lock: LockOptions = {},
 ): Outcome<RestorePayload> {
-  return operation(ledgerFile(root, session), () => {
-    const prepared = prepareRestore(root, session, sessionCheckpoints(root, session), input);
-    if (input.dryRun) return dryRunOutcome(prepared);
-    return appendToLedger(
-      root,
-      session,
-      (ledger, records) => {
-        const result = iterateEngineering(ledger, pauseInput(prepared, input), records);
-        if (isRefusal(result)) return { result: fromRefusal<RestorePayload>(result) };
-        const next = restoreRecorded(prepared, session, result.ledger, result.record);
-        return { write: next.ledger, result: restoredOutcome(prepared, next.record) };
-      },
-      lock,
-    );
-  });
+  return operation(ledgerFile(root, session), () =>
+    withRestoreLock(root, () => {
+      const ledger = loadLedger(root, session);
+      const prepared = prepareRestore(root, session, checkpointsOfLedger(ledger, session), input);
+      if (input.dryRun) return dryRunOutcome(prepared);
+      // The engine's answer on the ledger as it is now: a pause it refuses writes no file.
+      const expected = iterateEngineering(ledger, pauseInput(prepared, input), undefined);
+      if (isRefusal(expected)) return fromRefusal<RestorePayload>(expected);
+      const pending = withPendingRefSync({ ws: prepared.ws, snap: prepared.safety }, session, {
+        epoch: expected.record.epoch,
+        n: expected.record.n,
+      });
+      const ahead = pending.pending !== undefined;
+      if (ahead)
+        step(() => applyRestore(prepared.ws, prepared.commit, prepared.plan.write, prepared.plan.remove));
+      let recorded: IterationRecord | undefined;
+      try {
+        const outcome = appendToLedger(
+          root,
+          session,
+          (now, records) => {
+            const result = iterateEngineering(now, pauseInput(prepared, input), records);
+            if (isRefusal(result)) return { result: fromRefusal<RestorePayload>(result) };
+            const next = restoreRecorded(prepared, session, result.ledger, result.record, pending, !ahead);
+            recorded = next.record;
+            return { write: next.ledger, result: restoredOutcome(prepared, next.record) };
+          },
+          lock,
+        );
+        if (ahead && recorded === undefined) return writtenUnrecorded(outcome, pending);
+        return outcome;
+      } catch (error) {
+        if (ahead && recorded === undefined) throw unrecorded(error, pending);
+        throw error;
+      } finally {
+        // The ref made ahead stays when the files were written and no record took it: it is
+        // then the only way back to the workspace as it was.
+        if (!ahead || recorded !== undefined) releasePendingRef(pending, recorded);
+      }
+    }),
+  );
+}
+
+/**
+ * The files were written but the ledger refused the `pause` record (another writer closed the
+ * loop in between, or the ledger could not be written): say so, and where the workspace as it was
+ * is kept.
+ */
+function writtenUnrecorded(
+  outcome: Outcome<RestorePayload>,
+  pending: HeldCheckpoint,
+): Outcome<RestorePayload> {
+  const findings = [...outcome.findings, { message: keptNote(pending) }];
+  return { exitCode: outcome.exitCode === 0 ? EXIT.wrongState : outcome.exitCode, findings };
+}
+
+function unrecorded(error: unknown, pending: HeldCheckpoint): Refused {
+  if (error instanceof Refused) return new Refused(error.exitCode, [...error.findings, keptNote(pending)]);
+  const why = error instanceof Error ? error.message : String(error);
+  return new Refused(EXIT.system, [why, keptNote(pending)]);
+}
+
+function keptNote(pending: HeldCheckpoint): string {
+  return `the files were restored but no pause iteration was recorded; the workspace as it was before the restore is the checkpoint ${pending.pending?.ref} (commit ${pending.snap.commit})`;
 }
 
 /** What a restore found before it writes anything: the target, the safety checkpoint, the plan. */
@@ -125,8 +187,9 @@ export function pauseInput(prepared: PreparedRestore, input: RestoreInput) {
 
 /**
  * In the write that records the `pause` iteration: the safety checkpoint's ref made (unless it
- * was made ahead for this very record, `pending`), the files written, and the record given the
- * safety checkpoint, so restoring that iteration undoes the restore.
+ * was made ahead for this very record, `pending`), the files written (unless written already,
+ * after the ref made ahead: `writeFiles` false), and the record given the safety checkpoint, so
+ * restoring that iteration undoes the restore.
  */
 export function restoreRecorded(
   prepared: PreparedRestore,
@@ -134,13 +197,14 @@ export function restoreRecorded(
   ledger: Ledger,
   record: IterationRecord,
   pending?: TakenCheckpoint,
+  writeFiles = true,
 ): { ledger: Ledger; record: IterationRecord } {
   const { ws, safety, commit, plan } = prepared;
   const ref = checkpointRef(session, record.epoch, record.n);
   if ('problem' in ref) throw new Refused(EXIT.usage, [ref.problem]);
   if (pending === undefined || 'skipped' in pending || !pendingHolds(pending, ref.ref))
     step(() => createRef(ws, ref.ref, safety.commit));
-  step(() => applyRestore(ws, commit, plan.write, plan.remove));
+  if (writeFiles) step(() => applyRestore(ws, commit, plan.write, plan.remove));
   return withCheckpoint(ledger, record, {
     commit: safety.commit,
     ref: ref.ref,

@@ -1,12 +1,14 @@
 // Faults while a checkpoint is taken: the CLI killed (SIGKILL) after each git call it makes.
+// And a restore, which writes its files outside the ledger's lock: alone, beside another
+// restore, and beside an iterate.
 // Whatever the moment, there is no ref or a complete one (its commit and tree readable), no
 // record without its ref, and the user's git state is as it was.
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CLI, childEnv, ledgerPath, sampleContract, tempRoot } from '../helpers/cli';
-import { assertGitUntouched, gitState, ledgerRecords, makeRepo, sh } from './repo';
+import { assertGitUntouched, checkpoint, gitState, ledgerRecords, makeRepo, sh } from './repo';
 
 /** A preload that SIGKILLs the process right after its Nth git call returns. */
 function killAfterGitCall(): string {
@@ -239,3 +241,129 @@ function makeRepoLike(repo: ReturnType<typeof makeRepo>): ReturnType<typeof make
   other.write('a.txt', readFileSync(join(repo.root, 'a.txt'), 'utf8'));
   return other;
 }
+
+describe('checkpoints: a restore writes its files outside the ledger lock', function () {
+  this.timeout(240_000);
+  const watcher = gitWatcher();
+
+  /** HEAD, the index and the branches (a restore changes the working tree's status on purpose). */
+  const headIndexRefs = (root: string) => {
+    const state = JSON.parse(gitState(root)) as Record<string, string>;
+    return JSON.stringify({ ...state, status: undefined });
+  };
+
+  /** The CLI with the watcher preloaded, as a promise (so two can run at once). */
+  const run = (repo: ReturnType<typeof makeRepo>, ...args: string[]) => {
+    const log = join(tempRoot('loop-ledger-log-'), 'git.log');
+    writeFileSync(log, '');
+    const child = spawn(
+      process.execPath,
+      ['--require', watcher, CLI, ...args, '--root', repo.root, '--session', repo.session, '--json'],
+      {
+        env: childEnv({ LOG: log, LOCK_FILE: `${ledgerPath(repo.root, repo.session)}.lock` }),
+      },
+    );
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    return new Promise<{ code: number | null; stdout: string; stderr: string; calls: string[] }>((done) =>
+      child.on('close', (code) =>
+        done({ code, stdout, stderr, calls: readFileSync(log, 'utf8').split('\n').filter(Boolean) }),
+      ),
+    );
+  };
+
+  /** Iterations 1 and 2 checkpointed with a.txt "one" and "two"; the workspace then at "three". */
+  const twoCheckpoints = () => {
+    const repo = makeRepo();
+    repo.write('a.txt', 'one\n');
+    assert.equal(checkpoint(repo).code, 0);
+    repo.write('a.txt', 'two\n');
+    repo.write('b.txt', 'b\n');
+    assert.equal(checkpoint(repo).code, 0);
+    repo.write('a.txt', 'three\n');
+    return repo;
+  };
+  const read = (repo: ReturnType<typeof makeRepo>, path: string) =>
+    readFileSync(join(repo.root, path), 'utf8');
+  const refsOf = (root: string) =>
+    sh(root, ['for-each-ref', '--format=%(objectname) %(refname)', 'refs/loop-ledger'])
+      .split('\n')
+      .filter(Boolean)
+      .sort();
+  const recordRefs = (repo: ReturnType<typeof makeRepo>) =>
+    ledgerRecords(repo)
+      .map((rec) => `${rec.checkpoint.commit} ${rec.checkpoint.ref}`)
+      .sort();
+
+  it('no git runs under the ledger lock; the safety ref is made before any file is written', async () => {
+    const repo = twoCheckpoints();
+    const before = headIndexRefs(repo.root);
+    const r = await run(repo, 'checkpoint', 'restore', '--iteration', '1');
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(headIndexRefs(repo.root), before);
+    assert.deepEqual(
+      r.calls.filter((c) => c.startsWith('locked')),
+      [],
+      `git under the ledger's lock: ${r.calls.join(', ')}`,
+    );
+    const ref = r.calls.indexOf('free update-ref');
+    assert.ok(ref >= 0 && ref < r.calls.indexOf('free checkout-index'), r.calls.join(', '));
+    assert.equal(read(repo, 'a.txt'), 'one\n');
+    assert.equal(existsSync(join(repo.root, 'b.txt')), false);
+    // The pause record says exactly what was restored, and its checkpoint is the workspace before.
+    const pause = ledgerRecords(repo)[2]!;
+    assert.equal(pause.outcome, 'pause');
+    assert.match(String(pause.note), /restored the workspace to iteration 1: 1 file\(s\) written, 1 removed/);
+    assert.equal(pause.checkpoint.ref, 'refs/loop-ledger/s1/1-3');
+    assert.equal(sh(repo.root, ['show', `${pause.checkpoint.ref}:a.txt`]), 'three\n');
+    assert.deepEqual(JSON.parse(r.stdout).write, ['a.txt']);
+    assert.deepEqual(JSON.parse(r.stdout).remove, ['b.txt']);
+  });
+
+  it('two restores at once: one restores and records its pause; the other, finding the loop paused, writes nothing', async () => {
+    const repo = twoCheckpoints();
+    const before = headIndexRefs(repo.root);
+    const [one, two] = await Promise.all([
+      run(repo, 'checkpoint', 'restore', '--iteration', '1'),
+      run(repo, 'checkpoint', 'restore', '--iteration', '2'),
+    ]);
+    assert.equal(headIndexRefs(repo.root), before);
+    // A pause closes the loop: whichever restore took the restore lock second is refused before
+    // it takes a ref or writes a file.
+    assert.deepEqual([one.code, two.code].sort(), [0, 3], `${one.stderr} ${two.stderr}`);
+    const [won, lost] = one.code === 0 ? [1, two] : [2, one];
+    assert.match(lost.stderr, /closed \(pause\)/);
+    const records = ledgerRecords(repo);
+    assert.equal(records.length, 3);
+    const pause = records[2]!;
+    assert.match(String(pause.note), new RegExp(`to iteration ${won}:`));
+    assert.equal(sh(repo.root, ['show', `${pause.checkpoint.ref}:a.txt`]), 'three\n');
+    assert.equal(read(repo, 'a.txt'), won === 1 ? 'one\n' : 'two\n');
+    assert.equal(existsSync(join(repo.root, 'b.txt')), won === 2);
+    assert.deepEqual(refsOf(repo.root), recordRefs(repo));
+    assert.equal(existsSync(join(repo.root, '.loop', 'restore.lock')), false);
+  });
+
+  it('a restore and an iterate --checkpoint at once: every record has its own complete ref, no ref is left over', async () => {
+    const repo = twoCheckpoints();
+    const [restore, iterate] = await Promise.all([
+      run(repo, 'checkpoint', 'restore', '--iteration', '1'),
+      run(repo, 'iterate', '--outcome', 'continue', '--checkpoint'),
+    ]);
+    assert.equal(restore.code, 0, restore.stderr);
+    const records = ledgerRecords(repo);
+    // The iterate lands first, or finds the loop paused by the restore and is refused.
+    if (iterate.code === 0) assert.equal(records.length, 4);
+    else {
+      assert.equal(iterate.code, 3, iterate.stderr);
+      assert.equal(records.length, 3);
+    }
+    assert.deepEqual(refsOf(repo.root), recordRefs(repo));
+    for (const rec of records) sh(repo.root, ['cat-file', '-e', `${rec.checkpoint.commit}^{tree}`]);
+    const pause = records.find((rec) => rec.outcome === 'pause')!;
+    assert.equal(sh(repo.root, ['show', `${pause.checkpoint.ref}:a.txt`]), 'three\n');
+    assert.equal(read(repo, 'a.txt'), 'one\n');
+  });
+});
