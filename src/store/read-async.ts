@@ -41,9 +41,13 @@ export async function runReadAsync<T>(steps: ReadSteps<T>): Promise<T> {
         return openHandle(handle).stat();
       case 'read':
         return (
-          await openHandle(handle).read(request.buffer, request.offset, request.length, request.position ?? null)
-        )
-          .bytesRead;
+          await openHandle(handle).read(
+            request.buffer,
+            request.offset,
+            request.length,
+            request.position ?? null,
+          )
+        ).bytesRead;
       case 'close':
         await close();
         return undefined;

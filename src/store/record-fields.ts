@@ -9,7 +9,16 @@
 // returns null and the caller reads the ledger in full: a blank anywhere in the record (another
 // writer's layout), nesting deeper than MAX_DEPTH, a key it reads written twice, a field of a
 // type the ledger's shape check would refuse. Pure: bytes in, values out.
-import { BACKSLASH, CLOSE_LIST, CLOSE_OBJECT, COLON, COMMA, OPEN_LIST, OPEN_OBJECT, QUOTE } from './json-bytes';
+import {
+  BACKSLASH,
+  CLOSE_LIST,
+  CLOSE_OBJECT,
+  COLON,
+  COMMA,
+  OPEN_LIST,
+  OPEN_OBJECT,
+  QUOTE,
+} from './json-bytes';
 
 /** What a record keeps of itself; every other key is read past (and checked) but not built. */
 export interface RecordFields {
@@ -99,7 +108,10 @@ function string(): number {
         // \uXXXX: four hex digits
         for (let k = 2; k < 6; k += 1) {
           const h = b[i + k];
-          if (h === undefined || !((h >= 0x30 && h <= 0x39) || (h >= 0x41 && h <= 0x46) || (h >= 0x61 && h <= 0x66)))
+          if (
+            h === undefined ||
+            !((h >= 0x30 && h <= 0x39) || (h >= 0x41 && h <= 0x46) || (h >= 0x61 && h <= 0x66))
+          )
             fail();
         }
         i += 6;
@@ -340,7 +352,11 @@ function measurements(depth: number): Record<string, number> | null {
 }
 const seenNull = new Set<string>();
 
-function dimensionEntry(depth: number): { dimension?: string; measured?: number | null; gate_failed?: boolean } {
+function dimensionEntry(depth: number): {
+  dimension?: string;
+  measured?: number | null;
+  gate_failed?: boolean;
+} {
   if (b[at] !== OPEN_OBJECT) fail();
   const out: { dimension?: string; measured?: number | null; gate_failed?: boolean } = {};
   let seen = 0;

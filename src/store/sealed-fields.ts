@@ -23,7 +23,7 @@ import { recordFields, type FieldWants, type RecordFields } from './record-field
 import { openedPieces, readAtSteps, type ReadSteps } from './read-steps';
 
 /** The newest records are parsed whole (the lists of the newest stalls, verdicts and runs). */
-export const MAX_FULL = 200;
+const MAX_FULL = 200;
 /** Bytes streamed per read. */
 const CHUNK = 4 * 1024 * 1024;
 /** The header around the records is looked for within these many bytes at each end. */
@@ -203,9 +203,13 @@ export function* recordAtSteps(
   }
   try {
     const stat = (yield { kind: 'stat' }) as Stats;
-    if (unreadableEntry(stat) !== null || stat.size !== read.size || stat.mtimeMs !== read.mtimeMs) return null;
+    if (unreadableEntry(stat) !== null || stat.size !== read.size || stat.mtimeMs !== read.mtimeMs)
+      return null;
     const from = read.offsets[index]!;
-    const to = index + 1 < read.offsets.length - 1 ? read.offsets[index + 1]! - SEPARATOR.length : read.offsets[index + 1]!;
+    const to =
+      index + 1 < read.offsets.length - 1
+        ? read.offsets[index + 1]! - SEPARATOR.length
+        : read.offsets[index + 1]!;
     const bytes = Buffer.allocUnsafe(to - from);
     if ((yield* readAtSteps(bytes, from)) !== bytes.length) return null;
     return JSON.parse(bytes.toString('utf8')) as IterationRecord;

@@ -68,7 +68,12 @@ async function keptOf(root: string, session: string, charts = false): Promise<Ke
   if (charts) {
     const sealed = sealedOverviewRead(root, session);
     if (sealed !== null) {
-      const fresh: Kept = { entry: undefined, mtimeMs: sealed.lines.mtimeMs, size: sealed.lines.size, sealed };
+      const fresh: Kept = {
+        entry: undefined,
+        mtimeMs: sealed.lines.mtimeMs,
+        size: sealed.lines.size,
+        sealed,
+      };
       keep(key, fresh);
       return fresh;
     }

@@ -81,11 +81,28 @@ type Edit = Partial<{
 
 function edited(record: IterationRecord, edit: Edit): IterationRecord {
   const r = { ...record } as Record<string, unknown>;
-  for (const key of ['outcome', 'stall', 'critic_verdict', 'critic_brief', 'cost_usd', 'tokens_in', 'repeat', 'actions'])
+  for (const key of [
+    'outcome',
+    'stall',
+    'critic_verdict',
+    'critic_brief',
+    'cost_usd',
+    'tokens_in',
+    'repeat',
+    'actions',
+  ])
     if (key in edit) r[key] = (edit as Record<string, unknown>)[key];
   if (edit.extra) Object.assign(r, edit.extra);
-  const evaluation = r.evaluation as { dimensions: { measured: unknown }[]; weighted_total: unknown; verdict: unknown };
-  if ('measured' in edit) evaluation.dimensions = [{ ...evaluation.dimensions[0]!, measured: edit.measured }, evaluation.dimensions[1]!];
+  const evaluation = r.evaluation as {
+    dimensions: { measured: unknown }[];
+    weighted_total: unknown;
+    verdict: unknown;
+  };
+  if ('measured' in edit)
+    evaluation.dimensions = [
+      { ...evaluation.dimensions[0]!, measured: edit.measured },
+      evaluation.dimensions[1]!,
+    ];
   if ('weighted_total' in edit) evaluation.weighted_total = edit.weighted_total;
   if ('verdict' in edit) evaluation.verdict = edit.verdict;
   if ('measurement' in edit) r.measurements = { ...(r.measurements as object), coverage: edit.measurement };
@@ -119,10 +136,13 @@ function resealed(bytes: Buffer): Buffer {
   const summary = /\n {2}"records_summary": (.*?),?\n/.exec(text)?.[1];
   if (summary === undefined) return bytes;
   const digest = recordsDigest([bytes.subarray(start, end)], JSON.stringify(JSON.parse(summary)));
-  return Buffer.from(text.replace(/"records_sha256": "[0-9a-f]{64}"/, `"records_sha256": "${digest}"`), 'latin1');
+  return Buffer.from(
+    text.replace(/"records_sha256": "[0-9a-f]{64}"/, `"records_sha256": "${digest}"`),
+    'latin1',
+  );
 }
 
-describe('overview quick read: a long sealed ledger drawn from its charts\' fields', function () {
+describe("overview quick read: a long sealed ledger drawn from its charts' fields", function () {
   this.timeout(120_000);
   let root: string;
   let dir: string;
@@ -156,7 +176,7 @@ describe('overview quick read: a long sealed ledger drawn from its charts\' fiel
     }
   });
 
-  it('gives exactly the full read\'s model for random records of every kind, or gives way to it', async () => {
+  it("gives exactly the full read's model for random records of every kind, or gives way to it", async () => {
     let case_ = 0;
     const seen = { quick: 0, gaveWay: 0 };
     await fc.assert(
@@ -184,7 +204,7 @@ describe('overview quick read: a long sealed ledger drawn from its charts\' fiel
     assert.ok(seen.quick >= 8, JSON.stringify(seen));
   });
 
-  it('on a record broken at random under a recomputed seal, gives the full read\'s answer or gives way to it', async () => {
+  it("on a record broken at random under a recomputed seal, gives the full read's answer or gives way to it", async () => {
     const session = 'broken';
     const path = join(dir, `${session}.json`);
     writeFileSync(path, serializeLedger(ledgerOf('work', [{}], session)));
@@ -192,22 +212,32 @@ describe('overview quick read: a long sealed ledger drawn from its charts\' fiel
     const start = good.indexOf(RECORDS_OPEN) + RECORDS_OPEN.length;
     const end = recordsEnd(good, start);
     const seen = { quick: 0, gaveWay: 0, problem: 0 };
-    const bytesIn = fc.constantFrom(...'"\\{}[],: \n0e-.+atfnu'.split('').map((c) => c.charCodeAt(0)), 0xff, 0xc3, 0x01);
+    const bytesIn = fc.constantFrom(
+      ...'"\\{}[],: \n0e-.+atfnu'.split('').map((c) => c.charCodeAt(0)),
+      0xff,
+      0xc3,
+      0x01,
+    );
     await fc.assert(
-      fc.asyncProperty(fc.integer({ min: start, max: end - 1 }), bytesIn, fc.boolean(), async (at, byte, insert) => {
-        const broken = insert
-          ? Buffer.concat([good.subarray(0, at), Buffer.from([byte]), good.subarray(at)])
-          : Buffer.from(good).fill(byte, at, at + 1);
-        writeFileSync(path, resealed(broken));
-        const { quick, fullModel } = await both(session);
-        if (fullModel.kind === 'problem') seen.problem += 1;
-        if (quick === null) {
-          seen.gaveWay += 1;
-          return;
-        }
-        seen.quick += 1;
-        assert.deepEqual(prepareSealed(quick, BUCKETS), fullModel);
-      }),
+      fc.asyncProperty(
+        fc.integer({ min: start, max: end - 1 }),
+        bytesIn,
+        fc.boolean(),
+        async (at, byte, insert) => {
+          const broken = insert
+            ? Buffer.concat([good.subarray(0, at), Buffer.from([byte]), good.subarray(at)])
+            : Buffer.from(good).fill(byte, at, at + 1);
+          writeFileSync(path, resealed(broken));
+          const { quick, fullModel } = await both(session);
+          if (fullModel.kind === 'problem') seen.problem += 1;
+          if (quick === null) {
+            seen.gaveWay += 1;
+            return;
+          }
+          seen.quick += 1;
+          assert.deepEqual(prepareSealed(quick, BUCKETS), fullModel);
+        },
+      ),
       { numRuns: 60, seed: 2626 },
     );
     // Both ways were taken, and broken records did reach the full read's reason.
