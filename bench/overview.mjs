@@ -8,8 +8,9 @@
 // 3. The dashboard over 500 sessions: the tree's read of every ledger plus the rows
 //    (dashboardRows.ts), its event-loop delay, and the rows alone (what each redraw costs).
 // 2b. A cold open as a page does it: the first paint (a glance at the file's head and tail, with
-//    the newest iterations charted) and the complete model, against reading + one JSON.parse of
-//    the same file in the same run.
+//    the newest iterations charted) and the complete model (a long sealed ledger: its charts'
+//    fields streamed from the file, overviewSealed.ts), against reading + one JSON.parse of the
+//    same file in the same run; wall and process CPU (host and worker threads) of each.
 // Needs `node scripts/build.mjs` first (dist/overviewWorker.js). A benchmark, not a test: prints
 // what it measured and exits 0. COUNTS=100,10000 limits part 2 to those sizes. "open after tree
 // read": the open once the Sessions view has read the ledger in the shared worker (it keeps it).
@@ -40,6 +41,7 @@ const WORKER = join(repo, 'dist', 'overviewWorker.js');
 const BUCKETS = 400;
 const ms = (v) => v.toFixed(1);
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const cpuMs = (usage) => (usage.user + usage.system) / 1000;
 
 /** `work`'s wall time and the event-loop delay (p99, max, in ms) while it ran. */
 async function withLoopDelay(work) {
@@ -93,7 +95,15 @@ if (!existsSync(WORKER)) {
     const file = join(root, '.loop', 'ledgers', `${session}.json`);
     writeFileSync(file, m.serializeLedger(m.syntheticLedger(count, session)));
     const rounds = count >= 100_000 ? 3 : 5;
-    const firstRows = { parse: [], first: [], complete: [], glanced: 0, max: 0 };
+    const firstRows = {
+      parse: [],
+      parseCpu: [],
+      first: [],
+      complete: [],
+      completeCpu: [],
+      glanced: 0,
+      max: 0,
+    };
     const opens = [];
     const redraws = [];
     let p99 = 0;
@@ -126,17 +136,23 @@ if (!existsSync(WORKER)) {
     // file and one plain JSON.parse of it, no checks, no model.
     for (let i = 0; i < (count >= 100_000 ? 2 : 3); i++) {
       const t0 = performance.now();
+      const c0 = process.cpuUsage();
       const parsed = JSON.parse(await readFile(file, 'utf8'));
       firstRows.parse.push(performance.now() - t0);
+      firstRows.parseCpu.push(cpuMs(process.cpuUsage(c0)));
       if (!Array.isArray(parsed.iterations)) throw new Error('bench: the baseline parse found no records');
       const runner = new m.OverviewRunner(WORKER);
       let first = null;
+      // Process CPU: the host's and the worker thread's (the machine is shared; CPU is what a
+      // quiet machine would spend, near enough, where wall time counts the neighbours' too).
+      const c1 = process.cpuUsage();
       const open = await withLoopDelay(() => {
         const started = performance.now();
         return runner.open(root, session, BUCKETS, undefined, (glance) => {
           if (glance.kind === 'model' && glance.model.partial) first = performance.now() - started;
         });
       });
+      firstRows.completeCpu.push(cpuMs(process.cpuUsage(c1)));
       runner.dispose();
       if (open.result.kind !== 'model' || open.result.model.partial)
         throw new Error(`bench: ${session} did not open completely`);
@@ -148,11 +164,14 @@ if (!existsSync(WORKER)) {
     coldRows.push({
       iterations: count,
       'baseline: read + JSON.parse ms': ms(median(firstRows.parse)),
+      'baseline CPU ms': ms(median(firstRows.parseCpu)),
       'first paint ms': ms(median(firstRows.first)),
       'first paint / baseline': (median(firstRows.first) / median(firstRows.parse)).toFixed(2),
       'glance shown': `${firstRows.glanced}/${firstRows.complete.length}`,
       'complete ms': ms(median(firstRows.complete)),
       'complete / baseline': (median(firstRows.complete) / median(firstRows.parse)).toFixed(2),
+      'complete CPU ms (host + worker)': ms(median(firstRows.completeCpu)),
+      'complete CPU / baseline CPU': (median(firstRows.completeCpu) / median(firstRows.parseCpu)).toFixed(2),
       'host loop max ms': ms(firstRows.max),
     });
     // The way it was: the host thread reads and prepares (one round: it is the slow one).

@@ -19,7 +19,7 @@ import { removeDeadWritersTemps, writeFileAtomicSync } from './atomic-write';
 import { layoutLedger, layoutLedgerParts, type PreviousText } from './ledger-layout';
 import { SCHEMA_VERSION, type LedgerRead } from './ledger-verdict';
 import { LEDGER_SIZE_LIMIT, MiB } from './limits';
-import { ledgerBytesSteps, ledgerFileSteps, ledgerHeadSteps } from './read-steps';
+import { ledgerBytesSteps, ledgerFileSteps, ledgerPiecesSteps } from './read-steps';
 import { runReadSync } from './read-sync';
 
 export { decodeLedgerBytes, parseLedgerText, SCHEMA_VERSION } from './ledger-verdict';
@@ -45,7 +45,8 @@ export function readRegularFileBytes(path: string): Buffer | undefined {
 
 /** The first `count` bytes of a ledger file, or null (no regular file, unreadable). */
 export function readLedgerHead(path: string, count: number): Buffer | null {
-  return runReadSync(ledgerHeadSteps(path, count));
+  const pieces = runReadSync(ledgerPiecesSteps(path, { head: count }));
+  return typeof pieces === 'object' && pieces !== null ? pieces.head : null;
 }
 
 /** The bytes of a ledger file, or the verdict when it cannot be read (readLedgerFile's first step). */

@@ -48,7 +48,7 @@ export interface SealedLedger {
   recordsHash: Hash;
 }
 
-const RECORDS_OPEN = Buffer.from('\n  "iterations": [\n    ', 'utf8');
+export const RECORDS_OPEN = Buffer.from('\n  "iterations": [\n    ', 'utf8');
 const RECORDS_CLOSE = Buffer.from('\n  ]', 'utf8');
 const NEWLINE = 0x0a;
 const OPEN_OBJECT = 0x7b;
@@ -84,11 +84,38 @@ function sealedFromBytes(bytes: Buffer, session: string): SealedLedger | null {
   if (!firstRecordOnOneLine(bytes, start)) return null;
   const end = recordsEnd(bytes, start);
   if (end < 0 || end - start < DIGEST_MIN_BYTES) return null;
+  const frame = sealedFrame(bytes.subarray(0, start), bytes.subarray(end), session);
+  if (frame === null) return null;
+  const { header, summary, summaryText, claimed } = frame;
+  if (!endsWithRecord(bytes, start, end, summary.count)) return null;
+  const recordsHash = hashOfRecords([bytes.subarray(start, end)]);
+  if (finishDigest(recordsHash.copy(), summaryText) !== claimed) return null;
+  return { ledger: header as unknown as Ledger, summary, bytes, start, end, recordsHash };
+}
+
+/** A sealed ledger's header: every key but the records, and the seal it claims. */
+export interface SealedFrame {
+  header: Record<string, unknown>;
+  summary: RecordsSummary;
+  /** The summary as the digest covers it. */
+  summaryText: string;
+  /** The digest the header claims for the records. */
+  claimed: string;
+}
+
+/**
+ * The header of a ledger file whose bytes are `head` (up to where the records begin, just past
+ * `"iterations": [` and its line break) and `tail` (from the records' closing line break to the
+ * end), or null unless it is exactly what this store writes with a seal: UTF-8, this schema
+ * version, a digest and a summary of the summary's shape, a header the shape check takes, and
+ * byte for byte the layout's text for its own parse (no repeated key, no other formatting).
+ * The records between are not looked at: the caller hashes them against `claimed`.
+ */
+export function sealedFrame(head: Buffer, tail: Buffer, session: string): SealedFrame | null {
+  if (head[0] !== OPEN_OBJECT || !head.subarray(head.length - RECORDS_OPEN.length).equals(RECORDS_OPEN))
+    return null;
   // Only the header is decoded, so only it must be UTF-8 (a stray byte would decode to U+FFFD
-  // and pass the comparison below as text); the records are hashed and carried as the bytes
-  // they are, never decoded.
-  const head = bytes.subarray(0, start);
-  const tail = bytes.subarray(end);
+  // and pass the comparison below as text); the records are hashed as the bytes they are.
   if (!isUtf8(head) || !isUtf8(tail)) return null;
   const before = head.toString('utf8');
   const after = tail.toString('utf8');
@@ -99,14 +126,9 @@ function sealedFromBytes(bytes: Buffer, session: string): SealedLedger | null {
   if (typeof claimed !== 'string' || summary === null) return null;
   const summaryText = JSON.stringify(header[RECORDS_SUMMARY_KEY]);
   if (ledgerShapeProblem(header, session, true) !== null) return null;
-  // The header must be exactly what the layout writes for it: no repeated key (the parse kept
-  // one), no other formatting, and the records exactly where the layout puts them.
   const frame = layoutFrame(header, true, { digest: claimed, summary: summaryText });
   if (frame.before !== before || frame.after !== after) return null;
-  if (!endsWithRecord(bytes, start, end, summary.count)) return null;
-  const recordsHash = hashOfRecords([bytes.subarray(start, end)]);
-  if (finishDigest(recordsHash.copy(), summaryText) !== claimed) return null;
-  return { ledger: header as unknown as Ledger, summary, bytes, start, end, recordsHash };
+  return { header, summary, summaryText, claimed };
 }
 
 /**
@@ -124,7 +146,7 @@ function firstRecordOnOneLine(bytes: Buffer, start: number): boolean {
 }
 
 /**
- * Where the records end: the last `\n  ]` right after a one-line record's closing brace (a
+ * Where the records end (the index of their closing `\n  ]` in `bytes`, -1 if not found): the last `\n  ]` right after a one-line record's closing brace (a
  * record line holds no blank outside its strings; an object the header pretty-prints after the
  * records has its brace on a line of its own, except an empty one: a top-level list after the
  * records that ends in `{}` ends `{}\n  ]` too, and no record is empty). Searched from the end,
@@ -132,7 +154,7 @@ function firstRecordOnOneLine(bytes: Buffer, start: number): boolean {
  * 70 MB at 100,000 records). A wrong guess cannot pass the checks that follow; it only sends the
  * read to the full path.
  */
-function recordsEnd(bytes: Buffer, start: number): number {
+export function recordsEnd(bytes: Buffer, start: number): number {
   let at = bytes.lastIndexOf(RECORDS_CLOSE);
   while (
     at > start &&

@@ -40,8 +40,14 @@ export async function runReadAsync<T>(steps: ReadSteps<T>): Promise<T> {
       case 'stat':
         return openHandle(handle).stat();
       case 'read':
-        return (await openHandle(handle).read(request.buffer, request.offset, request.length, null))
-          .bytesRead;
+        return (
+          await openHandle(handle).read(
+            request.buffer,
+            request.offset,
+            request.length,
+            request.position ?? null,
+          )
+        ).bytesRead;
       case 'close':
         await close();
         return undefined;

@@ -37,8 +37,11 @@ export type ReadRequest =
   | { kind: 'open'; path: string }
   /** The open file's Stats (fstat: what is checked is what is read). */
   | { kind: 'stat' }
-  /** Reads from the open file's current position into `buffer`; answers the byte count, 0 at the end. */
-  | { kind: 'read'; buffer: Buffer; offset: number; length: number }
+  /**
+   * Reads into `buffer` from the open file's current position, or from `position` when given
+   * (the position is then not moved); answers the byte count, 0 at the end.
+   */
+  | { kind: 'read'; buffer: Buffer; offset: number; length: number; position?: number }
   | { kind: 'close' }
   /** The folder's entries (FolderEntry[]); [] when it cannot be read. */
   | { kind: 'entries'; dir: string }
@@ -87,31 +90,110 @@ export function* ledgerBytesSteps(path: string): ReadSteps<CappedBytes> {
 }
 
 /**
- * The first `count` bytes (fewer when the file is shorter) of a ledger file, opened as a ledger
- * is; null when it is no regular file or cannot be read. For a hint that must not cost a whole
- * read of a long ledger (iterate's look at the contract before it takes the lock).
+ * Reads `length` bytes at the file's `position` into `buffer` at `offset`; the byte count (fewer
+ * only at the file's end).
  */
-export function* ledgerHeadSteps(path: string, count: number): ReadSteps<Buffer | null> {
+export function* readAtSteps(
+  buffer: Buffer,
+  position: number,
+  offset = 0,
+  length = buffer.length - offset,
+): ReadSteps<number> {
+  let got = 0;
+  while (got < length) {
+    const read = (yield {
+      kind: 'read',
+      buffer,
+      offset: offset + got,
+      length: length - got,
+      position: position + got,
+    }) as number;
+    if (read === 0) break;
+    got += read;
+  }
+  return got;
+}
+
+/**
+ * What to read of a long file without reading it all: its head — `count` bytes, or steps of
+ * `step` bytes until `until` is found with `beyond` more bytes after it, never past `max` — and,
+ * when `tail` is given, its last `tail` bytes (files under `minSize` bytes are not read at all).
+ */
+export interface PiecesAsk {
+  head: number | { until: Buffer; beyond: number; step: number; max: number };
+  tail?: number;
+  minSize?: number;
+}
+
+/** The head and tail of one opened file; `tail` is empty when none was asked for. */
+export interface Pieces {
+  head: Buffer;
+  tail: Buffer;
+  size: number;
+  mtimeMs: number;
+}
+
+/**
+ * The head and tail `ask` names of a ledger file, opened as a ledger is (no symlink followed, no
+ * FIFO waited on, only a regular file within the size cap): 'absent' when there is no file, null
+ * when it is refused, too short, its head does not hold `until`, or it shrank while read. For a
+ * look that must not cost a whole read of a long ledger: iterate's look at the contract before it
+ * takes the lock, the overview's first look at the newest records.
+ */
+export function* ledgerPiecesSteps(path: string, ask: PiecesAsk): ReadSteps<Pieces | 'absent' | null> {
   try {
     yield { kind: 'open', path };
-  } catch {
-    return null;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'absent' : null;
   }
   try {
-    if (unreadableEntry((yield { kind: 'stat' }) as Stats)) return null;
-    const buffer = Buffer.allocUnsafe(count);
-    let length = 0;
-    while (length < count) {
-      const got = (yield { kind: 'read', buffer, offset: length, length: count - length }) as number;
-      if (got === 0) break;
-      length += got;
-    }
-    return buffer.subarray(0, length);
+    const stat = (yield { kind: 'stat' }) as Stats;
+    if (unreadableEntry(stat) !== null || stat.size < (ask.minSize ?? 0)) return null;
+    return yield* openedPieces(ask, stat);
   } catch {
     return null;
   } finally {
     yield { kind: 'close' };
   }
+}
+
+/** ledgerPiecesSteps on a file already opened and checked, of the given Stats. */
+export function* openedPieces(ask: PiecesAsk, stat: Stats): ReadSteps<Pieces | null> {
+  const size = stat.size;
+  let head: Buffer;
+  if (typeof ask.head === 'number') {
+    const buffer = Buffer.allocUnsafe(ask.head);
+    head = buffer.subarray(0, yield* readAtSteps(buffer, 0));
+  } else {
+    const found = yield* headUntil(ask.head, size);
+    if (found === null) return null;
+    head = found;
+  }
+  if (ask.tail === undefined) return { head, tail: Buffer.alloc(0), size, mtimeMs: stat.mtimeMs };
+  const length = Math.min(ask.tail, size);
+  const tail = Buffer.allocUnsafe(length);
+  // A file that shrank while read: no pieces (the caller's full read comes anyway).
+  if ((yield* readAtSteps(tail, size - length)) !== length) return null;
+  return { head, tail, size, mtimeMs: stat.mtimeMs };
+}
+
+/** The first bytes up to and `beyond` past `until`, read in steps; null when not within `max`. */
+function* headUntil(
+  ask: { until: Buffer; beyond: number; step: number; max: number },
+  size: number,
+): ReadSteps<Buffer | null> {
+  let head = Buffer.alloc(0);
+  while (head.length < Math.min(size, ask.max)) {
+    const step = Buffer.allocUnsafe(Math.min(ask.step, size - head.length));
+    const got = yield* readAtSteps(step, head.length);
+    if (got === 0) return null;
+    // Searched from a little before the new bytes: the mark may straddle two steps.
+    const from = Math.max(0, head.length - ask.until.length);
+    head = Buffer.concat([head, step.subarray(0, got)]);
+    const at = head.indexOf(ask.until, from);
+    if (at >= 0 && head.length >= at + ask.until.length + ask.beyond) return head;
+  }
+  return null;
 }
 
 /** A ledger file's verdict, and the opened file's mtime (0 when unknown). Never throws for a bad file. */

@@ -33,7 +33,7 @@ export function runReadSync<T>(steps: ReadSteps<T>): T {
       case 'stat':
         return fstatSync(openFd(fd));
       case 'read':
-        return readSync(openFd(fd), request.buffer, request.offset, request.length, null);
+        return readSync(openFd(fd), request.buffer, request.offset, request.length, request.position ?? null);
       case 'close':
         close();
         return undefined;

@@ -5,7 +5,7 @@
 // ledger's size. The ledger is read defensively: optional keys other writers add (cost, tokens,
 // a repeat's record) are used when they are well-formed and ignored when they are not.
 import type { StatusPayload } from '../status';
-import type { IterationRecord, Ledger } from '../types';
+import type { IterationRecord, Ledger, RubricDimension } from '../types';
 import {
   downsampleColumns,
   SeriesColumns,
@@ -147,11 +147,32 @@ function recordNumber(record: Record<string, unknown>, key: string): number | nu
   return isNumber(v) ? v : null;
 }
 
+/** What records report of cost and tokens, summed in record order. */
+interface SpendSums {
+  usd: number;
+  tokens: number;
+  sawUsd: boolean;
+  sawTokens: boolean;
+}
+
+function addSpendOf(sums: SpendSums, record: Record<string, unknown>): void {
+  const c = recordNumber(record, 'cost_usd');
+  if (c !== null) {
+    sums.usd += c;
+    sums.sawUsd = true;
+  }
+  const tIn = recordNumber(record, 'tokens_in');
+  const tOut = recordNumber(record, 'tokens_out');
+  if (tIn !== null) sums.tokens += tIn;
+  if (tOut !== null) sums.tokens += tOut;
+  if (tIn !== null || tOut !== null) sums.sawTokens = true;
+}
+
 /** Spend: the engineering budget when the ledger has one, else what records and contract hold. */
 function spendLines(
   ledger: Ledger,
   status: StatusPayload | null,
-  records: readonly IterationRecord[],
+  sums: SpendSums,
   epochIterations: number,
 ): SpendLine[] {
   if (status?.budget) {
@@ -162,22 +183,7 @@ function spendLines(
   const contract = (ledger.contract ?? {}) as unknown as Record<string, unknown>;
   const cap = (key: string): number | null => (isNumber(contract[key]) ? (contract[key] as number) : null);
   const lines: SpendLine[] = [{ key: 'iterations', spent: epochIterations, cap: cap('iteration_limit') }];
-  let usd = 0;
-  let tokens = 0;
-  let sawUsd = false;
-  let sawTokens = false;
-  for (const record of records as unknown as Record<string, unknown>[]) {
-    const c = recordNumber(record, 'cost_usd');
-    if (c !== null) {
-      usd += c;
-      sawUsd = true;
-    }
-    const tIn = recordNumber(record, 'tokens_in');
-    const tOut = recordNumber(record, 'tokens_out');
-    if (tIn !== null) tokens += tIn;
-    if (tOut !== null) tokens += tOut;
-    if (tIn !== null || tOut !== null) sawTokens = true;
-  }
+  const { usd, tokens, sawUsd, sawTokens } = sums;
   if (sawUsd || cap('cost_limit') !== null)
     lines.push({ key: 'usd', spent: Math.round(usd * 1e6) / 1e6, cap: cap('cost_limit') });
   if (sawTokens || cap('token_limit') !== null)
@@ -224,18 +230,18 @@ function measureInto(
 
 const recordEpochOf = (r: IterationRecord): number => (isNumber(r.epoch) ? r.epoch : 1);
 
-function repeatRows(records: readonly IterationRecord[]): OverviewModel['kindRows'] {
-  const rows: { n: number; cells: string[] }[] = [];
-  for (const record of records) {
-    const repeat = (record as unknown as { repeat?: unknown }).repeat;
-    if (typeof repeat !== 'object' || repeat === null) continue;
-    const r = repeat as Record<string, unknown>;
-    rows.push({
-      n: record.n,
-      cells: [textOf(r.classification), textOf(r.change_metric), textOf(r.resolution)],
-    });
-  }
-  return rows.slice(-MAX_LISTED);
+/** A repeat's row of `record`, or null when it keeps no repeat. */
+function repeatRow(record: IterationRecord): KindRow | null {
+  const repeat = (record as unknown as { repeat?: unknown }).repeat;
+  if (typeof repeat !== 'object' || repeat === null) return null;
+  const r = repeat as Record<string, unknown>;
+  return { n: record.n, cells: [textOf(r.classification), textOf(r.change_metric), textOf(r.resolution)] };
+}
+
+/** Keeps at most `2 * limit` items and drops the oldest half then: the newest `limit` survive. */
+function pushNewest<T>(list: T[], item: T, limit: number): void {
+  list.push(item);
+  if (list.length >= 2 * limit) list.splice(0, list.length - limit);
 }
 
 /** How a work order's closing outcome reads: the verdict that closed the attempt. */
@@ -253,20 +259,9 @@ const WORK_ORDER_CLOSE: Record<string, string> = {
  */
 function workOrderRows(
   ledger: Ledger,
-  records: readonly IterationRecord[],
+  phases: ReadonlyMap<number, string[]>,
   epochs: readonly { n: number; first: number; last: number }[],
 ): OverviewModel['kindRows'] {
-  const phases = new Map<number, string[]>();
-  for (const record of records) {
-    const e = recordEpochOf(record);
-    for (const action of Array.isArray(record.actions) ? record.actions : []) {
-      const phase = isText(action) ? /\/a\d+\/([a-z-]+)$/.exec(action)?.[1] : undefined;
-      if (!phase) continue;
-      const list = phases.get(e) ?? [];
-      if (!list.includes(phase)) list.push(phase);
-      phases.set(e, list);
-    }
-  }
   return epochs.slice(-MAX_LISTED).map((band, i, shown) => {
     const last = i === shown.length - 1;
     const ended = !last
@@ -278,119 +273,175 @@ function workOrderRows(
   });
 }
 
+/** The phases a work order's record names in its actions, added to its epoch's list. */
+function addPhases(phases: Map<number, string[]>, record: IterationRecord): void {
+  const e = recordEpochOf(record);
+  for (const action of Array.isArray(record.actions) ? record.actions : []) {
+    const phase = isText(action) ? /\/a\d+\/([a-z-]+)$/.exec(action)?.[1] : undefined;
+    if (!phase) continue;
+    const list = phases.get(e) ?? [];
+    if (!list.includes(phase)) list.push(phase);
+    phases.set(e, list);
+  }
+}
+
 /**
  * The overview of `ledger`. `status` is the engine's status payload when the caller has it (the
  * engineering budget comes from it); `buckets` is about the chart width in pixels.
  */
 export function buildOverview(ledger: Ledger, status: StatusPayload | null, buckets: number): OverviewModel {
   const records = Array.isArray(ledger.iterations) ? ledger.iterations : [];
-  const epoch = isNumber(ledger.epoch) ? ledger.epoch : 1;
-  const rubric = (Array.isArray(ledger.contract?.quality_rubric) ? ledger.contract.quality_rubric : []).slice(
-    0,
-    MAX_DIMENSIONS,
-  );
-  // One column per distinct dimension name; a repeated name charts the same column again.
-  const byName = new Map<string, number>();
-  const columnOf = rubric.map((dim) => {
-    const known = byName.get(dim.dimension);
-    if (known !== undefined) return known;
-    byName.set(dim.dimension, byName.size);
-    return byName.size - 1;
-  });
-  const names = [...byName.keys()];
-  const measured = Array.from({ length: byName.size }, () => new SeriesColumns(records.length));
-  const seen = new Int32Array(byName.size).fill(0x7fffffff);
-  const total = new SeriesColumns(records.length);
-  const cost = new SeriesColumns(64);
-  const timeline = new TimelineColumns(records.length);
-  let epochIterations = 0;
-  const epochs: { n: number; first: number; last: number }[] = [];
-  // Indices only: the listed stalls and verdicts are the newest MAX_LISTED, made into rows at the end.
-  const stallAt: number[] = [];
-  const verdictAt: number[] = [];
-  for (let i = 0; i < records.length; i += 1) {
-    const record = records[i]!;
+  const fold = new OverviewFold(ledger, records.length);
+  for (const record of records) fold.add(record);
+  return fold.finish(status, buckets);
+}
+
+/**
+ * buildOverview as a fold: `add` each record in file order (only the fields the model reads are
+ * looked at, and no record is kept but the newest MAX_LISTED), then `finish` for a chart width —
+ * as often as needed, `finish` changes nothing. A reader that streams a long ledger feeds it
+ * record by record, so 100,000 records never exist at once.
+ */
+export class OverviewFold {
+  private readonly epoch: number;
+  readonly kind: LoopKind;
+  private readonly rubric: RubricDimension[];
+  private readonly byName = new Map<string, number>();
+  private readonly columnOf: number[];
+  private readonly names: string[];
+  private readonly measured: SeriesColumns[];
+  private readonly seen: Int32Array;
+  private readonly total: SeriesColumns;
+  private readonly cost = new SeriesColumns(64);
+  private readonly timeline: TimelineColumns;
+  private readonly epochs: { n: number; first: number; last: number }[] = [];
+  private readonly stalls: { n: number; stall: string }[] = [];
+  private readonly verdicts: { n: number; verdict: string; brief: string | null }[] = [];
+  private readonly repeats: KindRow[] = [];
+  private readonly phases = new Map<number, string[]>();
+  private readonly newest: IterationRecord[] = [];
+  private readonly sums: SpendSums = { usd: 0, tokens: 0, sawUsd: false, sawTokens: false };
+  private epochIterations = 0;
+  private count = 0;
+  private last: IterationRecord | undefined;
+
+  /** `capacity`: about how many records will be added (the columns grow past it). */
+  constructor(
+    private readonly ledger: Ledger,
+    capacity: number,
+  ) {
+    this.epoch = isNumber(ledger.epoch) ? ledger.epoch : 1;
+    this.kind = loopKind(ledger);
+    this.rubric = (
+      Array.isArray(ledger.contract?.quality_rubric) ? ledger.contract.quality_rubric : []
+    ).slice(0, MAX_DIMENSIONS);
+    // One column per distinct dimension name; a repeated name charts the same column again.
+    this.columnOf = this.rubric.map((dim) => {
+      const known = this.byName.get(dim.dimension);
+      if (known !== undefined) return known;
+      this.byName.set(dim.dimension, this.byName.size);
+      return this.byName.size - 1;
+    });
+    this.names = [...this.byName.keys()];
+    this.measured = Array.from({ length: this.byName.size }, () => new SeriesColumns(capacity));
+    this.seen = new Int32Array(this.byName.size).fill(0x7fffffff);
+    this.total = new SeriesColumns(capacity);
+    this.timeline = new TimelineColumns(capacity);
+  }
+
+  /** The next record in file order. */
+  add(record: IterationRecord): void {
+    const i = this.count;
+    this.count += 1;
     const e = recordEpochOf(record);
-    if (e === epoch) epochIterations += 1;
-    const band = epochs[epochs.length - 1];
+    if (e === this.epoch) this.epochIterations += 1;
+    const band = this.epochs[this.epochs.length - 1];
     if (band && band.n === e) band.last = record.n;
-    else epochs.push({ n: e, first: record.n, last: record.n });
+    else this.epochs.push({ n: e, first: record.n, last: record.n });
     const stall = isText(record.stall) ? record.stall : null;
     const verdict = isText(record.critic_verdict) ? record.critic_verdict : null;
-    if (stall) stallAt.push(i);
-    if (verdict) verdictAt.push(i);
-    timeline.push(record.n, e, textOf(record.outcome), stall, verdict);
-    if (byName.size > 0) measureInto(record, byName, names, measured, seen, i);
+    if (stall) pushNewest(this.stalls, { n: record.n, stall }, MAX_LISTED);
+    if (verdict) {
+      const brief = isText(record.critic_brief) ? record.critic_brief : null;
+      pushNewest(this.verdicts, { n: record.n, verdict, brief }, MAX_LISTED);
+    }
+    this.timeline.push(record.n, e, textOf(record.outcome), stall, verdict);
+    if (this.byName.size > 0) measureInto(record, this.byName, this.names, this.measured, this.seen, i);
     const weighted = record.evaluation?.weighted_total;
-    if (isNumber(weighted)) total.push(record.n, weighted, record.evaluation?.verdict === 'fail');
-    const usd = recordNumber(record as unknown as Record<string, unknown>, 'cost_usd');
-    if (usd !== null) cost.push(record.n, usd, false);
+    if (isNumber(weighted)) this.total.push(record.n, weighted, record.evaluation?.verdict === 'fail');
+    const raw = record as unknown as Record<string, unknown>;
+    const usd = recordNumber(raw, 'cost_usd');
+    if (usd !== null) this.cost.push(record.n, usd, false);
+    addSpendOf(this.sums, raw);
+    if (this.kind === 'repeat') {
+      const row = repeatRow(record);
+      if (row) pushNewest(this.repeats, row, MAX_LISTED);
+    } else if (this.kind === 'work-order') addPhases(this.phases, record);
+    else if (this.kind === 'run') pushNewest(this.newest, record, MAX_LISTED);
+    this.last = record;
   }
-  const dimensionSeries = measured.map((columns) => downsampleColumns(columns, buckets));
-  const kind = loopKind(ledger);
-  const contract = ledger.contract ?? ({} as Ledger['contract']);
-  const last = records[records.length - 1];
-  const run = kind === 'run' ? runRows(records.slice(-MAX_LISTED)) : null;
-  return {
-    session: textOf(ledger.session),
-    kind,
-    purpose: textOf(contract.purpose),
-    owner: textOf(contract.owner),
-    status: textOf(ledger.status),
-    finalOutcome: isText(ledger.final_outcome) ? ledger.final_outcome : null,
-    epoch,
-    iterations: records.length,
-    epochIterations,
-    iterationLimit: isNumber(contract.iteration_limit) ? contract.iteration_limit : null,
-    lastTimestamp: last && isText(last.timestamp) ? last.timestamp : null,
-    pendingBrief: isText(ledger.pending_brief?.brief_id) ? ledger.pending_brief.brief_id : null,
-    attempts: kind === 'work-order' ? epoch : null,
-    attemptCap: null,
-    spend: spendLines(ledger, status, records, epochIterations),
-    dimensions: rubric.map((dim, d) => ({
-      dimension: textOf(dim.dimension),
-      direction: dim.direction === 'lower-is-better' ? 'lower-is-better' : 'higher-is-better',
-      baseline: isNumber(dim.baseline) ? dim.baseline : null,
-      target: isNumber(dim.target) ? dim.target : null,
-      failureThreshold: isNumber(dim.failure_threshold) ? dim.failure_threshold : null,
-      weight: isNumber(dim.weight) ? dim.weight : null,
-      hardGate: dim.hard_gate === true,
-      series: dimensionSeries[columnOf[d]!]!,
-    })),
-    dimensionsLeftOut: Math.max(0, (contract.quality_rubric?.length ?? 0) - MAX_DIMENSIONS),
-    total: total.length === 0 ? null : downsampleColumns(total, buckets),
-    cost: cost.length === 0 ? null : downsampleColumns(cost, buckets),
-    timeline: timelineMarksOf(timeline, buckets),
-    epochs,
-    stalls: stallAt.slice(-MAX_LISTED).map((i) => ({ n: records[i]!.n, stall: records[i]!.stall as string })),
-    verdicts: verdictAt.slice(-MAX_LISTED).map((i) => {
-      const r = records[i]!;
-      return {
-        n: r.n,
-        verdict: r.critic_verdict as string,
-        brief: isText(r.critic_brief) ? r.critic_brief : null,
-      };
-    }),
-    kindColumns:
-      kind === 'repeat'
-        ? ['classification', 'change metric', 'resolution']
-        : kind === 'run'
-          ? ['attempt', 'phases', 'verdict', 'outcome']
-          : kind === 'work-order'
-            ? ['attempt', 'phases', 'ended']
-            : [],
-    kindRows:
-      kind === 'repeat'
-        ? repeatRows(records)
-        : run
-          ? run.rows
-          : kind === 'work-order'
-            ? workOrderRows(ledger, records, epochs)
-            : [],
-    runAttempts: run ? run.attempts : [],
-    receipts: [],
-    kindNotes: [],
-  };
+
+  /** The model of the records added so far, for about `buckets` pixels of chart width. */
+  finish(status: StatusPayload | null, buckets: number): OverviewModel {
+    const { ledger, kind, epoch, epochs } = this;
+    const dimensionSeries = this.measured.map((columns) => downsampleColumns(columns, buckets));
+    const contract = ledger.contract ?? ({} as Ledger['contract']);
+    const last = this.last;
+    const run = kind === 'run' ? runRows(this.newest.slice(-MAX_LISTED)) : null;
+    return {
+      session: textOf(ledger.session),
+      kind,
+      purpose: textOf(contract.purpose),
+      owner: textOf(contract.owner),
+      status: textOf(ledger.status),
+      finalOutcome: isText(ledger.final_outcome) ? ledger.final_outcome : null,
+      epoch,
+      iterations: this.count,
+      epochIterations: this.epochIterations,
+      iterationLimit: isNumber(contract.iteration_limit) ? contract.iteration_limit : null,
+      lastTimestamp: last && isText(last.timestamp) ? last.timestamp : null,
+      pendingBrief: isText(ledger.pending_brief?.brief_id) ? ledger.pending_brief.brief_id : null,
+      attempts: kind === 'work-order' ? epoch : null,
+      attemptCap: null,
+      spend: spendLines(ledger, status, this.sums, this.epochIterations),
+      dimensions: this.rubric.map((dim, d) => ({
+        dimension: textOf(dim.dimension),
+        direction: dim.direction === 'lower-is-better' ? 'lower-is-better' : 'higher-is-better',
+        baseline: isNumber(dim.baseline) ? dim.baseline : null,
+        target: isNumber(dim.target) ? dim.target : null,
+        failureThreshold: isNumber(dim.failure_threshold) ? dim.failure_threshold : null,
+        weight: isNumber(dim.weight) ? dim.weight : null,
+        hardGate: dim.hard_gate === true,
+        series: dimensionSeries[this.columnOf[d]!]!,
+      })),
+      dimensionsLeftOut: Math.max(0, (contract.quality_rubric?.length ?? 0) - MAX_DIMENSIONS),
+      total: this.total.length === 0 ? null : downsampleColumns(this.total, buckets),
+      cost: this.cost.length === 0 ? null : downsampleColumns(this.cost, buckets),
+      timeline: timelineMarksOf(this.timeline, buckets),
+      epochs: epochs.map((band) => ({ ...band })),
+      stalls: this.stalls.slice(-MAX_LISTED),
+      verdicts: this.verdicts.slice(-MAX_LISTED),
+      kindColumns:
+        kind === 'repeat'
+          ? ['classification', 'change metric', 'resolution']
+          : kind === 'run'
+            ? ['attempt', 'phases', 'verdict', 'outcome']
+            : kind === 'work-order'
+              ? ['attempt', 'phases', 'ended']
+              : [],
+      kindRows:
+        kind === 'repeat'
+          ? this.repeats.slice(-MAX_LISTED)
+          : run
+            ? run.rows
+            : kind === 'work-order'
+              ? workOrderRows(ledger, this.phases, epochs)
+              : [],
+      runAttempts: run ? run.attempts : [],
+      receipts: [],
+      kindNotes: [],
+    };
+  }
 }
 
 /** One record in words, for the side panel: only the keys a person reads, texts cut. */

@@ -47,7 +47,11 @@ export function iterationOf(
   n: number,
 ): { lines: RecordLine[]; brief: string | null } | undefined {
   const record = recordOf(entry, n);
-  if (!record) return undefined;
+  return record ? iterationWords(record) : undefined;
+}
+
+/** A record in words with its critic brief. */
+export function iterationWords(record: IterationRecord): { lines: RecordLine[]; brief: string | null } {
   const brief =
     typeof record.critic_brief === 'string' && record.critic_brief !== '' ? record.critic_brief : null;
   return { lines: recordInWords(record), brief };

@@ -3,13 +3,16 @@
 // which on the extension host would freeze every extension in the window. The host receives only
 // the model (downsampled, a few hundred kilobytes) and the records' numbers. The last ledgers read
 // are kept while their file is unchanged, so a redraw or a click on an iteration reads nothing.
+// A long sealed ledger the tree has not read is read for its charts only (sealedOverviewRead):
+// the model's fold is kept instead of its records, and a click reads that one record again.
 import { parentPort } from 'node:worker_threads';
 import type { SessionEntry } from '../sessions/sessionEntry';
 import { epochRecords } from '../sessions/epochs';
 import { answerSessions, type SessionsWorkerRequest } from '../sessions/sessionsWorker';
 import { readSessionNow, sizeAndTime, type SizedRead } from '../sessions/workerRead';
 import { INLINE_RECORDS } from './overviewLimits';
-import { iterationOf, prepareOverview, type PreparedOverview } from './overviewPrepare';
+import { iterationOf, iterationWords, prepareOverview, type PreparedOverview } from './overviewPrepare';
+import { prepareSealed, recordAgain, sealedOverviewRead, type SealedOverview } from './overviewSealed';
 
 export type OverviewWorkerRequest =
   | { id: number; type: 'overview'; root: string; session: string; buckets: number }
@@ -23,6 +26,8 @@ interface Kept {
   size: number;
   /** The last model prepared from this read, and for how many buckets: a redraw reuses it. */
   prepared?: { buckets: number; value: PreparedOverview };
+  /** A quick read for the charts (then `entry` is undefined): its fold and where each record is. */
+  sealed?: SealedOverview;
 }
 const kept = new Map<string, Kept>();
 
@@ -45,29 +50,56 @@ function keepTreeRead(root: string, read: SizedRead): void {
   else kept.delete(key); // an older kept read of it is not the file any more
 }
 
-/** The session's kept read while its file is unchanged, else read again. */
-async function keptOf(root: string, session: string): Promise<Kept> {
+/**
+ * The session's kept read while its file is unchanged, else read again: for the charts only
+ * (`charts`) when the ledger is long and sealed, else in full.
+ */
+async function keptOf(root: string, session: string, charts = false): Promise<Kept> {
   const key = `${root}\0${session}`;
   const known = kept.get(key);
-  if (known?.entry && known.mtimeMs !== 0) {
-    const now = await sizeAndTime(known.entry.path);
+  const knownPath = known?.entry?.path ?? known?.sealed?.lines.path;
+  if (known && knownPath !== undefined && known.mtimeMs !== 0) {
+    const now = await sizeAndTime(knownPath);
     if (now && now.mtimeMs === known.mtimeMs && now.size === known.size) {
       kept.delete(key); // re-inserted below: the newest use is last
       kept.set(key, known);
       return known;
     }
   }
+  if (charts) {
+    const sealed = sealedOverviewRead(root, session);
+    if (sealed !== null) {
+      const fresh: Kept = {
+        entry: undefined,
+        mtimeMs: sealed.lines.mtimeMs,
+        size: sealed.lines.size,
+        sealed,
+      };
+      keep(key, fresh);
+      return fresh;
+    }
+  }
+  return readInFull(root, session);
+}
+
+/** The session's ledger read in full (the tree's read), kept for the next request. */
+async function readInFull(root: string, session: string): Promise<Kept> {
   const read = await readSessionNow(root, session);
   const fresh: Kept = { entry: read?.timed.entry, mtimeMs: read?.timed.mtimeMs ?? 0, size: read?.size ?? -1 };
-  keep(key, fresh);
+  keep(`${root}\0${session}`, fresh);
   return fresh;
 }
 
 async function answer(request: OverviewWorkerRequest): Promise<void> {
-  const read = await keptOf(request.root, request.session);
+  const read = await keptOf(request.root, request.session, request.type === 'overview');
   if (request.type === 'overview') {
     if (read.prepared?.buckets !== request.buckets)
-      read.prepared = { buckets: request.buckets, value: prepareOverview(read.entry, request.buckets) };
+      read.prepared = {
+        buckets: request.buckets,
+        value: read.sealed
+          ? prepareSealed(read.sealed, request.buckets)
+          : prepareOverview(read.entry, request.buckets),
+      };
     const prepared = read.prepared.value;
     // The numbers travel as a copy: the kept model keeps its own for the next redraw.
     const numbers = prepared.kind === 'model' ? prepared.numbers.slice() : undefined;
@@ -77,15 +109,30 @@ async function answer(request: OverviewWorkerRequest): Promise<void> {
       numbers ? [numbers.buffer as ArrayBuffer] : [],
     );
   } else {
-    parentPort?.postMessage({ id: request.id, iteration: iterationOf(read.entry, request.n) ?? null });
+    parentPort?.postMessage({ id: request.id, iteration: (await iterationIn(read, request)) ?? null });
   }
 }
 
 /** An epoch's records for the tree (a long ledger's records stay here): from the kept read. */
 async function answerEpoch(request: Extract<SessionsWorkerRequest, { type: 'epoch' }>): Promise<void> {
-  const read = await keptOf(request.root, request.session);
+  let read = await keptOf(request.root, request.session);
+  // A quick read for the charts keeps no records: the tree's expand needs the full read.
+  if (read.entry === undefined && read.sealed) read = await readInFull(request.root, request.session);
   const { records, total } = epochRecords(read.entry, request.epoch, request.limit);
   parentPort?.postMessage({ id: request.id, records, total });
+}
+
+/** Record `n` in words: from the kept records, or read again when only their fields are kept. */
+async function iterationIn(
+  read: Kept,
+  request: { root: string; session: string; n: number },
+): Promise<ReturnType<typeof iterationOf>> {
+  if (!read.sealed) return iterationOf(read.entry, request.n);
+  const again = recordAgain(read.sealed, request.n);
+  if (again !== 'changed') return again === null ? undefined : iterationWords(again);
+  // The file changed since: read it in full (the tree's read), and answer from that.
+  const fresh = await keptOf(request.root, request.session);
+  return iterationOf(fresh.entry, request.n);
 }
 
 parentPort?.on('message', (request: OverviewWorkerRequest | SessionsWorkerRequest) => {
