@@ -86,6 +86,14 @@ export function scanLedgerJson(
  */
 export const KEYS_PROOF_FROM_BYTES = 64 * 1024;
 
+/**
+ * False when `text`, which JSON.parse turned into `parsed`, provably holds no object with a
+ * repeated key; true when that is not proved (then the exact check over the whole file decides).
+ */
+export function mayRepeatKeys(text: string, parsed: object): boolean {
+  return colonsAfterQuotes(text, 0, text.length) !== countKeys(parsed);
+}
+
 /** countKeys of the ledger without the records' own keys (the `iterations` key itself counts). */
 function countKeysBesideRecords(parsed: Record<string, unknown>): number {
   let count = 0;
