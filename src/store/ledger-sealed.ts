@@ -81,7 +81,14 @@ export function readLedgerPreferSealed(
   if (sliced === null || sliced.records === undefined) return { read: decodeLedgerBytes(bytes, path) };
   const { ledger, summary, records } = sliced;
   return {
-    sealed: { ledger, summary, bytes: records, start: 0, end: records.length, recordsHash: hashOfRecords([records]) },
+    sealed: {
+      ledger,
+      summary,
+      bytes: records,
+      start: 0,
+      end: records.length,
+      recordsHash: hashOfRecords([records]),
+    },
   };
 }
 
@@ -93,7 +100,9 @@ export function readLedgerPreferSealed(
 export function readLedgerSummarised(
   path: string,
   session: string,
-): { summarised: { ledger: Ledger; summary: RecordsSummary }; read?: undefined } | { summarised?: undefined; read: LedgerRead } {
+):
+  | { summarised: { ledger: Ledger; summary: RecordsSummary }; read?: undefined }
+  | { summarised?: undefined; read: LedgerRead } {
   const bytes = loadLedgerBytes(path);
   if (!Buffer.isBuffer(bytes)) return { read: bytes };
   const summarised =

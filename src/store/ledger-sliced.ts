@@ -52,7 +52,10 @@ const RECORD_NEXT = Buffer.from(',\n    {\n', 'latin1');
 const LIST_CLOSE = Buffer.from('\n  ]', 'latin1');
 
 function startsAt(bytes: Buffer, at: number, marker: Buffer): boolean {
-  return bytes.length - at >= marker.length && bytes.compare(marker, 0, marker.length, at, at + marker.length) === 0;
+  return (
+    bytes.length - at >= marker.length &&
+    bytes.compare(marker, 0, marker.length, at, at + marker.length) === 0
+  );
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {

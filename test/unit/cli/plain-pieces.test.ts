@@ -65,12 +65,19 @@ describe('cli: the benchmark’s plain variants answer the same', function () {
         writeFileSync(path, text);
         const status = runCli(['status', ...at, '--json'], { env });
         const human = runCli(['status', ...at], { env });
-        const iterate = runCli(['iterate', ...at, '--outcome', 'continue', '--action', 'x', '--json'], { env });
+        const iterate = runCli(['iterate', ...at, '--outcome', 'continue', '--action', 'x', '--json'], {
+          env,
+        });
         // The new record's time stamp, and so the seal over it, is the only difference allowed.
         const file = readFileSync(path, 'utf8')
           .replace(/"timestamp": ?"[^"]*"(?![\s\S]*"timestamp")/, '')
           .replace(/"records_sha256": "[0-9a-f]+"/, '');
-        return { status, human, iterate: { ...iterate, stdout: iterate.stdout.replace(/"timestamp": ?"[^"]*"/g, '') }, file };
+        return {
+          status,
+          human,
+          iterate: { ...iterate, stdout: iterate.stdout.replace(/"timestamp": ?"[^"]*"/g, '') },
+          file,
+        };
       });
       const [built, plain] = answers as [(typeof answers)[0], (typeof answers)[0]];
       assert.equal(built.status.code, text === original ? 0 : 2, built.status.stderr);

@@ -35,7 +35,14 @@ function variedLedger(count = LONG): Ledger {
         n % 50 === 0
           ? {
               dimensions: [
-                { dimension: 'coverage', measured: 60, score: 0.5, weight: 1, hard_gate: true, gate_failed: false },
+                {
+                  dimension: 'coverage',
+                  measured: 60,
+                  score: 0.5,
+                  weight: 1,
+                  hard_gate: true,
+                  gate_failed: false,
+                },
               ],
               weighted_total: 0.5,
               hard_gate_failures: [],
@@ -95,7 +102,11 @@ describe('store: another writer’s long ledger read record by record', () => {
       const read = readLedgerFile(path);
       assert.equal(read.kind, 'ok');
       if (read.kind !== 'ok') return;
-      const next = { ...read.ledger, iterations: [...read.ledger.iterations, added], completed_actions: ['x'] };
+      const next = {
+        ...read.ledger,
+        iterations: [...read.ledger.iterations, added],
+        completed_actions: ['x'],
+      };
       saveLedgerFile(path, next, {
         text: read.text,
         iterations: read.ledger.iterations,
@@ -118,14 +129,23 @@ describe('store: another writer’s long ledger read record by record', () => {
     const mutations: [string, string][] = [
       ['"outcome": "continue"', '"outcome": 5'],
       ['"n": 7,', '"n": 8,'],
-      ['{\n      "actions": [\n        "action-3"', '{\n      "note": "x",\n      "actions": [\n        "action-3"'],
+      [
+        '{\n      "actions": [\n        "action-3"',
+        '{\n      "note": "x",\n      "actions": [\n        "action-3"',
+      ],
       ['"status": "open"', '"status": "open",\n  "status": "closed"'],
       ['"resumed": 0', '"resumed": 0,\n  "schema_version": 2'],
       ['"resumed": 0', '"resumed": 0,\n  "records_sha256": "00"'],
       ['"session": "s1"', '"session": "s2"'],
       ['"blocker": null,\n', '"blocker": null\n'],
-      ['    },\n    {\n      "actions": [\n        "action-5"', '    }\n    {\n      "actions": [\n        "action-5"'],
-      ['    },\n    {\n      "actions": [\n        "action-5"', '    },\n    5,\n    {\n      "actions": [\n        "action-5"'],
+      [
+        '    },\n    {\n      "actions": [\n        "action-5"',
+        '    }\n    {\n      "actions": [\n        "action-5"',
+      ],
+      [
+        '    },\n    {\n      "actions": [\n        "action-5"',
+        '    },\n    5,\n    {\n      "actions": [\n        "action-5"',
+      ],
       ['"note": "iteration 4', '"note": "it\u00e9ration 4'],
       ['"epochs": []', '"epochs": [],\n  "iterations": []'],
       ['"evidence": null', '"evidence": [[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]'],
@@ -145,13 +165,20 @@ describe('store: another writer’s long ledger read record by record', () => {
       ['"note": "iteration 4', '"note": "iteration four'],
       ['"resumed": 0', '"resumed": 0,\n  "schema_version": 1'],
     ]) {
-      assert.equal(agreesWithFull(Buffer.from(text.replace(from as string, to as string), 'latin1'), true), 'sliced');
+      assert.equal(
+        agreesWithFull(Buffer.from(text.replace(from as string, to as string), 'latin1'), true),
+        'sliced',
+      );
     }
   });
 
   it('any one byte changed, added or taken away: never read otherwise than the full read reads it', () => {
     // The bytes around the records' boundaries and the header are where a wrong proof would show.
-    const spots = [text.indexOf('"iterations": ['), text.indexOf('\n    },\n    {'), text.lastIndexOf('\n  ]')];
+    const spots = [
+      text.indexOf('"iterations": ['),
+      text.indexOf('\n    },\n    {'),
+      text.lastIndexOf('\n  ]'),
+    ];
     const at = fc.oneof(
       fc.integer({ min: 0, max: text.length - 1 }),
       ...spots.map((spot) => fc.integer({ min: spot - 12, max: spot + 24 })),
