@@ -14,7 +14,9 @@ export type PlainPiece =
   /** The WebAssembly proof that no key repeats (store/json-keys.ts) → the JavaScript key count. */
   | 'keys-wasm'
   /** The ledger shape table compiled into plain functions (store/shape-spec.ts) → its interpreter. */
-  | 'shape-compiled';
+  | 'shape-compiled'
+  /** Another writer's long ledger read record by record (store/ledger-sliced.ts) → the full read. */
+  | 'sliced';
 
 const plain = new Set<string>();
 

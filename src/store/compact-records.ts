@@ -33,14 +33,18 @@ function isBlank(code: number | undefined): boolean {
   return code === 0x20 || code === 0x0a || code === 0x0d || code === 0x09;
 }
 
-/** The index of the quote that closes the string opened at `open` (JSON accepted: it exists). */
+/**
+ * The index of the quote that closes the string opened at `open`, or the end of `bytes` when the
+ * string is not closed (bytes no parse has accepted yet: ledger-sliced.ts looks before it parses).
+ */
 function stringEnd(bytes: Uint8Array, open: number): number {
   let at = open + 1;
-  for (;;) {
+  while (at < bytes.length) {
     const code = bytes[at] as number;
     if (code === QUOTE) return at;
     at += code === BACKSLASH ? 2 : 1;
   }
+  return bytes.length;
 }
 
 /**
@@ -48,7 +52,7 @@ function stringEnd(bytes: Uint8Array, open: number): number {
  * are read in order (nested values are skipped by bracket depth), so a key named `iterations`
  * inside a nested object, or inside a string, is never taken for it.
  */
-function iterationsOpen(bytes: Uint8Array): number {
+export function iterationsOpen(bytes: Uint8Array): number {
   let depth = 0;
   for (let at = 0; at < bytes.length; at += 1) {
     const code = bytes[at];

@@ -12,7 +12,7 @@ export {
   loadLedgerBytes,
 } from './ledger-file';
 export type { LedgerRead } from './ledger-file';
-export { readLedgerPreferSealed, appendSealed } from './ledger-sealed';
+export { readLedgerPreferSealed, readLedgerSummarised, appendSealed } from './ledger-sealed';
 export { locateLedger } from './locate';
 export type { LedgerLocation } from './locate';
 export { listSessions } from './discover';

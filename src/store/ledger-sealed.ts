@@ -25,6 +25,7 @@ import {
 } from './ledger-file';
 import { layoutFrame, RECORD_SEPARATOR } from './ledger-layout';
 import { ledgerShapeProblem } from './ledger-shape';
+import { slicedFromBytes } from './ledger-sliced';
 import {
   DIGEST_MIN_BYTES,
   finishDigest,
@@ -63,7 +64,9 @@ export function readSealedLedger(path: string, session: string): SealedLedger | 
 }
 
 /**
- * The file at `path` read once: through its seal when it proves one, else the full read's verdict
+ * The file at `path` read once, for an append: through its seal when it proves one, else record
+ * by record when it is another writer's long ledger (ledger-sliced.ts; its records then arrive
+ * laid out as this store writes them, and the append seals them), else the full read's verdict
  * on the same bytes (readLedgerFile's).
  */
 export function readLedgerPreferSealed(
@@ -73,7 +76,38 @@ export function readLedgerPreferSealed(
   const bytes = loadLedgerBytes(path);
   if (!Buffer.isBuffer(bytes)) return { read: bytes };
   const sealed = isPlain('seal') ? null : sealedFromBytes(bytes, session);
-  return sealed !== null ? { sealed } : { read: decodeLedgerBytes(bytes, path) };
+  if (sealed !== null) return { sealed };
+  const sliced = slicedFromBytes(bytes, session, true);
+  if (sliced === null || sliced.records === undefined) return { read: decodeLedgerBytes(bytes, path) };
+  const { ledger, summary, records } = sliced;
+  return {
+    sealed: {
+      ledger,
+      summary,
+      bytes: records,
+      start: 0,
+      end: records.length,
+      recordsHash: hashOfRecords([records]),
+    },
+  };
+}
+
+/**
+ * The file at `path` read once, for a reader that asks only what the records' summary answers
+ * (`status`): through its seal, or record by record (ledger-sliced.ts), when either proves the
+ * file; else the full read's verdict on the same bytes.
+ */
+export function readLedgerSummarised(
+  path: string,
+  session: string,
+):
+  | { summarised: { ledger: Ledger; summary: RecordsSummary }; read?: undefined }
+  | { summarised?: undefined; read: LedgerRead } {
+  const bytes = loadLedgerBytes(path);
+  if (!Buffer.isBuffer(bytes)) return { read: bytes };
+  const summarised =
+    (isPlain('seal') ? null : sealedFromBytes(bytes, session)) ?? slicedFromBytes(bytes, session, false);
+  return summarised !== null ? { summarised } : { read: decodeLedgerBytes(bytes, path) };
 }
 
 function sealedFromBytes(bytes: Buffer, session: string): SealedLedger | null {

@@ -337,6 +337,18 @@ export function ledgerShapeProblem(value: unknown, session?: string, recordsProv
 }
 
 /**
+ * Whether `record`, the ledger's record at `index`, has a record's shape and is numbered
+ * `index + 1` — the check the full ledger check makes of each element of `iterations`, for a
+ * reader that parses the records one at a time (ledger-sliced.ts) and never holds them all. It
+ * only answers; a record that fails is named by the full check (ledgerShapeProblem).
+ */
+export function recordPasses(record: unknown, index: number): boolean {
+  const compiled = compiledFor(iterationRecord);
+  const passes = compiled === null ? check(iterationRecord, record) === null : compiled(record);
+  return passes && (record as { n: unknown }).n === index + 1;
+}
+
+/**
  * From this many records the compiled table pays for compiling it; a young loop's ledger is
  * checked by the interpreter, as quickly as the compiling alone would take.
  */

@@ -13,6 +13,7 @@ import {
   locateLedger,
   readLedgerFile,
   readLedgerPreferSealed,
+  readLedgerSummarised,
   saveLedgerFile,
   sessionIdProblem,
   withLock,
@@ -91,8 +92,8 @@ export function guardDepth<T>(location: LedgerLocation, fn: () => T): T {
 
 /**
  * A ledger for a reader that asks only what the records' summary answers (`status`): read
- * through its seal when the file proves it (store/ledger-sealed.ts) — then `records` is given and
- * `ledger.iterations` is empty — else read in full.
+ * through its seal, or record by record, when the file proves either (store/ledger-sealed.ts) —
+ * then `records` is given and `ledger.iterations` is empty — else read in full.
  */
 export function loadLedgerSummarised(
   root: string,
@@ -100,8 +101,8 @@ export function loadLedgerSummarised(
 ): { ledger: Ledger; records?: RecordsSummary } {
   const location = checkedLocation(root, session);
   return guardDepth(location, () => {
-    const { sealed, read } = readLedgerPreferSealed(location.readPath, session);
-    if (sealed !== undefined) return { ledger: sealed.ledger, records: sealed.summary };
+    const { summarised, read } = readLedgerSummarised(location.readPath, session);
+    if (summarised !== undefined) return { ledger: summarised.ledger, records: summarised.summary };
     return { ledger: requireLedger(read, location, session) };
   });
 }

@@ -5,8 +5,20 @@
 // maintenance (either could repack the user's refs), no reflog for our refs, no fsmonitor hook,
 // no signing prompt. The environment is scrubbed of variables that point git elsewhere; the
 // repository and the private index are always passed explicitly.
-import { spawn, spawnSync } from 'node:child_process';
+import type * as ChildProcess from 'node:child_process';
 import { PINNED_CONFIG } from '../git/git';
+
+/**
+ * node:child_process, loaded when git first runs: every `iterate` reaches this module, and only
+ * one with a checkpoint runs git (loading it, with the stream and net modules it pulls in, is a
+ * few percent of an `iterate` that never needs it).
+ */
+let childProcess: typeof ChildProcess | undefined;
+function processes(): typeof ChildProcess {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  childProcess ??= require('node:child_process') as typeof ChildProcess;
+  return childProcess;
+}
 
 const MAX_OUTPUT_BYTES = 512 * 1024 * 1024;
 
@@ -92,7 +104,7 @@ function gitEnv(call: GitCall): NodeJS.ProcessEnv {
 
 /** Runs git; a git that cannot be started at all throws GitFailed. */
 export function git(place: GitPlace, args: readonly string[], call: GitCall = {}): GitResult {
-  const r = spawnSync('git', checkpointGitArgv(place, args), {
+  const r = processes().spawnSync('git', checkpointGitArgv(place, args), {
     cwd: place.top,
     input: call.input,
     env: gitEnv(call),
@@ -116,7 +128,7 @@ export function gitOk(place: GitPlace, args: readonly string[], call: GitCall = 
 /** The same pinned call as `git`, without blocking the thread (for the extension host). */
 export function gitAsync(place: GitPlace, args: readonly string[], call: GitCall = {}): Promise<GitResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn('git', checkpointGitArgv(place, args), {
+    const child = processes().spawn('git', checkpointGitArgv(place, args), {
       cwd: place.top,
       env: gitEnv(call),
       windowsHide: true,
