@@ -14,7 +14,9 @@ export type PlainPiece =
   /** The WebAssembly proof that no key repeats (store/json-keys.ts) → the JavaScript key count. */
   | 'keys-wasm'
   /** The ledger shape table compiled into plain functions (store/shape-spec.ts) → its interpreter. */
-  | 'shape-compiled';
+  | 'shape-compiled'
+  /** The CLI's own flag tokenizer (cli/parse-flags.ts) → node:util's parseArgs. */
+  | 'flag-tokenizer';
 
 const plain = new Set<string>();
 
