@@ -18,6 +18,7 @@ const TABLES = ['loop_ledger_schema', 'sessions', 'epochs', 'iterations', 'actio
 describe('PostgreSQL store: upgrading a populated schema-1 database', function () {
   this.timeout(300_000);
   let upgraded: string;
+  let upgradedName: string;
   let fresh: string;
 
   const query = async (url: string, text: string) => {
@@ -39,7 +40,7 @@ describe('PostgreSQL store: upgrading a populated schema-1 database', function (
   };
 
   before(async () => {
-    upgraded = (await createStoreDatabase('upgraded')).url;
+    ({ url: upgraded, name: upgradedName } = await createStoreDatabase('upgraded'));
     fresh = (await createStoreDatabase('fresh')).url;
     await query(upgraded, readFileSync(join(FIXTURE, 'v1.sql'), 'utf8'));
   });
@@ -76,7 +77,9 @@ describe('PostgreSQL store: upgrading a populated schema-1 database', function (
       assert.equal(r.stdout, '', args.join(' '));
       assert.match(
         r.stderr,
-        /^\S+\/upgraded: the Loop Ledger schema is at version 1, this loop-ledger needs \d+; run `loop-ledger store migrate`\n$/,
+        new RegExp(
+          `^\\S+/${upgradedName}: the Loop Ledger schema is at version 1, this loop-ledger needs \\d+; run \`loop-ledger store migrate\`\n$`,
+        ),
         args.join(' '),
       );
     }
