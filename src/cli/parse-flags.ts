@@ -1,12 +1,15 @@
 // The shared flag parser's tokenizer: node:util's `parseArgs` with `strict: true` (and
 // `allowPositionals` true by default, false on request), rewritten for start-up time. Node compiles parseArgs (and its
-// helpers) from source on first use, ~1 ms of every command's ~10 ms over a bare `node -e 0`;
-// this file is in the bundle, so it starts from the code cache like the rest. What it accepts,
-// what it returns and the first line of every error it throws are parseArgs's own — a
-// property test (test/unit/cli/parse-flags.test.ts) runs both over random argv to keep it so.
+// helpers) from source on first use; this file is in the bundle, so it starts from the code cache
+// like the rest. Counted by callgrind, it saves 2.8% of the instructions of `status` and
+// 2.7% of `iterate` at 10 iterations (bench/pieces.mjs switches it back; docs/performance.md).
+// What it accepts, what it returns and the first line of every error it throws are parseArgs's
+// own — a property test (test/unit/cli/parse-flags.test.ts) runs both over random argv to keep it so.
 // Every command reads its flags through this one, except two that reproduce an original's
 // grammar: `run` (argparse, cli/commands/run/args.ts) and the `wo` kernels (a shell `case` loop,
 // cli/commands/wo/io.ts).
+
+import { isPlain } from '../engine/plain-pieces';
 
 export interface FlagOption {
   type: 'string' | 'boolean';
@@ -32,6 +35,26 @@ interface OptionToken {
 
 /** Thrown for a usage error; the message's first line is what parseArgs's would be. */
 export class FlagError extends Error {}
+
+/** The plain call this file stands in for (the benchmark's switch, `flag-tokenizer`). */
+function parseWithNode(
+  argv: readonly string[],
+  options: Record<string, FlagOption>,
+  allowPositionals: boolean,
+): ParsedArgv {
+  // Loaded only here: requiring it at start would pay the cost the tokenizer saves.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { parseArgs } = require('node:util') as typeof import('node:util');
+  try {
+    const { values, positionals } = parseArgs({ args: [...argv], options, strict: true, allowPositionals });
+    return { values: values as ParsedArgv['values'], positionals };
+  } catch (error) {
+    const code = (error as { code?: unknown }).code;
+    if (typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS_'))
+      throw new FlagError((error as Error).message);
+    throw error;
+  }
+}
 
 function longNameOf(short: string, options: Record<string, FlagOption>): string {
   for (const name of Object.keys(options)) if (options[name]?.short === short) return name;
@@ -133,6 +156,7 @@ export function parseFlags(
   options: Record<string, FlagOption>,
   config: { allowPositionals?: boolean } = {},
 ): ParsedArgv {
+  if (isPlain('flag-tokenizer')) return parseWithNode(argv, options, config.allowPositionals !== false);
   const values: ParsedArgv['values'] = Object.create(null) as ParsedArgv['values'];
   const positionals: string[] = [];
   for (const token of tokenize(argv, options)) {

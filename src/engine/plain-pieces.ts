@@ -16,7 +16,9 @@ export type PlainPiece =
   /** The ledger shape table compiled into plain functions (store/shape-spec.ts) → its interpreter. */
   | 'shape-compiled'
   /** Another writer's long ledger read record by record (store/ledger-sliced.ts) → the full read. */
-  | 'sliced';
+  | 'sliced'
+  /** The CLI's own flag tokenizer (cli/parse-flags.ts) → node:util's parseArgs. */
+  | 'flag-tokenizer';
 
 const plain = new Set<string>();
 

@@ -1,50 +1,11 @@
-// `Date.prototype.toISOString` without its first-call cost. V8 sets up its time-zone cache
-// (reading /etc/localtime through ICU) the first time a Date is broken down into fields, even
-// for this UTC-only form: ~0.2 ms of every CLI command that stamps a record or a lock. The
-// arithmetic below gives the same text from the epoch milliseconds alone.
+// The product's time stamps, every form in one place, all from `Date.prototype.toISOString` (UTC,
+// proleptic Gregorian). A hand-written version of the arithmetic saved nothing measurable in the
+// commands that stamp (bench/pieces.mjs's header says how that was measured), so the library
+// call it is.
 
-const MS_PER_DAY = 86_400_000;
-/** 0000-01-01T00:00:00.000Z and 10000-01-01T00:00:00.000Z: outside, the years need a sign. */
-const FIRST_MS = -62_167_219_200_000;
-const END_MS = 253_402_300_800_000;
-
-const two = (n: number): string => (n < 10 ? `0${n}` : `${n}`);
-
-/**
- * The civil date of a day counted from 1970-01-01 (proleptic Gregorian, as Date uses): the
- * days-to-civil algorithm of H. Hinnant's "chrono-Compatible Low-Level Date Algorithms".
- */
-function civil(days: number): [year: number, month: number, day: number] {
-  const z = days + 719_468;
-  const era = Math.floor(z / 146_097);
-  const dayOfEra = z - era * 146_097;
-  const yearOfEra = Math.floor(
-    (dayOfEra -
-      Math.floor(dayOfEra / 1460) +
-      Math.floor(dayOfEra / 36_524) -
-      Math.floor(dayOfEra / 146_096)) /
-      365,
-  );
-  const dayOfYear = dayOfEra - (365 * yearOfEra + Math.floor(yearOfEra / 4) - Math.floor(yearOfEra / 100));
-  const shifted = Math.floor((5 * dayOfYear + 2) / 153); // March = 0
-  const day = dayOfYear - Math.floor((153 * shifted + 2) / 5) + 1;
-  const month = shifted < 10 ? shifted + 3 : shifted - 9;
-  return [yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day];
-}
-
-/** `new Date(ms).toISOString()`, e.g. `2026-12-01T18:41:40.123Z`. */
+/** `new Date(ms).toISOString()`, e.g. `2026-12-01T18:41:40.123Z`: records and locks. */
 export function isoUtc(ms: number): string {
-  if (!Number.isInteger(ms) || ms < FIRST_MS || ms >= END_MS) return new Date(ms).toISOString();
-  const days = Math.floor(ms / MS_PER_DAY);
-  const inDay = ms - days * MS_PER_DAY;
-  const [year, month, day] = civil(days);
-  const seconds = Math.floor(inDay / 1000);
-  const millis = inDay - seconds * 1000;
-  return (
-    `${String(year).padStart(4, '0')}-${two(month)}-${two(day)}` +
-    `T${two(Math.floor(seconds / 3600))}:${two(Math.floor(seconds / 60) % 60)}:${two(seconds % 60)}` +
-    `.${String(millis).padStart(3, '0')}Z`
-  );
+  return new Date(ms).toISOString();
 }
 
 /** `isoUtc` to the second, e.g. `2026-12-01T18:41:40Z`: the work-order files' form (`date -u +%FT%TZ`). */

@@ -8,6 +8,7 @@ import { createHash } from 'node:crypto';
 import { violationPath } from '../../engine/run/git-guard';
 import { buildReceipt, type CheckRecord, type FinalReceipt } from '../../engine/run/receipt';
 import { finishTerminal, type Terminal } from '../../engine/run/stop-rules';
+import { isoUtc } from '../../engine/utc-iso';
 import { ArtifactWriteError } from './artifacts';
 import { treeState } from './git';
 import { advance, first } from './phases';
@@ -83,7 +84,7 @@ async function writeEnding(state: RunState, ending: Ending): Promise<HarnessResu
       const { o } = state;
       const marker = await o.run.writeJson('cancelled.json', {
         attempt: ending.attempt,
-        cancelled_at: new Date().toISOString(),
+        cancelled_at: isoUtc(Date.now()),
         phase: ending.phase,
         run_id: o.runId,
       });

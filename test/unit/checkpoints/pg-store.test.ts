@@ -7,23 +7,21 @@ import { strict as assert } from 'node:assert';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from 'pg';
-import { startCluster, type PgCluster } from '../helpers/pg-cluster';
+import { withStoreDatabase } from '../helpers/pg-cluster';
 import { cli, tempRoot } from '../helpers/pg-cli';
 import { sampleContract, writeJson, type CliResult } from '../helpers/cli';
 import { assertGitUntouched, sh } from './repo';
 
 describe('checkpoints on a PostgreSQL store', function () {
   this.timeout(300_000);
-  let cluster: PgCluster;
+  const db = withStoreDatabase('checkpoints');
   let url: string;
 
   before(async () => {
-    cluster = await startCluster();
-    url = cluster.url;
+    url = db.url;
     const migrated = cli(['store', 'migrate', '--root', tempRoot('m'), '--store', url]);
     assert.equal(migrated.code, 0, migrated.stderr);
   });
-  after(() => cluster?.destroy());
 
   const rowsOf = async (project: string, session: string) => {
     const client = new Client(url);

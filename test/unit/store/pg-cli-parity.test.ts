@@ -4,23 +4,22 @@
 import { strict as assert } from 'node:assert';
 import { basename } from 'node:path';
 import { Client } from 'pg';
-import { startCluster, type PgCluster } from '../helpers/pg-cluster';
+import { withStoreDatabase } from '../helpers/pg-cluster';
 import { withoutClock } from '../helpers/pg-cli';
 import { agedOpening, FILES, runCase, STORE_CASES, type CaseRun, type CliTarget } from '../cli/store-cases';
 
 describe('CLI cases on both stores: the same answers on files and PostgreSQL', function () {
   this.timeout(600_000);
-  let cluster: PgCluster;
+  const db = withStoreDatabase('pg_cli_parity');
   let store: CliTarget;
 
   before(async () => {
-    cluster = await startCluster();
     store = {
       name: 'postgres',
-      args: () => ['--store', cluster.url],
+      args: () => ['--store', db.url],
       // The project is the root folder's name (each case's root is a fresh folder).
       ageEpoch: async (root, session, hours) => {
-        const client = new Client(cluster.url);
+        const client = new Client(db.url);
         await client.connect();
         try {
           const key = [basename(root), session];
@@ -41,10 +40,9 @@ describe('CLI cases on both stores: the same answers on files and PostgreSQL', f
       },
     };
     const { runCli } = await import('../helpers/cli');
-    const migrated = runCli(['store', 'migrate', '--store', cluster.url]);
+    const migrated = runCli(['store', 'migrate', '--store', db.url]);
     assert.equal(migrated.code, 0, migrated.stderr);
   });
-  after(() => cluster?.destroy());
 
   /** What a step shows, without what names its store (a listing's paths and root) or the clock. */
   const shown = (run: CaseRun, i: number): string => {

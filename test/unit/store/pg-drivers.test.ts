@@ -10,7 +10,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { Client } from 'pg';
-import { startCluster, type PgCluster } from '../helpers/pg-cluster';
+import { withStoreDatabase } from '../helpers/pg-cluster';
 import { cli, tempRoot } from '../helpers/pg-cli';
 import { CLI, childEnv, cliResultOf, runCli } from '../helpers/cli';
 import { runDirOf, runSample, sampleRepo } from '../run/helpers';
@@ -52,16 +52,14 @@ function assertUnreachable(r: { code: number | null; stderr: string }): void {
 
 describe('run, repeat and wo run on a PostgreSQL store', function () {
   this.timeout(300_000);
-  let cluster: PgCluster;
+  const db = withStoreDatabase('pg_drivers');
   let url: string;
 
   before(async () => {
-    cluster = await startCluster();
-    url = cluster.url;
+    url = db.url;
     const migrated = cli(['store', 'migrate', '--root', tempRoot('m'), '--store', url]);
     assert.equal(migrated.code, 0, migrated.stderr);
   });
-  after(() => cluster?.destroy());
 
   const rows = async (project: string, session: string) => {
     const client = new Client(url);
@@ -154,7 +152,9 @@ describe('run, repeat and wo run on a PostgreSQL store', function () {
     assert.equal(r.json.stop_reason, 'AGENT_FAILED');
     assert.match(
       r.json.reviewer.findings[0],
-      /^coder edited the ledger: edited in the PostgreSQL store 127\.0\.0\.1:\d+\/postgres changed/,
+      new RegExp(
+        `^coder edited the ledger: edited in the PostgreSQL store 127\\.0\\.0\\.1:${db.port}/${db.name} changed`,
+      ),
     );
     const status = statusElsewhere(project, 'edited');
     assert.equal(status.json.status, 'closed');

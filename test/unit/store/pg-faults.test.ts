@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from 'pg';
-import { startCluster, type PgCluster } from '../helpers/pg-cluster';
+import { withStoreDatabase } from '../helpers/pg-cluster';
 import { cli, cliAsync, CONTRACT, pooled, tempRoot } from '../helpers/pg-cli';
 import { childEnv } from '../helpers/cli';
 
@@ -53,22 +53,20 @@ function runWriter(plan: object): Promise<{ code: number | null; lines: WriterLi
 
 describe('PostgreSQL ledger store under load and faults', function () {
   this.timeout(300_000);
-  let cluster: PgCluster;
+  const db = withStoreDatabase('pg_faults');
   let contract: string;
 
   before(async () => {
-    cluster = await startCluster();
     const root = tempRoot('setup');
-    assert.equal(cli(['store', 'migrate', '--root', root, '--store', cluster.url]).code, 0);
+    assert.equal(cli(['store', 'migrate', '--root', root, '--store', db.url]).code, 0);
     // The fixture's contract, with room for every iteration these tests record.
     const text = JSON.parse(readFileSync(CONTRACT, 'utf8'));
     contract = join(tempRoot('contract'), '..', 'big.loop-contract.json');
     writeFileSync(contract, JSON.stringify({ ...text, iteration_limit: 100000 }));
   });
-  after(() => cluster?.destroy());
 
   const rows = async (session: string): Promise<{ n: number; actions: string[] }[]> => {
-    const client = new Client(cluster.url);
+    const client = new Client(db.url);
     await client.connect();
     try {
       const r = await client.query<{ n: number; record: string }>(
@@ -102,7 +100,7 @@ describe('PostgreSQL ledger store under load and faults', function () {
       '--root',
       tempRoot('shared'),
       '--store',
-      cluster.url,
+      db.url,
     ]);
     assert.equal(r.code, 0, r.stderr);
   };
@@ -123,7 +121,7 @@ describe('PostgreSQL ledger store under load and faults', function () {
         for (let i = 0; i < ITERATIONS; i += 1)
           expected.get(order[i % order.length] as string)?.push(`${prefix}-i${i}`);
         plans.push({
-          url: cluster.url,
+          url: db.url,
           project: 'shared',
           root: roots[m],
           sessions: order,
@@ -160,7 +158,7 @@ describe('PostgreSQL ledger store under load and faults', function () {
         '--project',
         'shared',
         '--store',
-        cluster.url,
+        db.url,
         '--json',
       ]);
       assert.equal(status.code, 0, status.stderr);
@@ -168,7 +166,7 @@ describe('PostgreSQL ledger store under load and faults', function () {
       assert.deepEqual([...status.json.completed_actions].sort(), [...want].sort());
     }
     const out = tempRoot('load-out');
-    const exported = cli(['store', 'export', '--root', out, '--project', 'shared', '--store', cluster.url]);
+    const exported = cli(['store', 'export', '--root', out, '--project', 'shared', '--store', db.url]);
     assert.equal(exported.code, 0, exported.stderr);
     for (const session of sessions) {
       const ledger = JSON.parse(readFileSync(join(out, '.loop', 'ledgers', `${session}.json`), 'utf8'));
@@ -204,7 +202,7 @@ describe('PostgreSQL ledger store under load and faults', function () {
                 '--root',
                 roots[m] as string,
                 '--store',
-                cluster.url,
+                db.url,
               ]).done,
           );
         }
@@ -232,7 +230,7 @@ describe('PostgreSQL ledger store under load and faults', function () {
             '--root',
             tempRoot('shared'),
             '--store',
-            cluster.url,
+            db.url,
           ]).done,
       ),
     );
@@ -250,7 +248,7 @@ describe('PostgreSQL ledger store under load and faults', function () {
 
   /** A connection of the test's own (an error event on it, as when the server stops, is expected). */
   const connect = async (): Promise<Client> => {
-    const client = new Client(cluster.url);
+    const client = new Client(db.url);
     client.on('error', () => undefined);
     await client.connect();
     return client;
@@ -309,7 +307,7 @@ describe('PostgreSQL ledger store under load and faults', function () {
     '--root',
     tempRoot('shared'),
     '--store',
-    cluster.url,
+    db.url,
     ...extra,
   ];
 
@@ -328,10 +326,14 @@ describe('PostgreSQL ledger store under load and faults', function () {
     await waitFor<number>(WAITING, (v) => v === actions.length);
     const holder = await waitFor<number>(ROW_HOLDER, (v) => v !== undefined);
     assert.ok(holder > 0);
-    cluster.stopServer();
-    await locker.end().catch(() => undefined);
-    await new Promise((resolve) => setTimeout(resolve, 1000));
-    cluster.startServer();
+    db.cluster.stopServer();
+    try {
+      await locker.end().catch(() => undefined);
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+    } finally {
+      // The cluster is the other files' too.
+      db.cluster.startServer();
+    }
     const results = await Promise.all(runs);
     results.forEach((r) => assert.equal(r.code, 0, r.stderr));
     assertGaplessOnce(await rows('restart'), actions);
@@ -424,7 +426,7 @@ describe('PostgreSQL ledger store under load and faults', function () {
         '--root',
         root,
         '--store',
-        cluster.url,
+        db.url,
         '--json',
       ];
       const first = cliAsync(args);
@@ -449,7 +451,7 @@ describe('PostgreSQL ledger store under load and faults', function () {
       '--root',
       root,
       '--store',
-      cluster.url,
+      db.url,
       '--json',
     ];
     const done = cli(args);

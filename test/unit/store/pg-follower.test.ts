@@ -7,23 +7,23 @@ import { Client } from 'pg';
 import { FOLLOW_CHANNEL, StoreFollower, type FollowerStatus } from '../../../src/store/pg/follower';
 import { NOTIFY_CHANNEL } from '../../../src/app/ledger/pg-store';
 import { openLiveStore } from '../../../src/app/ledger/pg-live';
-import { startCluster, type PgCluster } from '../helpers/pg-cluster';
+import { withStoreDatabase } from '../helpers/pg-cluster';
 import { cli, cliAsync, CONTRACT, tempRoot } from '../helpers/pg-cli';
 
 describe('PostgreSQL follower (LISTEN)', function () {
   this.timeout(120_000);
-  let cluster: PgCluster;
+  const db = withStoreDatabase('pg_follower');
   let root: string;
   const project = 'follow';
   const followers: StoreFollower[] = [];
 
   const store = (args: string[]) => {
-    const r = cli([...args, '--root', root, '--store', cluster.url, '--project', project]);
+    const r = cli([...args, '--root', root, '--store', db.url, '--project', project]);
     assert.equal(r.code, 0, r.stderr);
     return r;
   };
   const sql = async (text: string, params: unknown[] = []) => {
-    const client = new Client(cluster.url);
+    const client = new Client(db.url);
     await client.connect();
     try {
       return await client.query(text, params);
@@ -32,7 +32,7 @@ describe('PostgreSQL follower (LISTEN)', function () {
     }
   };
   const follow = (options: { firstRetryMs?: number; maxRetryMs?: number } = {}) => {
-    const follower = new StoreFollower({ url: cluster.url, project, ...options });
+    const follower = new StoreFollower({ url: db.url, project, ...options });
     followers.push(follower);
     return follower;
   };
@@ -68,7 +68,6 @@ describe('PostgreSQL follower (LISTEN)', function () {
     );
 
   before(async () => {
-    cluster = await startCluster();
     root = tempRoot(project);
     store(['store', 'migrate']);
     store(['open', '--session', 's1', '--contract', CONTRACT]);
@@ -77,7 +76,6 @@ describe('PostgreSQL follower (LISTEN)', function () {
   afterEach(async () => {
     await Promise.all(followers.splice(0).map((f) => f.close()));
   });
-  after(() => cluster?.destroy());
 
   it('listens on the channel the writers notify', () => {
     assert.equal(FOLLOW_CHANNEL, NOTIFY_CHANNEL);
@@ -86,7 +84,7 @@ describe('PostgreSQL follower (LISTEN)', function () {
   it('a write by another process wakes it, naming only the session written', async () => {
     const follower = follow();
     // Seeded from a reader's snapshot, as the extension does: the first look reports nothing old.
-    const live = openLiveStore({ url: cluster.url, project, retryMs: 2000 });
+    const live = openLiveStore({ url: db.url, project, retryMs: 2000 });
     try {
       for (const s of await live.readAll()) follower.seen(s.session, s.seq);
     } finally {
@@ -108,7 +106,7 @@ describe('PostgreSQL follower (LISTEN)', function () {
       '--root',
       root,
       '--store',
-      cluster.url,
+      db.url,
       '--project',
       project,
     ]);
@@ -170,15 +168,15 @@ describe('PostgreSQL follower (LISTEN)', function () {
     await state(follower, 'connected');
     const seq = follower.seqOf('s2');
     const down = state(follower, 'disconnected');
-    cluster.stopServer();
+    db.cluster.stopServer();
     try {
       const status = await down;
-      assert.equal(status.store, `127.0.0.1:${cluster.port}/postgres`);
+      assert.equal(status.store, `127.0.0.1:${db.port}/${db.name}`);
       // Still down after several attempts: it keeps saying so (and keeps trying).
       await new Promise((r) => setTimeout(r, 1500));
       assert.equal(follower.status.state, 'disconnected');
     } finally {
-      cluster.startServer();
+      db.cluster.startServer();
     }
     const caught = changed(follower, 's2');
     store(['iterate', '--session', 's2', '--outcome', 'continue']);
@@ -225,7 +223,7 @@ describe('PostgreSQL follower (LISTEN)', function () {
   });
 
   it('the reader gives every session with its ledger and sequence number, in the file store order', async () => {
-    const live = openLiveStore({ url: cluster.url, project, retryMs: 2000 });
+    const live = openLiveStore({ url: db.url, project, retryMs: 2000 });
     try {
       const all = await live.readAll();
       assert.deepEqual(

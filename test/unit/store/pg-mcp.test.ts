@@ -8,7 +8,7 @@ import { strict as assert } from 'node:assert';
 import { copyFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from 'pg';
-import { startCluster, type PgCluster } from '../helpers/pg-cluster';
+import { withStoreDatabase } from '../helpers/pg-cluster';
 import { cli, CONTRACT, tempRoot } from '../helpers/pg-cli';
 import { call, connect, type Connected } from '../mcp/client';
 import { CHECK, repoWithContract } from '../mcp/run-fixture';
@@ -25,7 +25,7 @@ const DIFF = `diff --git a/src/app.ts b/src/app.ts
 
 describe('mcp and brief on a PostgreSQL store', function () {
   this.timeout(300_000);
-  let cluster: PgCluster;
+  const db = withStoreDatabase('pg_mcp');
   // With a password in it: trust authentication ignores it, and nothing may ever print it.
   let url: string;
   let root: string;
@@ -35,8 +35,7 @@ describe('mcp and brief on a PostgreSQL store', function () {
   const storeArgs = () => ['--store', url, '--project', project];
 
   before(async () => {
-    cluster = await startCluster();
-    url = cluster.url.replace('postgres@', `postgres:${SECRET}@`);
+    url = db.url.replace('postgres@', `postgres:${SECRET}@`);
     root = tempRoot('w');
     mkdirSync(root, { recursive: true });
     copyFileSync(CONTRACT, join(root, 'c.loop-contract.json'));
@@ -48,7 +47,6 @@ describe('mcp and brief on a PostgreSQL store', function () {
   });
   after(async () => {
     await mcp?.close();
-    cluster?.destroy();
   });
 
   const status = (session: string) =>
@@ -148,14 +146,14 @@ describe('mcp and brief on a PostgreSQL store', function () {
     // A session of its own: the verdict above ended s1 (the contract stops on PASS).
     const opened = await call(mcp.client, 'open_loop', { session: 's3', contract: 'c.loop-contract.json' });
     assert.equal(opened.isError, false, opened.text);
-    cluster.stopServer();
+    db.cluster.stopServer();
     try {
       const down = await call(mcp.client, 'session_status', { session: 's3' });
       assert.equal(down.isError, true);
       assert.equal(down.exitCode, 74, down.text);
       assert.match(
         down.text,
-        new RegExp(`cannot reach the PostgreSQL ledger store at 127\\.0\\.0\\.1:${cluster.port}/postgres`),
+        new RegExp(`cannot reach the PostgreSQL ledger store at 127\\.0\\.0\\.1:${db.port}/${db.name}`),
       );
       assert.equal(down.text.split('\n').length, 1, down.text);
       assert.ok(!down.text.includes(SECRET), down.text);
@@ -163,7 +161,7 @@ describe('mcp and brief on a PostgreSQL store', function () {
       assert.equal(write.exitCode, 74, write.text);
       await assert.rejects(mcp.client.listResources(), /cannot reach the PostgreSQL ledger store/);
     } finally {
-      cluster.startServer();
+      db.cluster.startServer();
     }
     const back = await call(mcp.client, 'record_iteration', { session: 's3', outcome: 'continue' });
     assert.equal(back.isError, false, back.text);
@@ -242,7 +240,7 @@ describe('mcp and brief on a PostgreSQL store', function () {
   });
 
   it('the store holds the packet in its briefs table (what a verdict elsewhere needs)', async () => {
-    const sql = new Client(cluster.url);
+    const sql = new Client(db.url);
     await sql.connect();
     try {
       const rows = await sql.query(

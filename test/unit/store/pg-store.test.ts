@@ -6,19 +6,17 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFil
 import { join } from 'node:path';
 import { Client } from 'pg';
 import { SCHEMA_LATEST } from '../../../src/store/pg/schema';
-import { startCluster, type PgCluster } from '../helpers/pg-cluster';
+import { withStoreDatabase } from '../helpers/pg-cluster';
 import { cli, CONTRACT, tempRoot, withoutClock } from '../helpers/pg-cli';
 
 describe('PostgreSQL ledger store', function () {
   this.timeout(300_000);
-  let cluster: PgCluster;
+  const db = withStoreDatabase('pg_store');
   let url: string;
 
   before(async () => {
-    cluster = await startCluster();
-    url = cluster.url;
+    url = db.url;
   });
-  after(() => cluster?.destroy());
 
   const sql = async (text: string, params: unknown[] = []) => {
     const client = new Client(url);
@@ -131,7 +129,7 @@ describe('PostgreSQL ledger store', function () {
         assert.deepEqual(strip(onPg), strip(onFiles));
         assert.match(
           onPg.json.sessions[0].path,
-          /^postgres:\/\/127\.0\.0\.1:\d+\/postgres#conformance\/alpha$/,
+          new RegExp(`^postgres://127\\.0\\.0\\.1:${db.port}/${db.name}#conformance/alpha$`),
         );
         assert.equal(onPg.json.sessions.length, 2);
       } else {

@@ -6,7 +6,7 @@ import { strict as assert } from 'node:assert';
 import { cpSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { Client } from 'pg';
-import { startCluster, type PgCluster } from '../helpers/pg-cluster';
+import { createStoreDatabase } from '../helpers/pg-cluster';
 import { cli, CONTRACT, tempRoot, withoutClock } from '../helpers/pg-cli';
 
 const FIXTURE = resolve(__dirname, '../../../../test/fixtures/pg-v1');
@@ -17,8 +17,8 @@ const TABLES = ['loop_ledger_schema', 'sessions', 'epochs', 'iterations', 'actio
 
 describe('PostgreSQL store: upgrading a populated schema-1 database', function () {
   this.timeout(300_000);
-  let cluster: PgCluster;
   let upgraded: string;
+  let upgradedName: string;
   let fresh: string;
 
   const query = async (url: string, text: string) => {
@@ -40,15 +40,10 @@ describe('PostgreSQL store: upgrading a populated schema-1 database', function (
   };
 
   before(async () => {
-    cluster = await startCluster();
-    const base = cluster.url.replace(/\/postgres$/, '');
-    upgraded = `${base}/upgraded`;
-    fresh = `${base}/fresh`;
-    await query(cluster.url, 'CREATE DATABASE upgraded');
-    await query(cluster.url, 'CREATE DATABASE fresh');
+    ({ url: upgraded, name: upgradedName } = await createStoreDatabase('upgraded'));
+    fresh = (await createStoreDatabase('fresh')).url;
     await query(upgraded, readFileSync(join(FIXTURE, 'v1.sql'), 'utf8'));
   });
-  after(() => cluster?.destroy());
 
   /** A root holding the fixture's ledgers as files (the same history the v1 rows hold). */
   const filesRoot = (): string => {
@@ -82,7 +77,9 @@ describe('PostgreSQL store: upgrading a populated schema-1 database', function (
       assert.equal(r.stdout, '', args.join(' '));
       assert.match(
         r.stderr,
-        /^\S+\/upgraded: the Loop Ledger schema is at version 1, this loop-ledger needs \d+; run `loop-ledger store migrate`\n$/,
+        new RegExp(
+          `^\\S+/${upgradedName}: the Loop Ledger schema is at version 1, this loop-ledger needs \\d+; run \`loop-ledger store migrate\`\n$`,
+        ),
         args.join(' '),
       );
     }
