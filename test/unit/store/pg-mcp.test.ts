@@ -219,7 +219,7 @@ describe('mcp and brief on a PostgreSQL store', function () {
         'the run folder is local',
       );
       assert.ok(!existsSync(join(onStore, '.loop', 'ledgers')), 'no ledger file');
-      const sql = new Client(cluster.url);
+      const sql = new Client(db.url);
       await sql.connect();
       try {
         const rows = await sql.query<{ record: string }>(
