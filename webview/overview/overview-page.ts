@@ -2,7 +2,8 @@
 // outcome timeline, the weighted total, cost, one chart per rubric dimension, what the other loop
 // kinds keep, and beside them the chosen iteration's record in words. A redraw after a write
 // keeps which tables are open and which iteration is shown, and replaces the page in one step.
-import type { DimensionChart, KindNote, KindRow, OverviewModel } from '../../src/engine/overview/model';
+import type { KindRow } from '../../src/engine/overview/kind-row';
+import type { DimensionChart, KindNote, OverviewModel } from '../../src/engine/overview/model';
 import type { Series } from '../../src/engine/overview/series';
 import type { CheckpointActionName, RecordLine } from '../../src/shared/overview-protocol';
 import { RECORD_FIELDS, type RecordField } from '../../src/shared/record-fields';

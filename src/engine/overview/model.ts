@@ -14,6 +14,7 @@ import {
   type Series,
   type TimelineMark,
 } from './series';
+import type { KindRow, RunAttemptRef } from './kind-row';
 import { runRows } from './run-rows';
 
 import { isText, textOf } from './text';
@@ -27,13 +28,6 @@ export type LoopKind = 'work' | 'repeat' | 'run' | 'engineering' | 'work-order';
 
 /** The owner a work-order run's ledgers open under (src/app/workorders/ledger.ts). */
 const WORK_ORDER_OWNER = 'loop-ledger wo run';
-
-export interface KindRow {
-  readonly n: number;
-  readonly cells: string[];
-  /** A run attempt's phases and their durations in ms (null: not measurable from the files). */
-  readonly phases?: { readonly phase: string; readonly ms: number | null }[];
-}
 
 export interface RunReceiptLine {
   readonly runId: string;
@@ -121,7 +115,7 @@ export interface OverviewModel {
    * A run's rows' run and attempt (one per kind row, same order), with the run folder its
    * evidence names (repo-relative) when it names one; [] for other kinds.
    */
-  readonly runAttempts: { readonly runId: string; readonly attempt: number; readonly runDir?: string }[];
+  readonly runAttempts: RunAttemptRef[];
   /** The final receipts of the session's runs, as the run folders hold them. */
   readonly receipts: RunReceiptLine[];
   /** What the files beside the ledger could not tell (the rows then show the ledger alone). */

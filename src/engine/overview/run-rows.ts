@@ -3,7 +3,7 @@
 // phases' durations (kind-facts.ts). Only well-formed names are taken: a hostile ledger names no
 // folder outside the workspace.
 import type { IterationRecord } from '../types';
-import type { KindRow, OverviewModel } from './model';
+import type { KindRow, RunAttemptRef } from './kind-row';
 import { isText, textOf } from './text';
 
 /**
@@ -40,7 +40,7 @@ function runAttemptOf(record: IterationRecord): { runId: string; attempt: number
 /** A run's attempts as the ledger has them (the caller passes the newest it lists); the phases column is filled from the run folder. */
 export function runRows(records: readonly IterationRecord[]): {
   rows: KindRow[];
-  attempts: OverviewModel['runAttempts'];
+  attempts: RunAttemptRef[];
 } {
   const rows: KindRow[] = [];
   const attempts: { runId: string; attempt: number; runDir?: string }[] = [];
