@@ -1,6 +1,8 @@
 import { resumeOp, type Outcome } from '../../app/ledger/operations';
 import type { ResumePayload } from '../../engine/resume';
-import { resumeContinuesRepeatOnDisk } from '../../app/repeat/resume';
+import { storeLedgers } from '../../app/ledger/session-ledgers';
+import { resumeContinuesRepeatNowAsync, resumeContinuesRepeatOnDisk } from '../../app/repeat/resume';
+import { handDownStoreFlags, rawRequestBase } from '../raw-store';
 import { SESSION_FLAG, type CommandSpec, type ParsedFlags } from '../args';
 import { withHuman, type CommandOutcome } from '../outcome';
 import { UsageError } from '../usage-error';
@@ -55,17 +57,21 @@ function timeoutMs(value: ParsedFlags[string]): number {
 
 export async function run(flags: ParsedFlags, ctx: CommandContext): Promise<CommandOutcome> {
   const session = str(flags.session) as string;
-  // A repeat's state lives in files under the root: on a store, only the loop itself resumes.
-  if (ctx.store) {
-    refuseRepeatFlags(flags, session);
-    return human(session, await ctx.store.resume(session));
-  }
-  if (resumeContinuesRepeatOnDisk(ctx.root, session)) {
+  // On a store, the repeat's ledger is the store's (its summary and state files stay under the
+  // root): an unfinished one continues there, as `repeat --store` would.
+  const ledgers = ctx.store ? storeLedgers(ctx.store, rawRequestBase()) : undefined;
+  const continuesRepeat = ledgers
+    ? await resumeContinuesRepeatNowAsync(ctx.root, session, ledgers)
+    : resumeContinuesRepeatOnDisk(ctx.root, session);
+  if (continuesRepeat) {
     const answer = str(flags.answer);
     if (answer !== null && answer.trim() === '') throw new UsageError('--answer is empty');
     const scope = list(flags.scope);
     const exclude = list(flags.exclude);
     const { humanReport, runRepeatFromShell } = repeatBundle();
+    // The repeat's step commands get the same store as this process.
+    if (ledgers)
+      handDownStoreFlags({ store: str(flags.store) ?? undefined, project: str(flags.project) ?? undefined });
     const interactive =
       flags.nonInteractive !== true &&
       Boolean(process.stdin.isTTY && process.stdout.isTTY) &&
@@ -74,6 +80,7 @@ export async function run(flags: ParsedFlags, ctx: CommandContext): Promise<Comm
       {
         root: ctx.root,
         session,
+        ...(ledgers ? { ledgers } : {}),
         ...(answer !== null
           ? { answer, change: { ...(scope.length ? { scope } : {}), ...(exclude.length ? { exclude } : {}) } }
           : {}),
@@ -88,7 +95,7 @@ export async function run(flags: ParsedFlags, ctx: CommandContext): Promise<Comm
     };
   }
   refuseRepeatFlags(flags, session);
-  return human(session, resumeOp(ctx.root, session));
+  return human(session, ctx.store ? await ctx.store.resume(session) : resumeOp(ctx.root, session));
 }
 
 function refuseRepeatFlags(flags: ParsedFlags, session: string): void {

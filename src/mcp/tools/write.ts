@@ -1,10 +1,12 @@
 // The write tools: each is the CLI command's operation, called with the same input, under the
 // store's lock. A refusal writes nothing (the operations decide before they write).
+import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { openOp } from '../../app/contract/operations';
 import { briefOp, closeOp, iterateOp, resumeOp } from '../../app/ledger/operations';
 import { INPUT_LIMIT, readTextFile } from '../../app/read-input';
-import { resumeContinuesRepeatOnDisk } from '../../app/repeat/resume';
+import { usedStoreLedgers } from '../../app/ledger/session-ledgers';
+import { resumeContinuesRepeatNowAsync, resumeContinuesRepeatOnDisk } from '../../app/repeat/resume';
 import type { BriefInput, BriefPacket } from '../../engine/brief';
 import { OUTCOMES } from '../../engine/types';
 import { readBriefChange } from '../../app/brief/change';
@@ -153,7 +155,15 @@ const resumeLoop = defineTool({
     const bad = badSession(args.session);
     if (bad) return bad;
     // Continuing an unfinished repeat runs its step command: the CLI does that, this server does not.
-    if (resumeContinuesRepeatOnDisk(ctx.root, args.session))
+    const onStore = ctx.store;
+    const continuesRepeat = onStore
+      ? await resumeContinuesRepeatNowAsync(
+          ctx.root,
+          args.session,
+          usedStoreLedgers(onStore.label, (body) => onStore.run(body), randomUUID()),
+        )
+      : resumeContinuesRepeatOnDisk(ctx.root, args.session);
+    if (continuesRepeat)
       return refused(2, [
         `${args.session}: its repeat is unfinished; resuming it runs commands: use \`loop-ledger resume --session ${args.session}\``,
       ]);

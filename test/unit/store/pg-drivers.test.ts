@@ -16,6 +16,7 @@ import { CLI, childEnv, cliResultOf, runCli } from '../helpers/cli';
 import { runDirOf, runSample, sampleRepo } from '../run/helpers';
 import { STEP } from '../repeat/workspace';
 import { makeTask } from '../wo/fixture';
+import { call, connect } from '../mcp/client';
 import { woRun } from '../wo/run-helpers';
 import { spawnSync } from 'node:child_process';
 
@@ -280,6 +281,66 @@ describe('run, repeat and wo run on a PostgreSQL store', function () {
     assert.equal(status.code, 0, status.stderr);
     assert.equal(status.json.status, 'closed');
     assert.equal(status.json.final_outcome, 'complete');
+  });
+
+  it('resume --store continues a repeat paused on the store; the MCP resume_loop refuses it as on files', async () => {
+    const { root, plan } = repeatRoot();
+    const project = basename(root);
+    const contract = join(root, '..', 'contract.json');
+    execFileSync('cp', [
+      join(__dirname, '../../../../test/fixtures/contracts/valid.loop-contract.json'),
+      contract,
+    ]);
+    const onStore = { LOOP_LEDGER_STORE: url };
+    assert.equal(
+      runCli(['open', '--root', root, '--session', 'rep', '--contract', contract], { env: onStore }).code,
+      0,
+    );
+    const stuck = { summary: 'Recommend extracting a shared validator; verification failed' };
+    writeFileSync(
+      plan,
+      JSON.stringify([
+        stuck,
+        stuck,
+        stuck,
+        { summary: 'Applied an edit', files: { 'src/b.txt': '1' } },
+        { summary: 'Analysis complete. No recommendations.' },
+      ]),
+    );
+    const paused = repeat(root, plan, onStore, '--json', '--', 'node', STEP);
+    assert.equal(paused.code, 11, paused.stderr);
+    assert.equal((await rows(project, 'rep')).length, 3);
+
+    // The MCP server on the same store does not run the repeat's commands: it names the CLI.
+    const mcp = await connect(root, ['--store', url, '--project', project], {});
+    try {
+      const refused = await call(mcp.client, 'resume_loop', { session: 'rep' });
+      assert.equal(refused.isError, true, refused.text);
+      assert.match(refused.text, /its repeat is unfinished; resuming it runs commands/);
+    } finally {
+      await mcp.close();
+    }
+
+    // The CLI's resume continues the repeat on the store (before, it resumed the loop plainly).
+    const resumed = cliResultOf(
+      spawnSync(
+        process.execPath,
+        [CLI, 'resume', '--root', root, '--session', 'rep', '--store', url, '--answer', 'skip', '--json'],
+        {
+          env: childEnv({ REPEAT_PLAN: plan, CI: '', LOOP_LEDGER_STORE_RETRY_MS: '0' }),
+          encoding: 'utf8',
+          timeout: 60_000,
+        },
+      ),
+    );
+    assert.equal(resumed.code, 0, resumed.stderr);
+    assert.equal(resumed.json.exit_reason, 'settled', 'the repeat report, not the plain resume payload');
+    assert.ok(!existsSync(join(root, '.loop', 'ledgers')), 'no ledger file is written');
+    const records = await rows(project, 'rep');
+    assert.deepEqual(
+      records.map((rec) => (rec.repeat as { classification: string }).classification),
+      ['stalled', 'stalled', 'stalled', 'continuing', 'settled'],
+    );
   });
 
   it('repeat --store/--project (over the environment): recorded in that store and project', async () => {
