@@ -3,6 +3,7 @@
 // excepted) updated in it, `write-tree`, `commit-tree` with HEAD as parent. Only objects are written here;
 // the ref is created separately (refs.ts), once the iteration's number is known.
 // The sequence is a program (program.ts): the CLI runs it blocking, the extension host without.
+import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, renameSync, rmdirSync, rmSync, unlinkSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -66,9 +67,22 @@ export function* snapshotProgram(ws: CheckpointWorkspace, options: SnapshotOptio
     const head = ws.head;
     const seconds = Math.floor(options.now.getTime() / 1000);
     const date = `@${seconds} +0000`;
+    // A trailer unique to this snapshot: two processes checkpointing the same tree within one
+    // second would otherwise write the very same commit, and a ref made ahead of the ledger's lock
+    // is later told apart as "still ours" by its commit id alone (releasePendingRef).
+    const nonce = `Loop-Ledger-Snapshot: ${randomBytes(8).toString('hex')}`;
     const commit = yield* gitTextStep(
       ws.place,
-      ['commit-tree', '--no-gpg-sign', ...(head ? ['-p', head] : []), '-m', options.message, tree],
+      [
+        'commit-tree',
+        '--no-gpg-sign',
+        ...(head ? ['-p', head] : []),
+        '-m',
+        options.message,
+        '-m',
+        nonce,
+        tree,
+      ],
       {
         env: {
           GIT_AUTHOR_NAME: IDENTITY.name,

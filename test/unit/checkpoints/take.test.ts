@@ -5,6 +5,8 @@ import { mkdirSync, readFileSync, symlinkSync, truncateSync, writeFileSync } fro
 import { join } from 'node:path';
 import { runCliAsync, tempRoot } from '../helpers/cli';
 import { assertNoStack } from '../cli/setup';
+import { takeSnapshot } from '../../../src/drivers/checkpoints/snapshot';
+import { openWorkspace } from '../../../src/drivers/checkpoints/workspace';
 import { assertGitUntouched, checkpoint, ledgerRecords, makeRepo, sh } from './repo';
 
 function treeOf(root: string, ref: string): string[] {
@@ -172,6 +174,24 @@ describe('checkpoints: iterate --checkpoint', function () {
     assert.deepEqual(records.map((x) => x.checkpoint.ref).sort(), refs.sort());
     assert.equal(sh(repo.root, ['--no-optional-locks', 'status', '--porcelain=v2']), before);
     assert.equal(readFileSync(join(repo.root, 'b.txt'), 'utf8'), 'b\n');
+  });
+});
+
+describe('checkpoints: one commit per snapshot', function () {
+  this.timeout(60_000);
+
+  // Two iterates that checkpoint the same tree within one second once wrote the same commit; the
+  // one that lost the lock then deleted the winner's ref, taking it for its own ref made ahead
+  // (ownership is told by the commit id): a record named a ref that no longer existed.
+  it('two snapshots of one tree at the same second are two commits of one tree', () => {
+    const repo = makeRepo();
+    repo.write('b.txt', 'b\n');
+    const now = new Date('2026-12-02T12:00:00.000Z');
+    const options = { maxFileBytes: 10 * 1024 * 1024, now, message: 'loop-ledger checkpoint s' };
+    const a = takeSnapshot(openWorkspace(repo.root), options);
+    const b = takeSnapshot(openWorkspace(repo.root), options);
+    assert.equal(a.tree, b.tree);
+    assert.notEqual(a.commit, b.commit);
   });
 });
 
