@@ -285,13 +285,14 @@ describe('run, repeat and wo run on a PostgreSQL store', function () {
 
   it('resume --store continues a repeat paused on the store; the MCP resume_loop refuses it as on files', async () => {
     const { root, plan } = repeatRoot();
-    const project = basename(root);
+    // A project of its own: the other repeat tests use the session id `rep` in the folder's project.
+    const project = 'resume-repeat';
     const contract = join(root, '..', 'contract.json');
     execFileSync('cp', [
       join(__dirname, '../../../../test/fixtures/contracts/valid.loop-contract.json'),
       contract,
     ]);
-    const onStore = { LOOP_LEDGER_STORE: url };
+    const onStore = { LOOP_LEDGER_STORE: url, LOOP_LEDGER_PROJECT: project };
     assert.equal(
       runCli(['open', '--root', root, '--session', 'rep', '--contract', contract], { env: onStore }).code,
       0,
@@ -325,7 +326,21 @@ describe('run, repeat and wo run on a PostgreSQL store', function () {
     const resumed = cliResultOf(
       spawnSync(
         process.execPath,
-        [CLI, 'resume', '--root', root, '--session', 'rep', '--store', url, '--answer', 'skip', '--json'],
+        [
+          CLI,
+          'resume',
+          '--root',
+          root,
+          '--session',
+          'rep',
+          '--store',
+          url,
+          '--project',
+          project,
+          '--answer',
+          'skip',
+          '--json',
+        ],
         {
           env: childEnv({ REPEAT_PLAN: plan, CI: '', LOOP_LEDGER_STORE_RETRY_MS: '0' }),
           encoding: 'utf8',
