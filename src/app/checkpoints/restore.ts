@@ -25,7 +25,7 @@ import {
 } from '../../engine/checkpoints/rules';
 import { iterateEngineering } from '../../engine/engineering/iterate';
 import { EXIT, isRefusal } from '../../engine/refusal';
-import { appendToLedger, loadLedger } from '../ledger/access';
+import { appendToLedger, ledgerWritePath, loadLedger } from '../ledger/access';
 import type { LockOptions } from '../ledger/lock-options';
 import { fromRefusal, ledgerFile, operation, Refused, type Outcome } from '../outcome';
 import type { IterationRecord, Ledger } from '../../engine/types';
@@ -63,11 +63,17 @@ export function checkpointRestoreOp(
   input: RestoreInput,
   lock: LockOptions = {},
 ): Outcome<RestorePayload> {
-  return operation(ledgerFile(root, session), () =>
-    withRestoreLock(root, () => {
+  const prepare = (ledger: Ledger) =>
+    prepareRestore(root, session, checkpointsOfLedger(ledger, session), input);
+  return operation(ledgerFile(root, session), () => {
+    // A dry run writes nothing, so it takes no lock.
+    if (input.dryRun) return dryRunOutcome(prepare(loadLedger(root, session)));
+    // Before the restore lock and any file written ahead of the ledger's lock: a ledger that
+    // could not be written (its folder a link out of the root) refuses with the workspace untouched.
+    ledgerWritePath(root, session);
+    return withRestoreLock(root, () => {
       const ledger = loadLedger(root, session);
-      const prepared = prepareRestore(root, session, checkpointsOfLedger(ledger, session), input);
-      if (input.dryRun) return dryRunOutcome(prepared);
+      const prepared = prepare(ledger);
       // The engine's answer on the ledger as it is now: a pause it refuses writes no file.
       const expected = iterateEngineering(ledger, pauseInput(prepared, input), undefined);
       if (isRefusal(expected)) return fromRefusal<RestorePayload>(expected);
@@ -102,8 +108,8 @@ export function checkpointRestoreOp(
         // then the only way back to the workspace as it was.
         if (!ahead || recorded !== undefined) releasePendingRef(pending, recorded);
       }
-    }),
-  );
+    });
+  });
 }
 
 /**

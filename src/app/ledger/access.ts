@@ -201,6 +201,19 @@ export function appendToLedger<T>(
 }
 
 /**
+ * Where the session's ledger is written, refused (exit 2) when that would be outside the root (a
+ * cloned repository's `.loop` or `.loop/ledgers` as a link to elsewhere). The lock is always the
+ * .loop ledger's, whichever file is read: a session still in the original engine's folder and
+ * one already moved are the same session to every writer.
+ */
+export function ledgerWritePath(root: string, session: string): string {
+  const writePath = checkedLocation(root, session).writePath;
+  const outside = writeTargetOutsideRoot(root, writePath);
+  if (outside !== null) throw new Refused(EXIT.usage, [`${session}: ${outside}`]);
+  return writePath;
+}
+
+/**
  * Runs `fn` holding the session's lock, with the ledger located again under it and the write
  * target checked to be inside the root. A busy lock is exit 3.
  */
@@ -210,11 +223,7 @@ function underLedgerLock<T>(
   lock: LockOptions,
   fn: (location: LedgerLocation) => T,
 ): T {
-  // The lock is always the .loop ledger's, whichever file is read: a session still in the
-  // original engine's folder and one already moved are the same session to every writer.
-  const writePath = checkedLocation(root, session).writePath;
-  const outside = writeTargetOutsideRoot(root, writePath);
-  if (outside !== null) throw new Refused(EXIT.usage, [`${session}: ${outside}`]);
+  const writePath = ledgerWritePath(root, session);
   const madeForLock = missingFolders(writePath);
   try {
     return withLock(

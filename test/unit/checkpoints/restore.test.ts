@@ -1,6 +1,15 @@
 // `loop-ledger checkpoint list|diff|restore|prune` through the real CLI on real repositories.
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync, readlinkSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  renameSync,
+  symlinkSync,
+  unlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { ledgerPath, tempRoot } from '../helpers/cli';
 import { assertNoStack } from '../cli/setup';
@@ -150,6 +159,30 @@ describe('checkpoints: list, diff, restore, prune', function () {
     assert.equal(existsSync(join(repo.root, 'added-link')), false);
     assert.equal(readFileSync(first, 'utf8'), 'first\n');
     assert.equal(readFileSync(second, 'utf8'), 'second\n');
+  });
+
+  it('a .loop (or .loop/ledgers) that links out of the root: restore refused (exit 2) with the workspace untouched', () => {
+    for (const linked of ['.loop', join('.loop', 'ledgers')]) {
+      const repo = twoIterations();
+      const outside = join(tempRoot('loop-ledger-outside-'), 'moved');
+      renameSync(join(repo.root, linked), outside);
+      symlinkSync(outside, join(repo.root, linked));
+      const before = readdirSync(outside).sort();
+      const r = assertGitUntouched(repo.root, () => repo.cli('checkpoint', 'restore', '--iteration', '1'));
+      assert.equal(r.code, 2, r.stderr);
+      assert.match(r.stderr, /outside the workspace root's real path/);
+      assertNoStack(r.stderr);
+      // Not a file of the workspace written, no lock or ref left (a restore used to write the files first).
+      assert.equal(read(repo, 'a.txt'), 'three\n');
+      assert.equal(read(repo, 'added.txt'), 'added\n');
+      assert.equal(existsSync(join(repo.root, 'new.txt')), false);
+      assert.deepEqual(readdirSync(outside).sort(), before);
+      assert.equal(
+        sh(repo.root, ['for-each-ref', '--format=%(refname)', 'refs/loop-ledger']).split('\n').filter(Boolean)
+          .length,
+        2,
+      );
+    }
   });
 
   it('file names beginning with -, with spaces and newlines are restored and removed', () => {
