@@ -132,12 +132,12 @@ function parseObject(text: string): Record<string, unknown> {
   }
 }
 
-function gate(
+async function gate(
   extensionPath: string,
   args: string[],
 ): Promise<{ code: number | null; json: Record<string, unknown> }> {
-  const env: NodeJS.ProcessEnv = { ...process.env, ELECTRON_RUN_AS_NODE: '1' };
-  delete env.NODE_OPTIONS;
+  // The gates read work-order files only, never a ledger: no store is handed down.
+  const env = await cliChildEnv(undefined);
   return new Promise((resolve) => {
     execFile(
       process.execPath,
