@@ -30,6 +30,7 @@ export function epochsOf(ledger: Ledger, held?: HeldRecords): EpochView[] {
     list.push(record);
     byEpoch.set(recordEpoch(record), list);
   }
+  const countOf = (n: number): number => (held ? (held.byEpoch[n] ?? 0) : (byEpoch.get(n)?.length ?? 0));
   const views: EpochView[] = (ledger.epochs ?? []).map((entry, index) => {
     const n = typeof entry.n === 'number' ? entry.n : index + 1;
     return {
@@ -40,7 +41,7 @@ export function epochsOf(ledger: Ledger, held?: HeldRecords): EpochView[] {
       finalOutcome: entry.final_outcome ?? null,
       current: false,
       records: byEpoch.get(n) ?? [],
-      count: held ? (held.byEpoch[n] ?? 0) : (byEpoch.get(n)?.length ?? 0),
+      count: countOf(n),
       closeNote: entry.close_note ?? null,
       closeBlocker: entry.close_blocker ?? null,
     };
@@ -54,7 +55,7 @@ export function epochsOf(ledger: Ledger, held?: HeldRecords): EpochView[] {
     finalOutcome: ledger.status === 'closed' ? (ledger.final_outcome ?? null) : null,
     current: true,
     records: byEpoch.get(n) ?? [],
-    count: held ? (held.byEpoch[n] ?? 0) : (byEpoch.get(n)?.length ?? 0),
+    count: countOf(n),
     closeNote: ledger.close_note ?? null,
     closeBlocker: ledger.close_blocker ?? null,
   });
