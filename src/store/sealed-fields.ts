@@ -60,6 +60,18 @@ export function* sealedFieldsSteps(
   session: string,
   sink: (header: Ledger, count: number) => RecordSink,
 ): ReadSteps<SealedFields | null> {
+  return yield* onLedgerFile(path, function* (stat) {
+    if (stat.size < DIGEST_MIN_BYTES) return null;
+    return yield* sealedFieldsOpened(stat, session, sink);
+  });
+}
+
+/**
+ * `body` on the file at `path` opened as a ledger is (no symlink followed, no FIFO waited on,
+ * only a regular file within the cap): null when it cannot be opened, is no such file, or any
+ * read fails — the caller then takes the full read, which says why.
+ */
+function* onLedgerFile<T>(path: string, body: (stat: Stats) => ReadSteps<T | null>): ReadSteps<T | null> {
   try {
     yield { kind: 'open', path };
   } catch {
@@ -67,8 +79,8 @@ export function* sealedFieldsSteps(
   }
   try {
     const stat = (yield { kind: 'stat' }) as Stats;
-    if (unreadableEntry(stat) !== null || stat.size < DIGEST_MIN_BYTES) return null;
-    return yield* sealedFieldsOpened(stat, session, sink);
+    if (unreadableEntry(stat) !== null) return null;
+    return yield* body(stat);
   } catch {
     return null;
   } finally {
@@ -196,15 +208,8 @@ export function* recordAtSteps(
   read: Pick<SealedFields, 'offsets' | 'size' | 'mtimeMs'>,
   index: number,
 ): ReadSteps<IterationRecord | null> {
-  try {
-    yield { kind: 'open', path };
-  } catch {
-    return null;
-  }
-  try {
-    const stat = (yield { kind: 'stat' }) as Stats;
-    if (unreadableEntry(stat) !== null || stat.size !== read.size || stat.mtimeMs !== read.mtimeMs)
-      return null;
+  return yield* onLedgerFile(path, function* (stat) {
+    if (stat.size !== read.size || stat.mtimeMs !== read.mtimeMs) return null;
     const from = read.offsets[index]!;
     const to =
       index + 1 < read.offsets.length - 1
@@ -213,9 +218,5 @@ export function* recordAtSteps(
     const bytes = Buffer.allocUnsafe(to - from);
     if ((yield* readAtSteps(bytes, from)) !== bytes.length) return null;
     return JSON.parse(bytes.toString('utf8')) as IterationRecord;
-  } catch {
-    return null;
-  } finally {
-    yield { kind: 'close' };
-  }
+  });
 }
