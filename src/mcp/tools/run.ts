@@ -2,10 +2,8 @@
 // CLI's `run`, the same runOp) on a session that already has a contract. The client names no
 // command: the checks are the contract's own rubric evidence commands (a client may pick some of
 // them, word for word, never add one), and the agent config is a TOML file under the root.
-import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
-import { usedStoreLedgers } from '../../app/ledger/session-ledgers';
-import { readLedger } from '../ledger-access';
+import { driverLedgers, readLedger } from '../ledger-access';
 import { loadLedger } from '../../app/ledger/access';
 import { ledgerFile, operation } from '../../app/outcome';
 import { runOp } from '../../app/run/operation';
@@ -64,12 +62,9 @@ const runLoop = defineTool({
       ]);
     const objective = args.objective ?? (typeof contract.purpose === 'string' ? contract.purpose : '');
     const limit = typeof contract.iteration_limit === 'number' ? contract.iteration_limit : 3;
-    const onStore = ctx.store;
     const result = await runOp({
       // On a store: the ledger there (each write with a request id of its own), the run folder here.
-      ledgers: onStore
-        ? usedStoreLedgers(onStore.label, (body) => onStore.run(body), randomUUID())
-        : undefined,
+      ledgers: driverLedgers(ctx),
       root: ctx.root,
       objective,
       agentConfig,

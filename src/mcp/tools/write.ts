@@ -1,11 +1,9 @@
 // The write tools: each is the CLI command's operation, called with the same input, under the
 // store's lock. A refusal writes nothing (the operations decide before they write).
-import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { openOp } from '../../app/contract/operations';
 import { briefOp, closeOp, iterateOp, resumeOp } from '../../app/ledger/operations';
 import { INPUT_LIMIT, readTextFile } from '../../app/read-input';
-import { usedStoreLedgers } from '../../app/ledger/session-ledgers';
 import { resumeContinuesRepeatNowAsync, resumeContinuesRepeatOnDisk } from '../../app/repeat/resume';
 import type { BriefInput, BriefPacket } from '../../engine/brief';
 import { OUTCOMES } from '../../engine/types';
@@ -13,7 +11,7 @@ import { readBriefChange } from '../../app/brief/change';
 import { briefSummary } from '../brief-store';
 import type { Outcome } from '../../app/outcome';
 import { confinedPath } from '../confine';
-import { writeLedger } from '../ledger-access';
+import { driverLedgers, writeLedger } from '../ledger-access';
 import { compact } from '../paging';
 import { defineTool, fromOutcome, refused, write, type Tool } from '../tool';
 import { badSession, payload, session } from './fields';
@@ -155,13 +153,9 @@ const resumeLoop = defineTool({
     const bad = badSession(args.session);
     if (bad) return bad;
     // Continuing an unfinished repeat runs its step command: the CLI does that, this server does not.
-    const onStore = ctx.store;
-    const continuesRepeat = onStore
-      ? await resumeContinuesRepeatNowAsync(
-          ctx.root,
-          args.session,
-          usedStoreLedgers(onStore.label, (body) => onStore.run(body), randomUUID()),
-        )
+    const ledgers = driverLedgers(ctx);
+    const continuesRepeat = ledgers
+      ? await resumeContinuesRepeatNowAsync(ctx.root, args.session, ledgers)
       : resumeContinuesRepeatOnDisk(ctx.root, args.session);
     if (continuesRepeat)
       return refused(2, [
