@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { LoopLedgerApi } from '../../src/extension/extension';
 import type { EpochNode, IterationNode, SessionNode, SessionsNode } from '../../src/extension/sessions/nodes';
-import { EPOCH_ROWS, SessionsTreeProvider } from '../../src/extension/sessions/treeProvider';
+import { EPOCH_ROWS, SessionsTreeProvider, SETTLE_MS } from '../../src/extension/sessions/treeProvider';
 import { serializeLedger } from '../../src/store/ledger-file';
 import { syntheticLedger } from '../unit/overview/synthetic-ledger';
 import {
@@ -168,6 +168,8 @@ describe('Sessions tree over fixture ledgers', () => {
       1_000,
     );
     const appeared = Date.now() - started;
+    // The new session's folder is announced once more when settled (see SETTLE_MS): let that pass.
+    await new Promise((resolve) => setTimeout(resolve, SETTLE_MS + 300));
 
     const fired: (SessionsNode | undefined)[] = [];
     const listening = api.sessions.onDidChangeTreeData((node) => fired.push(node));
@@ -182,6 +184,13 @@ describe('Sessions tree over fixture ledgers', () => {
       const updated = Date.now() - started;
       console.log(`    CLI → tree: new session after ${appeared} ms, changed session after ${updated} ms`);
       assert.ok(fired.includes(session('beta')), 'the changed session node is refreshed');
+      // VS Code may drop a refresh that meets its own fetch of the row: the node is announced once
+      // more after the change settled, so the row cannot keep its old words.
+      await waitFor(
+        'beta announced again once settled',
+        () => fired.filter((node) => node === session('beta')).length >= 2,
+        SETTLE_MS + 2_000,
+      );
       for (const node of fired)
         assert.equal(node?.kind, 'session', 'a targeted refresh, never the whole tree');
     } finally {

@@ -18,6 +18,15 @@ type Folder = { folder: FolderNode; sessions: Map<string, SessionNode> };
 export const EPOCH_ROWS = 1_000;
 
 /**
+ * How long after a session's change the tree announces it once more. VS Code can drop a row's
+ * refresh that reaches it while it is still fetching that row (the row then keeps the words it had
+ * before the write until the next write: seen in a real VS Code under load, the status bar showing
+ * a session closed while its row still said "open"). The second announcement, when things have
+ * settled, re-renders that one row; changes in between move it later rather than adding more.
+ */
+export const SETTLE_MS = 1_000;
+
+/**
  * The Sessions view: (folder →) session → epoch → iteration. Sessions are read off the host's
  * thread (`SessionsReader`: each ledger parsed once, in a worker) on first use and then kept; a ledger file change re-reads that one
  * session and refreshes only its node (see `refreshFile`). Until the first read finishes,
@@ -42,6 +51,8 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionsNod
   private readonly rereads = new Map<string, Promise<unknown>>();
   /** A ledger store the sessions are read from instead of the files (the settings choose it). */
   private source: SessionSource | undefined;
+  /** The second announcement of a change, per node ('root' for the whole tree); see SETTLE_MS. */
+  private readonly settling = new Map<SessionsNode | 'root', ReturnType<typeof setTimeout>>();
 
   /** `reader`: where ledgers are read (a worker thread in the extension; inline by default). */
   constructor(
@@ -202,6 +213,21 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionsNod
     this.sessionsChanged.dispose();
     this.readStarted.dispose();
     this.reader.dispose();
+    this.settling.forEach((timer) => clearTimeout(timer));
+    this.settling.clear();
+  }
+
+  /** Announces a changed node (undefined: the whole tree) now, and once more when it settled. */
+  private announce(node: SessionsNode | undefined): void {
+    this.changed.fire(node);
+    const key = node ?? 'root';
+    clearTimeout(this.settling.get(key));
+    const timer = setTimeout(() => {
+      this.settling.delete(key);
+      this.changed.fire(node);
+    }, SETTLE_MS);
+    timer.unref?.();
+    this.settling.set(key, timer);
   }
 
   private async reread(
@@ -223,7 +249,7 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionsNod
     if (existing && timed) {
       existing.entry = timed.entry;
       existing.mtimeMs = timed.mtimeMs;
-      this.changed.fire(existing);
+      this.announce(existing);
       this.sessionsChanged.fire();
       return existing;
     }
@@ -232,7 +258,7 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionsNod
     else root.sessions.delete(session);
     sortSessions(root.sessions);
     const parent = folders.size > 1 ? root.folder : undefined;
-    this.changed.fire(parent);
+    this.announce(parent);
     this.sessionsChanged.fire();
     return parent ?? 'root';
   }
