@@ -13,8 +13,11 @@ import { readFileNow, readSessionNow, type SizedRead } from './workerRead';
 export type SessionsWorkerRequest =
   | { id: number; type: 'file'; root: string; file: LedgerFileRef }
   | { id: number; type: 'session'; root: string; session: string }
-  /** The newest `limit` records of one epoch, and how many it holds in all. */
-  | { id: number; type: 'epoch'; root: string; session: string; epoch: number; limit: number };
+  /**
+   * Up to `limit` records of one epoch before its position `end` (undefined: its newest), and how
+   * many it holds in all.
+   */
+  | { id: number; type: 'epoch'; root: string; session: string; epoch: number; limit: number; end?: number };
 
 export type SessionsWorkerReply = {
   id: number;
