@@ -267,14 +267,20 @@ describe('Sessions tree over fixture ledgers', () => {
       assert.equal(added, 1_000);
       assert.equal(await changed, current, 'the epoch node is refreshed');
       const all = (await api.sessions.getChildren(current)) as SessionsNode[];
-      assert.ok(all.every((r) => r.kind === 'iteration'), 'nothing older left: no such row');
+      assert.ok(
+        all.every((r) => r.kind === 'iteration'),
+        'nothing older left: no such row',
+      );
       assert.deepEqual(
         all.map((r) => (r as IterationNode).record.n),
         Array.from({ length: 2_000 }, (_, i) => 1_001 + i),
         'the whole epoch, in order',
       );
       // The command refuses anything that is not such a row, quietly.
-      assert.equal(await vscode.commands.executeCommand('loopLedger.showOlderIterations', { kind: 'epoch' }), 0);
+      assert.equal(
+        await vscode.commands.executeCommand('loopLedger.showOlderIterations', { kind: 'epoch' }),
+        0,
+      );
     } finally {
       rmSync(path, { force: true });
       await api.sessions.refreshFile(path);

@@ -41,7 +41,12 @@ export class EpochPages {
   async shown(key: string, at: EpochAt): Promise<EpochPage> {
     const before = this.pages.get(key);
     if (before?.entry === at.entry) return before;
-    const { records, total } = await this.reader.epochRecords(at.root, at.entry.session, at.epoch, this.rows());
+    const { records, total } = await this.reader.epochRecords(
+      at.root,
+      at.entry.session,
+      at.epoch,
+      this.rows(),
+    );
     const page = joinPages(before, { entry: at.entry, start: total - records.length, records });
     this.pages.set(key, page);
     return page;
@@ -87,7 +92,8 @@ export class EpochPages {
  * page holds, or the records at the seam differ, only the fresh page is shown.
  */
 function joinPages(before: EpochPage | undefined, fresh: EpochPage): EpochPage {
-  if (!before || before.start >= fresh.start || before.start + before.records.length < fresh.start) return fresh;
+  if (!before || before.start >= fresh.start || before.start + before.records.length < fresh.start)
+    return fresh;
   const seam = before.records[fresh.start - before.start];
   if (seam !== undefined && fresh.records[0] !== undefined && seam.n !== fresh.records[0].n) return fresh;
   return {

@@ -10,8 +10,7 @@ import type { TrustGate } from '../workspace/trust';
 import { registerSessions } from './register';
 import { openStartupSession } from './startupSession';
 import type { SessionsTreeProvider } from './treeProvider';
-import type { OlderNode } from './nodes';
-import { SHOW_OLDER_COMMAND } from './treeItems';
+import { ShowOlderIterationsCommand } from './showOlder';
 
 /** What the sessions feature adds to the API `activate` returns. */
 export interface SessionsApi {
@@ -40,14 +39,7 @@ export function registerSessionsFeature(
     trust,
     selection: () => sessions.view.selection,
   });
-  // The "Show older iterations…" row's click (hidden from the palette: it needs the row).
-  commands.register({
-    id: SHOW_OLDER_COMMAND,
-    execute: (node: unknown) =>
-      (node as Partial<OlderNode> | undefined)?.kind === 'older'
-        ? sessions.provider.showOlder(node as OlderNode)
-        : Promise.resolve(0),
-  });
+  commands.register(new ShowOlderIterationsCommand(sessions.provider));
   registerStatusBar(context, sessions);
   // Before the first read: a PostgreSQL store in the settings is what the tree reads.
   const store = registerLedgerStore(context, commands, sessions, trust);

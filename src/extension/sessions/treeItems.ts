@@ -140,7 +140,11 @@ function olderItem(node: OlderNode): vscode.TreeItem {
   item.description = vscode.l10n.t('{0} older', node.hidden);
   item.iconPath = OLDER_ICON;
   item.contextValue = contextValue(NodeKind.Older);
-  item.command = { command: SHOW_OLDER_COMMAND, title: vscode.l10n.t('Show older iterations…'), arguments: [node] };
+  item.command = {
+    command: SHOW_OLDER_COMMAND,
+    title: vscode.l10n.t('Show older iterations…'),
+    arguments: [node],
+  };
   return item;
 }
 

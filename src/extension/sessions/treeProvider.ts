@@ -302,9 +302,11 @@ async function readFolders(
  * iterations…" when older ones remain (where they will appear).
  */
 function rowsOf(node: EpochNode, page: EpochPage): SessionsNode[] {
-  const rows: SessionsNode[] = page.records.map(
-    (record): IterationNode => ({ kind: 'iteration', parent: node, record }),
-  );
+  const rows: SessionsNode[] = page.records.map((record): IterationNode => ({
+    kind: 'iteration',
+    parent: node,
+    record,
+  }));
   if (page.start > 0) rows.unshift({ kind: 'older', parent: node, hidden: page.start });
   return rows;
 }

@@ -47,7 +47,10 @@ describe('epoch pages: the tree shows a long epoch a page at a time, from the wo
   it('shows the newest page, then older pages until the whole epoch, every record once, in order', async () => {
     write(syntheticLedger(COUNT, 'long'));
     const at = { root, entry: await entry(), epoch: 2 };
-    assert.ok(at.entry.kind === 'ledger' && at.entry.held, 'the ledger is long: its records stay in the worker');
+    assert.ok(
+      at.entry.kind === 'ledger' && at.entry.held,
+      'the ledger is long: its records stay in the worker',
+    );
     const pages = new EpochPages(reader, () => ROWS);
     const first = await pages.shown('e2', at);
     assert.deepEqual(ns(first.records), range(COUNT - ROWS + 1, COUNT));

@@ -119,7 +119,10 @@ describe('sessions reader: the tree parses ledgers in a worker thread', function
       assert.deepStrictEqual(held, whole);
       // The newest records the host holds would draw a different line: the first ones are in it.
       const newestOnly = { ...viaWorker.entry, held: undefined };
-      assert.notDeepEqual(currentRows([{ ...node(viaWorker), entry: newestOnly }])[0]!.sparkline, whole!.sparkline);
+      assert.notDeepEqual(
+        currentRows([{ ...node(viaWorker), entry: newestOnly }])[0]!.sparkline,
+        whole!.sparkline,
+      );
     } finally {
       reader.dispose();
     }

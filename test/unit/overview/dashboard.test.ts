@@ -52,9 +52,15 @@ describe('overview dashboard', () => {
     totals[37] = -5;
     totals[2_500] = 250;
     const line = sparklineOf(ledger.iterations);
-    assert.ok(line.length <= SPARKLINE_BUCKETS && line.length >= SPARKLINE_BUCKETS / 2, `${line.length} points`);
+    assert.ok(
+      line.length <= SPARKLINE_BUCKETS && line.length >= SPARKLINE_BUCKETS / 2,
+      `${line.length} points`,
+    );
     const values = new Set(totals);
-    assert.ok(line.every((v) => values.has(v)), 'every point is a value of the ledger');
+    assert.ok(
+      line.every((v) => values.has(v)),
+      'every point is a value of the ledger',
+    );
     assert.equal(Math.min(...line), -5);
     assert.equal(Math.max(...line), 250);
     // The row of the newest records only, with the facts computed over all of them, draws them.
