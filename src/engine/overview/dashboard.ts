@@ -5,7 +5,7 @@
 import type { StatusPayload } from '../status';
 import type { IterationRecord, Ledger } from '../types';
 import { loopKind, type LoopKind } from './model';
-import { downsample, type SeriesPoint } from './series';
+import { downsampleColumns, SeriesColumns } from './series';
 
 /** Points in a dashboard sparkline at most (it is drawn a few dozen pixels wide). */
 export const SPARKLINE_BUCKETS = 32;
@@ -58,12 +58,13 @@ const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFi
  * ledger however long it is.
  */
 export function sparklineOf(records: readonly IterationRecord[]): number[] {
-  const totals: SeriesPoint[] = [];
+  // Straight into columns: a long ledger's worker read makes no object per record for it.
+  const totals = new SeriesColumns(records.length);
   for (const r of records) {
     const t = num(r.evaluation?.weighted_total);
-    if (t !== null) totals.push({ n: r.n, value: t });
+    if (t !== null) totals.push(r.n, t, false);
   }
-  return downsample(totals, SPARKLINE_BUCKETS / 2).points.map((p) => p.value);
+  return downsampleColumns(totals, SPARKLINE_BUCKETS / 2).points.map((p) => p.value);
 }
 
 /** What the reader computed over every record when `ledger.iterations` holds only the newest. */
