@@ -5,7 +5,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { LoopLedgerApi } from '../../src/extension/extension';
-import type { EpochNode, IterationNode, SessionNode, SessionsNode } from '../../src/extension/sessions/nodes';
+import type {
+  EpochNode,
+  IterationNode,
+  OlderNode,
+  SessionNode,
+  SessionsNode,
+} from '../../src/extension/sessions/nodes';
 import { EPOCH_ROWS, SessionsTreeProvider, SETTLE_MS } from '../../src/extension/sessions/treeProvider';
 import { serializeLedger } from '../../src/store/ledger-file';
 import { syntheticLedger } from '../unit/overview/synthetic-ledger';
@@ -225,7 +231,7 @@ describe('Sessions tree over fixture ledgers', () => {
     }
   });
 
-  it("keeps a long ledger's records in the worker: counts right, an epoch's newest records fetched on expand, capped", async function () {
+  it("keeps a long ledger's records in the worker: counts right, an epoch's newest records fetched on expand, older ones a page at a time", async function () {
     this.timeout(120_000);
     const COUNT = 3_000; // epoch 1: the first 1,000; epoch 2 (current): 2,000
     const path = join(root, '.loop', 'ledgers', 'long-held.json');
@@ -241,7 +247,7 @@ describe('Sessions tree over fixture ledgers', () => {
       assert.match(String(item(node).description), new RegExp(`^open · epoch 2: 2000/${COUNT}( · |$)`));
       const [current] = api.sessions.childrenOf(node) as EpochNode[];
       assert.equal(item(current!).description, `open · 2000/${COUNT}`);
-      const rows = (await api.sessions.getChildren(current)) as IterationNode[];
+      const [older, ...rows] = (await api.sessions.getChildren(current)) as [OlderNode, ...IterationNode[]];
       assert.equal(rows.length, EPOCH_ROWS);
       assert.deepEqual(
         rows.map((r) => r.record.n),
@@ -250,6 +256,40 @@ describe('Sessions tree over fixture ledgers', () => {
       );
       assert.ok(rows.every((r) => r.parent === current));
       assert.equal(item(rows.at(-1)!).label, `#${COUNT} ${rows.at(-1)!.record.outcome}`);
+      // Above them, the row that shows the older ones: a click runs its command with the row.
+      assert.equal(older.kind, 'older');
+      const olderItem = item(older);
+      assert.equal(olderItem.label, 'Show older iterations…');
+      assert.equal(olderItem.description, '1000 older');
+      assert.equal(olderItem.contextValue, 'olderIterations');
+      assert.equal(olderItem.command?.command, 'loopLedger.showOlderIterations');
+      const changed = new Promise<SessionsNode | undefined>((done) => {
+        const listener = api.sessions.onDidChangeTreeData((node) => {
+          listener.dispose();
+          done(node ?? undefined);
+        });
+      });
+      const added = await vscode.commands.executeCommand<number>(
+        olderItem.command!.command,
+        ...(olderItem.command!.arguments ?? []),
+      );
+      assert.equal(added, 1_000);
+      assert.equal(await changed, current, 'the epoch node is refreshed');
+      const all = (await api.sessions.getChildren(current)) as SessionsNode[];
+      assert.ok(
+        all.every((r) => r.kind === 'iteration'),
+        'nothing older left: no such row',
+      );
+      assert.deepEqual(
+        all.map((r) => (r as IterationNode).record.n),
+        Array.from({ length: 2_000 }, (_, i) => 1_001 + i),
+        'the whole epoch, in order',
+      );
+      // The command refuses anything that is not such a row, quietly.
+      assert.equal(
+        await vscode.commands.executeCommand('loopLedger.showOlderIterations', { kind: 'epoch' }),
+        0,
+      );
     } finally {
       rmSync(path, { force: true });
       await api.sessions.refreshFile(path);

@@ -3,9 +3,9 @@
 // come first whatever column the table is sorted by; within each group the chosen column decides.
 // Pure: the host reads the ledgers and passes them in.
 import type { StatusPayload } from '../status';
-import type { Ledger } from '../types';
+import type { IterationRecord, Ledger } from '../types';
 import { loopKind, type LoopKind } from './model';
-import { downsample, type SeriesPoint } from './series';
+import { downsampleColumns, SeriesColumns } from './series';
 
 /** Points in a dashboard sparkline at most (it is drawn a few dozen pixels wide). */
 export const SPARKLINE_BUCKETS = 32;
@@ -52,19 +52,44 @@ export function needsAttention(row: DashboardRow): boolean {
 
 const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
 
-/** The dashboard row of a readable ledger. */
+/**
+ * The sparkline of a ledger's weighted totals: every record with one, cut into buckets by the
+ * overview's downsampler (each bucket its lowest and highest value), so it stands for the whole
+ * ledger however long it is.
+ */
+export function sparklineOf(records: readonly IterationRecord[]): number[] {
+  // Straight into columns: a long ledger's worker read makes no object per record for it.
+  const totals = new SeriesColumns(records.length);
+  for (const r of records) {
+    const t = num(r.evaluation?.weighted_total);
+    if (t !== null) totals.push(r.n, t, false);
+  }
+  return downsampleColumns(totals, SPARKLINE_BUCKETS / 2).points.map((p) => p.value);
+}
+
+/** What the reader computed over every record when `ledger.iterations` holds only the newest. */
+export interface WholeLedgerFacts {
+  /** `sparklineOf` all the records. */
+  readonly sparkline: readonly number[];
+}
+
+/**
+ * The dashboard row of a readable ledger. `whole`: given when `ledger.iterations` holds only the
+ * newest records of a long ledger (the rest stayed where it was read), with what was computed over
+ * all of them there.
+ */
 export function dashboardRow(
   root: string,
   folder: string,
   ledger: Ledger,
   status: StatusPayload,
-  newestOnly = false,
+  whole?: WholeLedgerFacts,
 ): DashboardRow {
+  const newestOnly = whole !== undefined;
   const records = Array.isArray(ledger.iterations) ? ledger.iterations : [];
   const epoch = typeof ledger.epoch === 'number' ? ledger.epoch : 1;
   const current = records.filter((r) => (typeof r.epoch === 'number' ? r.epoch : 1) === epoch);
-  // `newestOnly`: `ledger.iterations` holds only the newest records of a long ledger (the rest
-  // stayed where it was read); the counts then come from `status`, which saw every record.
+  // Of a long ledger read elsewhere the counts come from `status`, which saw every record.
   const n = newestOnly ? status.limits.iterations.spent : current.length;
   const last = records[records.length - 1];
   const contract = (ledger.contract ?? {}) as unknown as Record<string, unknown>;
@@ -89,11 +114,6 @@ export function dashboardRow(
     if (cap !== null && spent >= cap) over = true;
   }
   if (last?.stall === 'budget-stop') over = true;
-  const totals: SeriesPoint[] = [];
-  for (const r of records) {
-    const t = num(r.evaluation?.weighted_total);
-    if (t !== null) totals.push({ n: r.n, value: t });
-  }
   const state: RowState =
     ledger.status === 'open' ? 'open' : ledger.final_outcome === 'pause' ? 'paused' : 'closed';
   return {
@@ -112,7 +132,7 @@ export function dashboardRow(
     stalled: typeof last?.stall === 'string' && last.stall !== 'budget-stop',
     escalated: (last?.outcome ?? ledger.final_outcome) === 'escalate' || ledger.final_outcome === 'escalate',
     waitingForVerdict: typeof ledger.pending_brief?.brief_id === 'string',
-    sparkline: downsample(totals, SPARKLINE_BUCKETS / 2).points.map((p) => p.value),
+    sparkline: whole ? [...whole.sparkline] : sparklineOf(records),
     problem: null,
   };
 }

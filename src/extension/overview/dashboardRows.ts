@@ -11,7 +11,7 @@ export function currentRows(nodes: readonly Pick<SessionNode, 'root' | 'entry'>[
     const folder = node.root.name || basename(node.root.path);
     if (entry.kind === 'broken') return brokenRow(entry.root, folder, entry.session, entry.problem);
     try {
-      return dashboardRow(entry.root, folder, entry.ledger, entry.status, entry.held !== undefined);
+      return dashboardRow(entry.root, folder, entry.ledger, entry.status, entry.held);
     } catch (error) {
       return brokenRow(entry.root, folder, entry.session, `unreadable ledger: ${(error as Error).message}`);
     }

@@ -118,7 +118,7 @@ async function answerEpoch(request: Extract<SessionsWorkerRequest, { type: 'epoc
   let read = await keptOf(request.root, request.session);
   // A quick read for the charts keeps no records: the tree's expand needs the full read.
   if (read.entry === undefined && read.sealed) read = await readInFull(request.root, request.session);
-  const { records, total } = epochRecords(read.entry, request.epoch, request.limit);
+  const { records, total } = epochRecords(read.entry, request.epoch, request.limit, request.end);
   parentPort?.postMessage({ id: request.id, records, total });
 }
 

@@ -8,6 +8,8 @@ export enum NodeKind {
   Broken = 'brokenSession',
   Epoch = 'epoch',
   Iteration = 'iteration',
+  /** "Show older iterations…" under an epoch of a long ledger. */
+  Older = 'olderIterations',
 }
 
 export enum NodeFlag {

@@ -75,13 +75,20 @@ function limitOf(contract: Contract | undefined): number | null {
   return typeof contract?.iteration_limit === 'number' ? contract.iteration_limit : null;
 }
 
-/** The newest `limit` records of epoch `epoch` of a read entry, and how many it holds. */
+/**
+ * Up to `limit` records of epoch `epoch` of a read entry that come before position `end` in the
+ * epoch (all of them when undefined: its newest), oldest first, and how many the epoch holds.
+ * Positions count from the epoch's first record, so a page asked for by position stays the same
+ * while later records are appended.
+ */
 export function epochRecords(
   entry: SessionEntry | undefined,
   epoch: number,
   limit: number,
+  end?: number,
 ): { records: IterationRecord[]; total: number } {
   if (entry?.kind !== 'ledger') return { records: [], total: 0 };
   const all = entry.ledger.iterations.filter((record) => recordEpoch(record) === epoch);
-  return { records: all.slice(Math.max(0, all.length - limit)), total: all.length };
+  const stop = Math.max(0, Math.min(all.length, end ?? all.length));
+  return { records: all.slice(Math.max(0, stop - limit), stop), total: all.length };
 }

@@ -10,6 +10,7 @@ import type { TrustGate } from '../workspace/trust';
 import { registerSessions } from './register';
 import { openStartupSession } from './startupSession';
 import type { SessionsTreeProvider } from './treeProvider';
+import { ShowOlderIterationsCommand } from './showOlder';
 
 /** What the sessions feature adds to the API `activate` returns. */
 export interface SessionsApi {
@@ -38,6 +39,7 @@ export function registerSessionsFeature(
     trust,
     selection: () => sessions.view.selection,
   });
+  commands.register(new ShowOlderIterationsCommand(sessions.provider));
   registerStatusBar(context, sessions);
   // Before the first read: a PostgreSQL store in the settings is what the tree reads.
   const store = registerLedgerStore(context, commands, sessions, trust);

@@ -54,3 +54,5 @@ export const BROKEN_ICON = new vscode.ThemeIcon(
   new vscode.ThemeColor('problemsErrorIcon.foreground'),
 );
 export const FOLDER_ICON = vscode.ThemeIcon.Folder;
+/** "Show older iterations…": the older rows appear above it. */
+export const OLDER_ICON = new vscode.ThemeIcon('fold-up');

@@ -32,7 +32,18 @@ export interface IterationNode {
   readonly record: IterationRecord;
 }
 
-export type SessionsNode = FolderNode | SessionNode | EpochNode | IterationNode;
+/**
+ * The last row under an epoch of a long ledger whose older records are not shown yet: a click
+ * fetches the next page of them (the tree shows a page at a time, see EPOCH_ROWS).
+ */
+export interface OlderNode {
+  readonly kind: 'older';
+  readonly parent: EpochNode;
+  /** How many of the epoch's records are older than the oldest shown. */
+  readonly hidden: number;
+}
+
+export type SessionsNode = FolderNode | SessionNode | EpochNode | IterationNode | OlderNode;
 
 /** The session a node belongs to (commands run from a context menu on any level). */
 export function sessionOf(node: SessionsNode): SessionNode | undefined {
@@ -44,6 +55,7 @@ export function sessionOf(node: SessionsNode): SessionNode | undefined {
     case 'epoch':
       return node.parent;
     case 'iteration':
+    case 'older':
       return node.parent.parent;
   }
 }

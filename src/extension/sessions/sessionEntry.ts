@@ -1,6 +1,7 @@
 // What the tree knows about one session: its ledger read through the store, or why it could not
 // be read. No vscode here: the same code feeds the tree, the pickers, the status bar and bench.
 import { status, type StatusPayload } from '../../engine/status';
+import type { WholeLedgerFacts } from '../../engine/overview/dashboard';
 import type { Ledger } from '../../engine/types';
 import { sessionIdProblem, type LedgerRead } from '../../store';
 import { deviceNameProblem } from '../../store/discover';
@@ -35,7 +36,7 @@ export interface ReadableSession extends SessionKey {
  * its event loop receiving and collecting tens of thousands of them), and the host gets the
  * newest records and how many each epoch holds. Expanding an epoch asks the worker for its records.
  */
-export interface HeldRecords {
+export interface HeldRecords extends WholeLedgerFacts {
   /** Records in the ledger in all. */
   readonly total: number;
   /** Records per epoch number, in all. */

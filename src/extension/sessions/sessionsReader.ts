@@ -53,25 +53,27 @@ export class SessionsReader {
   }
 
   /**
-   * The newest `limit` records of one epoch of a session and how many it holds: asked of the
-   * worker, which keeps a long ledger's read (read here when there is no worker or it failed).
+   * Up to `limit` records of one epoch of a session before its position `end` (undefined: the
+   * newest) and how many it holds: asked of the worker, which keeps a long ledger's read (read
+   * here when there is no worker or it failed).
    */
   async epochRecords(
     root: string,
     session: string,
     epoch: number,
     limit: number,
+    end?: number,
   ): Promise<{ records: IterationRecord[]; total: number }> {
     if (this.channel !== undefined && !this.disposed) {
       try {
-        const reply = await this.channel.request({ type: 'epoch', root, session, epoch, limit });
+        const reply = await this.channel.request({ type: 'epoch', root, session, epoch, limit, end });
         if (reply.error === undefined && reply.records && reply.total !== undefined)
           return { records: reply.records, total: reply.total };
       } catch {
         // read below
       }
     }
-    return epochRecords((await readSessionAsync(root, session))?.entry, epoch, limit);
+    return epochRecords((await readSessionAsync(root, session))?.entry, epoch, limit, end);
   }
 
   dispose(): void {

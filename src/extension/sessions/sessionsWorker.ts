@@ -5,6 +5,7 @@
 // epoch holds (receiving, keeping and collecting tens of thousands of records held the host's
 // event loop for over 100 ms), and asks for an epoch's records when the person expands it.
 import { recordEpoch } from '../../engine/ledger-view';
+import { sparklineOf } from '../../engine/overview/dashboard';
 import type { IterationRecord } from '../../engine/types';
 import type { LedgerFileRef } from '../../store/read-async';
 import type { HeldRecords, TimedEntry } from './sessionEntry';
@@ -13,8 +14,11 @@ import { readFileNow, readSessionNow, type SizedRead } from './workerRead';
 export type SessionsWorkerRequest =
   | { id: number; type: 'file'; root: string; file: LedgerFileRef }
   | { id: number; type: 'session'; root: string; session: string }
-  /** The newest `limit` records of one epoch, and how many it holds in all. */
-  | { id: number; type: 'epoch'; root: string; session: string; epoch: number; limit: number };
+  /**
+   * Up to `limit` records of one epoch before its position `end` (undefined: its newest), and how
+   * many it holds in all.
+   */
+  | { id: number; type: 'epoch'; root: string; session: string; epoch: number; limit: number; end?: number };
 
 export type SessionsWorkerReply = {
   id: number;
@@ -29,7 +33,10 @@ export type SessionsWorkerReply = {
 /** About this many bytes of ledger text go to the host with an entry: a few milliseconds to copy. */
 export const PART_BYTES = 256 * 1024;
 
-/** A long ledger's entry as the host gets it: the newest records that fit PART_BYTES, and the counts. */
+/**
+ * A long ledger's entry as the host gets it: the newest records that fit PART_BYTES, the counts,
+ * and the dashboard's sparkline of every record (the host could only draw the newest).
+ */
 function heldEntry(timed: TimedEntry | undefined): TimedEntry | null {
   if (!timed || timed.entry.kind !== 'ledger') return timed ?? null;
   const records = timed.entry.ledger.iterations;
@@ -40,7 +47,7 @@ function heldEntry(timed: TimedEntry | undefined): TimedEntry | null {
     const n = recordEpoch(record);
     byEpoch[n] = (byEpoch[n] ?? 0) + 1;
   }
-  const held: HeldRecords = { total: records.length, byEpoch };
+  const held: HeldRecords = { total: records.length, byEpoch, sparkline: sparklineOf(records) };
   const ledger = { ...timed.entry.ledger, iterations: records.slice(records.length - perPart) };
   return { ...timed, entry: { ...timed.entry, ledger, held } };
 }

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { resumeContinuesRepeat } from '../../engine/repeat/ledger';
 import { contextValue, NodeFlag, NodeKind } from './contextValue';
-import { BROKEN_ICON, epochIcon, FOLDER_ICON, iterationIcon, sessionIcon } from './icons';
+import { BROKEN_ICON, epochIcon, FOLDER_ICON, iterationIcon, OLDER_ICON, sessionIcon } from './icons';
 import {
   brokenDescription,
   epochDescription,
@@ -11,7 +11,7 @@ import {
   iterationLabel,
   sessionDescription,
 } from './labels';
-import type { EpochNode, FolderNode, IterationNode, SessionNode, SessionsNode } from './nodes';
+import type { EpochNode, FolderNode, IterationNode, OlderNode, SessionNode, SessionsNode } from './nodes';
 import { sessionState } from './sessionEntry';
 import { liveRuns, phaseLabel } from '../run/liveRuns';
 import { brokenTooltip, epochTooltip, iterationTooltip, sessionTooltip } from './tooltips';
@@ -28,6 +28,8 @@ export function treeItemFor(node: SessionsNode): vscode.TreeItem {
       return epochItem(node);
     case 'iteration':
       return iterationItem(node);
+    case 'older':
+      return olderItem(node);
   }
 }
 
@@ -42,6 +44,8 @@ export function nodeId(node: SessionsNode): string {
       return `${nodeId(node.parent)}:epoch:${node.epoch.n}`;
     case 'iteration':
       return `${nodeId(node.parent)}:#${node.record.n}`;
+    case 'older':
+      return `${nodeId(node.parent)}:older`;
   }
 }
 
@@ -124,6 +128,23 @@ function iterationItem(node: IterationNode): vscode.TreeItem {
     record.evaluation !== null && record.evaluation !== undefined && NodeFlag.Scored,
     hasCheckpoint(record) && NodeFlag.Checkpoint,
   ]);
+  return item;
+}
+
+/** The row that fetches an epoch's next page of older records (the provider's `showOlder`). */
+export const SHOW_OLDER_COMMAND = 'loopLedger.showOlderIterations';
+
+function olderItem(node: OlderNode): vscode.TreeItem {
+  const item = new vscode.TreeItem(vscode.l10n.t('Show older iterations…'), None);
+  item.id = nodeId(node);
+  item.description = vscode.l10n.t('{0} older', node.hidden);
+  item.iconPath = OLDER_ICON;
+  item.contextValue = contextValue(NodeKind.Older);
+  item.command = {
+    command: SHOW_OLDER_COMMAND,
+    title: vscode.l10n.t('Show older iterations…'),
+    arguments: [node],
+  };
   return item;
 }
 

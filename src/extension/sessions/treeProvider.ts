@@ -3,17 +3,19 @@ import { basename, dirname } from 'node:path';
 import * as vscode from 'vscode';
 import type { WorkspaceRoot } from '../workspace/roots';
 import { epochsOf } from './epochs';
-import type { EpochNode, FolderNode, IterationNode, SessionNode, SessionsNode } from './nodes';
+import { EpochPages, type EpochAt, type EpochPage } from './epochPages';
+import type { EpochNode, FolderNode, IterationNode, OlderNode, SessionNode, SessionsNode } from './nodes';
 import type { TimedEntry } from './sessionEntry';
 import { SessionsReader } from './sessionsReader';
 import type { SessionSource, StoreWrites } from './sessionSource';
-import { treeItemFor } from './treeItems';
+import { nodeId, treeItemFor } from './treeItems';
 
 type Folder = { folder: FolderNode; sessions: Map<string, SessionNode> };
 
 /**
- * At most this many iteration rows under one epoch of a long ledger (its newest): tens of
- * thousands of rows help nobody, and the session's overview charts every iteration.
+ * Iteration rows fetched at a time under one epoch of a long ledger (its newest first, then
+ * "Show older iterations…" for each further page): tens of thousands of rows at once would cross
+ * to the host and into the view in one piece, and the session's overview charts every iteration.
  */
 export const EPOCH_ROWS = 1_000;
 
@@ -53,12 +55,16 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionsNod
   private source: SessionSource | undefined;
   /** The second announcement of a change, per node ('root' for the whole tree); see SETTLE_MS. */
   private readonly settling = new Map<SessionsNode | 'root', ReturnType<typeof setTimeout>>();
+  /** The rows shown under each expanded epoch of a long ledger, by the epoch's node id. */
+  private readonly pages: EpochPages;
 
   /** `reader`: where ledgers are read (a worker thread in the extension; inline by default). */
   constructor(
     private readonly roots: () => WorkspaceRoot[],
     readonly reader: SessionsReader = new SessionsReader(undefined),
-  ) {}
+  ) {
+    this.pages = new EpochPages(reader, () => EPOCH_ROWS);
+  }
 
   /** Reads sessions from `source` (undefined: the files under each root) from now on. */
   setSource(source: SessionSource | undefined): Promise<void> {
@@ -108,20 +114,24 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionsNod
           record,
         }));
       case 'iteration':
+      case 'older':
         return [];
     }
   }
 
-  /** The newest EPOCH_ROWS records of an epoch of a long ledger, from the ledger worker. */
+  /** An epoch of a long ledger whose records stayed in the worker: the rows shown so far or its newest. */
   private async heldRecords(node: EpochNode): Promise<SessionsNode[]> {
-    const session = node.parent;
-    const { records } = await this.reader.epochRecords(
-      session.root.path,
-      session.entry.session,
-      node.epoch.n,
-      EPOCH_ROWS,
-    );
-    return records.map((record): IterationNode => ({ kind: 'iteration', parent: node, record }));
+    return rowsOf(node, await this.pages.shown(nodeId(node), epochAt(node)));
+  }
+
+  /**
+   * "Show older iterations…": fetches the page of records before the oldest shown under the
+   * epoch from the worker and shows them above it. Resolves with how many were added.
+   */
+  async showOlder(node: OlderNode): Promise<number> {
+    const added = await this.pages.older(nodeId(node.parent), epochAt(node.parent));
+    if (added > 0) this.changed.fire(node.parent);
+    return added;
   }
 
   getParent(node: SessionsNode): SessionsNode | undefined {
@@ -135,6 +145,7 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionsNod
       case 'epoch':
         return node.parent;
       case 'iteration':
+      case 'older':
         return node.parent;
     }
   }
@@ -162,6 +173,7 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionsNod
   refreshAll(): Promise<void> {
     this.generation += 1;
     this.folders = undefined;
+    this.pages.clear();
     this.loading = undefined;
     const done = this.ready();
     this.changed.fire(undefined);
@@ -256,6 +268,7 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionsNod
     if (!existing && !timed) return undefined;
     if (timed) root.sessions.set(session, sessionNode(root.folder.root, timed));
     else root.sessions.delete(session);
+    if (existing) this.pages.forget(`${nodeId(existing)}:`);
     sortSessions(root.sessions);
     const parent = folders.size > 1 ? root.folder : undefined;
     this.announce(parent);
@@ -306,6 +319,24 @@ async function readFolders(
     folders.set(root.path, { folder: { kind: 'folder', root }, sessions });
   }
   return folders;
+}
+
+/**
+ * An epoch's shown rows, oldest first as every epoch lists them, under a first row "Show older
+ * iterations…" when older ones remain (where they will appear).
+ */
+function rowsOf(node: EpochNode, page: EpochPage): SessionsNode[] {
+  const rows: SessionsNode[] = page.records.map((record): IterationNode => ({
+    kind: 'iteration',
+    parent: node,
+    record,
+  }));
+  if (page.start > 0) rows.unshift({ kind: 'older', parent: node, hidden: page.start });
+  return rows;
+}
+
+function epochAt(node: EpochNode): EpochAt {
+  return { root: node.parent.root.path, entry: node.parent.entry, epoch: node.epoch.n };
 }
 
 function sessionNode(root: WorkspaceRoot, timed: TimedEntry): SessionNode {

@@ -15,6 +15,7 @@ import {
   type TimedEntry,
 } from '../../../src/extension/sessions/sessionEntry';
 import { SessionsReader } from '../../../src/extension/sessions/sessionsReader';
+import { currentRows } from '../../../src/extension/overview/dashboardRows';
 import { OverviewRunner } from '../../../src/extension/overview/overviewRunner';
 import { serializeLedger } from '../../../src/store/ledger-file';
 import { syntheticLedger } from '../overview/synthetic-ledger';
@@ -101,6 +102,27 @@ describe('sessions reader: the tree parses ledgers in a worker thread', function
       assert.equal(await reader.session(root, 'nobody'), undefined);
       assert.equal(await reader.session(root, '../escape'), undefined);
       assert.equal(reader.readInWorker, 3);
+    } finally {
+      reader.dispose();
+    }
+  });
+
+  it("the dashboard row of a long ledger from the worker is the full read's, its sparkline over every record", async () => {
+    const reader = new SessionsReader(WORKER);
+    try {
+      const viaWorker = (await reader.session(root, 'long'))!;
+      const inline = (await readSessionAsync(root, 'long'))!;
+      assert.ok(viaWorker.entry.kind === 'ledger' && viaWorker.entry.held, 'held in the worker');
+      const node = (timed: TimedEntry) => ({ root: { name: 'ws', path: root }, entry: timed.entry });
+      const [held] = currentRows([node(viaWorker)]);
+      const [whole] = currentRows([node(inline)]);
+      assert.deepStrictEqual(held, whole);
+      // The newest records the host holds would draw a different line: the first ones are in it.
+      const newestOnly = { ...viaWorker.entry, held: undefined };
+      assert.notDeepEqual(
+        currentRows([{ ...node(viaWorker), entry: newestOnly }])[0]!.sparkline,
+        whole!.sparkline,
+      );
     } finally {
       reader.dispose();
     }

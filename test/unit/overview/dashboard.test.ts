@@ -10,6 +10,8 @@ import {
   needsAttention,
   orderRows,
   SORT_COLUMNS,
+  SPARKLINE_BUCKETS,
+  sparklineOf,
   type DashboardRow,
 } from '../../../src/engine/overview/dashboard';
 import { status } from '../../../src/engine/status';
@@ -39,6 +41,36 @@ describe('overview dashboard', () => {
     assert.equal(r.overBudget, true);
     assert.equal(r.sparkline.length, 12);
     assert.equal(r.waitingForVerdict, false);
+  });
+
+  it("a long ledger's sparkline stands for every record: its values, the lowest and highest kept, the whole run", () => {
+    const ledger = syntheticLedger(5_000, 'long');
+    const totals = ledger.iterations.map((r) => r.evaluation!.weighted_total);
+    // A dip far back and a spike in the middle: neither is among the newest records.
+    ledger.iterations[37]!.evaluation!.weighted_total = -5;
+    ledger.iterations[2_500]!.evaluation!.weighted_total = 250;
+    totals[37] = -5;
+    totals[2_500] = 250;
+    const line = sparklineOf(ledger.iterations);
+    assert.ok(
+      line.length <= SPARKLINE_BUCKETS && line.length >= SPARKLINE_BUCKETS / 2,
+      `${line.length} points`,
+    );
+    const values = new Set(totals);
+    assert.ok(
+      line.every((v) => values.has(v)),
+      'every point is a value of the ledger',
+    );
+    assert.equal(Math.min(...line), -5);
+    assert.equal(Math.max(...line), 250);
+    // The row of the newest records only, with the facts computed over all of them, draws them.
+    const newest = { ...ledger, iterations: ledger.iterations.slice(-250) };
+    const held = dashboardRow('/ws', 'ws', newest, status(ledger).payload, { sparkline: line });
+    assert.deepEqual(held.sparkline, line);
+    assert.deepEqual(held.sparkline, dashboardRow('/ws', 'ws', ledger, status(ledger).payload).sparkline);
+    assert.equal(held.n, dashboardRow('/ws', 'ws', ledger, status(ledger).payload).n);
+    // Records without a weighted total are left out, not drawn as zero.
+    assert.deepEqual(sparklineOf([]), []);
   });
 
   it('puts the loops needing a person first, then sorts by the column', () => {
