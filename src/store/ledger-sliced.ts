@@ -106,8 +106,8 @@ export function slicedEarly(
     const first = whole.subarray(0, Math.min(chunk, whole.length));
     const filled = yield* readOn(first, 0);
     const head = first.subarray(0, filled);
-    // The records' opening is looked for first, natively: this store's own layout (one record a
-    // line) never holds it, and walking its header key by key in JavaScript costs more.
+    // The records' opening is looked for first, natively: this store's own layout writes each
+    // record on one line, so its files seldom hold it, and walking a header key by key costs more.
     if (head[0] !== 0x7b || head.indexOf(LIST_FIRST) < 0) return { filled };
     const open = iterationsOpen(head);
     if (open < 0 || !startsAt(head, open, LIST_FIRST)) return { filled };
