@@ -40,19 +40,37 @@ function keysScanner(): KeysExports | null {
  * of over 64 keys, deep nesting, or no WebAssembly): then the exact check must decide.
  */
 export function keysProvedUnique(bytes: Uint8Array): boolean {
-  if (isPlain('keys-wasm')) return false;
+  const proof = keysProof();
+  return proof !== null && proof.add(bytes) && proof.proved();
+}
+
+/** The proof over a text given in pieces, in order (keysProvedUnique's, for a file read in steps). */
+interface KeysProof {
+  /** Feeds the next piece; false once the proof has failed (it then stays failed). */
+  add(piece: Uint8Array): boolean;
+  /** Whether every piece fed so far, together JSON that JSON.parse accepted, is proved. */
+  proved(): boolean;
+}
+
+/** A proof to feed, or null where there is none (the plain variant, no WebAssembly). One at a time. */
+export function keysProof(): KeysProof | null {
+  if (isPlain('keys-wasm')) return null;
   const scanner = keysScanner();
-  if (scanner === null) return false;
-  try {
-    scanner.reset();
-    const memory = new Uint8Array(scanner.memory.buffer);
-    for (let at = 0; at < bytes.length; at += CHUNK_BYTES) {
-      const chunk = bytes.subarray(at, Math.min(at + CHUNK_BYTES, bytes.length));
-      memory.set(chunk, CHUNK_AT);
-      if (scanner.scan(CHUNK_AT, chunk.length) !== 0) return false;
+  if (scanner === null) return null;
+  scanner.reset();
+  let ok = true;
+  const add = (bytes: Uint8Array): boolean => {
+    try {
+      const memory = new Uint8Array(scanner.memory.buffer);
+      for (let at = 0; ok && at < bytes.length; at += CHUNK_BYTES) {
+        const chunk = bytes.subarray(at, Math.min(at + CHUNK_BYTES, bytes.length));
+        memory.set(chunk, CHUNK_AT);
+        if (scanner.scan(CHUNK_AT, chunk.length) !== 0) ok = false;
+      }
+    } catch {
+      ok = false; // text JSON.parse did not accept (not this proof's input): not proved
     }
-    return true;
-  } catch {
-    return false; // text JSON.parse did not accept (not this function's input): not proved
-  }
+    return ok;
+  };
+  return { add, proved: () => ok };
 }

@@ -19,13 +19,16 @@ import type { IterationRecord, Ledger } from '../engine/types';
 import {
   decodeLedgerBytes,
   loadLedgerBytes,
+  readLedgerFile,
   SCHEMA_VERSION,
   writeLedgerParts,
   type LedgerRead,
 } from './ledger-file';
 import { layoutFrame, RECORD_SEPARATOR } from './ledger-layout';
 import { ledgerShapeProblem } from './ledger-shape';
-import { slicedFromBytes } from './ledger-sliced';
+import { slicedEarly, slicedFromBytes } from './ledger-sliced';
+import { ledgerBytesSteps } from './read-steps';
+import { runReadSync } from './read-sync';
 import {
   DIGEST_MIN_BYTES,
   finishDigest,
@@ -103,8 +106,16 @@ export function readLedgerSummarised(
 ):
   | { summarised: { ledger: Ledger; summary: RecordsSummary }; read?: undefined }
   | { summarised?: undefined; read: LedgerRead } {
-  const bytes = loadLedgerBytes(path);
-  if (!Buffer.isBuffer(bytes)) return { read: bytes };
+  const got = runReadSync(ledgerBytesSteps(path, slicedEarly(session)));
+  if ('early' in got) {
+    if (got.early !== null) return { summarised: got.early };
+    // Not proved record by record: the full read of the file decides, as for any other file.
+    return { read: readLedgerFile(path) };
+  }
+  if ('refused' in got) return { read: got.refused };
+  const bytes = got.bytes;
+  // Read whole: this store's sealed layout, or another writer's whose records begin past the
+  // first step (a long header), which is still read record by record, from the whole bytes.
   const summarised =
     (isPlain('seal') ? null : sealedFromBytes(bytes, session)) ?? slicedFromBytes(bytes, session, false);
   return summarised !== null ? { summarised } : { read: decodeLedgerBytes(bytes, path) };

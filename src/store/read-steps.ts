@@ -64,11 +64,22 @@ export function advance<T>(steps: ReadSteps<T>, reply: ReadReply): IteratorResul
 export type CappedBytes = { bytes: Buffer; mtimeMs: number } | { refused: LedgerRead; mtimeMs: number };
 
 /**
- * A regular file of at most LEDGER_SIZE_LIMIT bytes, opened as a ledger is (no symlink
- * followed, no FIFO or device waited on), its size taken from the opened file; `mtimeMs` is the
- * opened file's (0 when it could not be opened).
+ * A read that may answer from the file before it is read whole: given the buffer the whole read
+ * reads into (room for the file and a byte; its pages cost only once written), it reads on from
+ * the file's start and either answers (`early`) or says how many of the file's first bytes it
+ * left at the buffer's start (`filled`), which the whole read then continues from.
  */
-export function* ledgerBytesSteps(path: string): ReadSteps<CappedBytes> {
+export type EarlyRead<T> = (buffer: Buffer) => ReadSteps<{ early: T } | { filled: number }>;
+
+export function ledgerBytesSteps(path: string): ReadSteps<CappedBytes>;
+export function ledgerBytesSteps<T>(
+  path: string,
+  early: EarlyRead<T>,
+): ReadSteps<CappedBytes | { early: T; mtimeMs: number }>;
+export function* ledgerBytesSteps<T>(
+  path: string,
+  early?: EarlyRead<T>,
+): ReadSteps<CappedBytes | { early: T; mtimeMs: number }> {
   try {
     yield { kind: 'open', path };
   } catch (error) {
@@ -80,7 +91,14 @@ export function* ledgerBytesSteps(path: string): ReadSteps<CappedBytes> {
     mtimeMs = stat.mtimeMs;
     const refused = unreadableEntry(stat);
     if (refused) return { refused, mtimeMs };
-    const bytes = yield* readToCap(stat.size, LEDGER_SIZE_LIMIT);
+    const buffer = Buffer.allocUnsafe(Math.max(stat.size + 1, 64 * 1024));
+    let filled = 0;
+    if (early !== undefined) {
+      const got = yield* early(buffer);
+      if ('early' in got) return { early: got.early, mtimeMs };
+      filled = got.filled;
+    }
+    const bytes = yield* readToCap(buffer, filled, LEDGER_SIZE_LIMIT);
     return typeof bytes === 'number' ? { refused: oversized(bytes), mtimeMs } : { bytes, mtimeMs };
   } catch (error) {
     return { refused: readFailure(error), mtimeMs };
@@ -206,10 +224,12 @@ export function* ledgerFileSteps(path: string): ReadSteps<{ read: LedgerRead; mt
 /**
  * Reads to the end, whatever stat said (a file can grow while it is read), but never past `cap`:
  * the cap holds even for a file that keeps growing. The bytes, or the count read once over the cap.
+ * The read goes on into `start` (made with room for the size stat gave and a byte) after its first
+ * `filled` bytes, the file's first, already read.
  */
-function* readToCap(size: number, cap: number): ReadSteps<Buffer | number> {
-  let buffer = Buffer.allocUnsafe(Math.max(size + 1, 64 * 1024));
-  let length = 0;
+function* readToCap(start: Buffer, filled: number, cap: number): ReadSteps<Buffer | number> {
+  let buffer = start;
+  let length = filled;
   for (;;) {
     if (length === buffer.length) {
       if (length > cap) return length;
@@ -244,7 +264,7 @@ export function* textFileSteps(path: string, cap: number): ReadSteps<TextRead> {
     const stat = (yield { kind: 'stat' }) as Stats;
     if (!stat.isFile()) return { kind: 'refused', reason: 'is not a regular file' };
     if (stat.size > cap) return { kind: 'refused', reason: `is larger than ${cap} bytes` };
-    const bytes = yield* readToCap(stat.size, cap);
+    const bytes = yield* readToCap(Buffer.allocUnsafe(Math.max(stat.size + 1, 64 * 1024)), 0, cap);
     if (typeof bytes === 'number') return { kind: 'refused', reason: `is larger than ${cap} bytes` };
     if (!isUtf8(bytes)) return { kind: 'refused', reason: 'is not valid UTF-8 text' };
     const bom = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;

@@ -12,7 +12,15 @@ import type { IterationRecord, Ledger } from '../../../src/engine/types';
 import { decodeLedgerBytes, readLedgerFile, saveLedgerFile } from '../../../src/store/ledger-file';
 import { COPY_FROM_BYTES } from '../../../src/store/ledger-layout';
 import { appendSealed, readLedgerPreferSealed, readSealedLedger } from '../../../src/store/ledger-sealed';
-import { slicedFromBytes } from '../../../src/store/ledger-sliced';
+import {
+  SLICED_CHUNK_BYTES,
+  slicedEarly,
+  slicedFromBytes,
+  type SlicedLedger,
+} from '../../../src/store/ledger-sliced';
+import { ledgerBytesSteps } from '../../../src/store/read-steps';
+import { runReadSync } from '../../../src/store/read-sync';
+import { KEYS_PROOF_FROM_BYTES } from '../../../src/store/json-scan';
 import { DIGEST_MIN_BYTES } from '../../../src/store/records-digest';
 import { originalText, sampleLedger, sampleRecord } from './fixtures/sample-ledger';
 
@@ -60,10 +68,39 @@ function variedLedger(count = LONG): Ledger {
   return ledger;
 }
 
-/** Sliced says null, or answers exactly as the full read of the same bytes. */
+/** The file for `status`'s read in steps (one per run: the tests below write it again and again). */
+const stepsDir = mkdtempSync(join(tmpdir(), 'loop-ledger-sliced-steps-'));
+after(() => rmSync(stepsDir, { recursive: true, force: true }));
+
+/**
+ * `status`'s read of `bytes` as a file, in steps of `chunk` bytes: the record-by-record answer
+ * (null when not proved), or 'whole' when the file was read whole (not another writer's layout).
+ */
+function slicedInSteps(bytes: Buffer, chunk: number): SlicedLedger | null | 'whole' {
+  const path = join(stepsDir, 's1.json');
+  writeFileSync(path, bytes);
+  const got = runReadSync(ledgerBytesSteps(path, slicedEarly('s1', chunk, 0)));
+  return 'early' in got ? got.early : 'whole';
+}
+
+/** Steps of the default size, and small odd steps (a record often straddles two). */
+const STEPS = [SLICED_CHUNK_BYTES, 64 * 1024 + 7];
+
+/**
+ * Sliced says null, or answers exactly as the full read of the same bytes; read as `status`
+ * reads a file, in steps, it says the same as from the whole bytes.
+ */
 function agreesWithFull(bytes: Buffer, keep: boolean): 'sliced' | 'full' {
   const sliced = slicedFromBytes(bytes, 's1', keep);
   const full = decodeLedgerBytes(bytes, '/x/s1.json');
+  if (!keep) {
+    for (const chunk of STEPS) {
+      const stepped = slicedInSteps(bytes, chunk);
+      // Read whole (records beginning past the first step, or not another writer's layout), the
+      // whole bytes are read as slicedFromBytes reads them.
+      if (stepped !== 'whole') assert.deepEqual(stepped, sliced, `read in steps of ${chunk}`);
+    }
+  }
   if (sliced === null) return 'full';
   assert.equal(full.kind, 'ok', full.kind === 'corrupt' ? `let through: ${full.reason}` : full.kind);
   if (full.kind !== 'ok') throw new Error('unreachable');
@@ -157,10 +194,31 @@ describe('store: another writer’s long ledger read record by record', () => {
       assert.ok(text.includes(from), from);
       const changed = text.replace(from, to);
       assert.equal(agreesWithFull(Buffer.from(changed, 'utf8'), true), 'full', to);
+      assert.equal(agreesWithFull(Buffer.from(changed, 'utf8'), false), 'full', to);
     }
     // Cut short, or with text after its end, or a string never closed: still the full read's.
-    for (const changed of [text.slice(0, -3), `${text}x`, `${text}"`, text.slice(0, text.length / 2)])
+    for (const changed of [text.slice(0, -3), `${text}x`, `${text}"`, text.slice(0, text.length / 2)]) {
       assert.equal(agreesWithFull(Buffer.from(changed, 'latin1'), true), 'full');
+      assert.equal(agreesWithFull(Buffer.from(changed, 'latin1'), false), 'full');
+    }
+  });
+
+  it('read in steps: a record longer than a step, and a file the key proof covers', () => {
+    const long = variedLedger();
+    (long.iterations[40] as IterationRecord).note = 'x'.repeat(3 * SLICED_CHUNK_BYTES);
+    assert.equal(agreesWithFull(Buffer.from(originalText(long), 'latin1'), false), 'sliced');
+    // Over the size from which the WebAssembly proof, fed step by step, decides about keys.
+    const big = originalText(variedLedger(LONG * 6));
+    assert.ok(big.length >= KEYS_PROOF_FROM_BYTES);
+    assert.equal(agreesWithFull(Buffer.from(big, 'latin1'), false), 'sliced');
+    const last = big.lastIndexOf('"outcome": ');
+    const repeated = `${big.slice(0, last)}"outcome": "stop",\n      ${big.slice(last)}`;
+    assert.equal(agreesWithFull(Buffer.from(repeated, 'latin1'), false), 'full');
+    // Each of these was read in steps, not whole.
+    for (const text of [originalText(long), big]) {
+      const stepped = slicedInSteps(Buffer.from(text, 'latin1'), 64 * 1024 + 7);
+      assert.ok(stepped !== null && stepped !== 'whole');
+    }
   });
 
   it('a change it can prove harmless is read record by record, as the full read reads it', () => {
