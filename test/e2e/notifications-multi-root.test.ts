@@ -80,8 +80,15 @@ describe('notifications in a multi-root workspace', function () {
     workbench = await Workbench.open({ prepare, workspaceFile: 'multi.code-workspace' });
     // As a person watching loops has it: the Loop Ledger view shown.
     await workbench.openViewContainer('Loop Ledger');
-    for (const folder of Object.keys(FOLDERS))
-      await workbench.pane('Sessions').locator('.monaco-list-row', { hasText: folder }).first().waitFor();
+    try {
+      for (const folder of Object.keys(FOLDERS))
+        await workbench.pane('Sessions').locator('.monaco-list-row', { hasText: folder }).first().waitFor();
+    } catch (error) {
+      await workbench.screenshot('failed-multi-root-folders-shown').catch(() => undefined);
+      // CI keeps only the output: say what the side bar showed instead of the folders.
+      console.log(`side bar when the folders were not shown:\n${await workbench.sideBarText()}`);
+      throw error;
+    }
   });
 
   after(async function () {

@@ -97,18 +97,33 @@ export class Workbench {
     return this.page.locator(`.activitybar a.action-label[aria-label^="${title}"]`);
   }
 
-  /** Shows a view container from the activity bar (a click on an already open one would hide it). */
+  /**
+   * Shows a view container from the activity bar (a click on an already open one would hide it).
+   * Ends only once the container is shown: a click that lands while the workbench is still laying
+   * out its activity bar can be lost, so an unshown container is clicked again.
+   */
   async openViewContainer(title: string): Promise<void> {
     const item = this.activityBarItem(title);
-    const checked = await item.evaluate(
-      (el) => el.closest('.action-item')?.classList.contains('checked') ?? false,
-    );
-    // On the item, not its label: the count badge (loops that need a person) lies over the whole
-    // label and takes the click; it is inside the item, so the item still gets it.
-    if (!checked)
+    const shown = () =>
+      item.evaluate((el) => el.closest('.action-item')?.classList.contains('checked') ?? false);
+    for (let attempt = 1; !(await shown()); attempt++) {
+      if (attempt > 3) throw new Error(`the "${title}" view container did not open after 3 clicks`);
+      // On the item, not its label: the count badge (loops that need a person) lies over the whole
+      // label and takes the click; it is inside the item, so the item still gets it.
       await this.page
         .locator(`.activitybar .action-item:has(a.action-label[aria-label^="${title}"])`)
         .click();
+      const deadline = Date.now() + 5_000;
+      while (Date.now() < deadline && !(await shown())) await this.page.waitForTimeout(100);
+    }
+  }
+
+  /** What the side bar shows, as text: printed when a test fails to find a row in it. */
+  async sideBarText(): Promise<string> {
+    return this.page
+      .locator('.part.sidebar')
+      .innerText({ timeout: 5_000 })
+      .catch((error: unknown) => `(no side bar: ${String(error)})`);
   }
 
   /** A view's pane, found by its header title. */
