@@ -26,7 +26,7 @@ import { isAscii } from 'node:buffer';
 import { isPlain } from '../engine/plain-pieces';
 import { addRecord, emptySummary, type RecordsSummary } from '../engine/records-summary';
 import type { IterationRecord, Ledger } from '../engine/types';
-import { compactRecords, iterationsOpen } from './compact-records';
+import { compactRecordsOver, iterationsOpen } from './compact-records';
 import { keysProof } from './json-keys';
 import { KEYS_PROOF_FROM_BYTES, mayRepeatKeys } from './json-scan';
 import { COPY_FROM_BYTES, RECORD_SEPARATOR } from './ledger-layout';
@@ -68,6 +68,9 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
  * The ledger in `bytes` (a whole file of at least DIGEST_MIN_BYTES) read record by record, or
  * null when this reader cannot prove it (then the full read decides). `keep`: also lay the
  * records out for a rewrite (`iterate`); null then too when they are too short to be sealed.
+ * With `keep`, a file of COPY_FROM_BYTES or more has its records laid out over its own `bytes`
+ * (compactRecordsOver): when the answer is not null, `bytes` no longer hold the file; when it is
+ * null they are as they were, for the full read.
  */
 export function slicedFromBytes(bytes: Buffer, session: string, keep: boolean): SlicedLedger | null {
   if (isPlain('sliced') || bytes.length < DIGEST_MIN_BYTES || bytes[0] !== 0x7b) return null;
@@ -181,6 +184,7 @@ function* slicedSteps(
   const texts: string[] | null = keep && size < COPY_FROM_BYTES ? [] : null;
   let at = open + LIST_FIRST.length - 2; // the first record's `{`
   let end: number;
+  let proved: { ledger: Ledger; summary: RecordsSummary };
   try {
     for (let index = 0; ; index += 1) {
       let close = view.indexOf(RECORD_CLOSE, at);
@@ -213,16 +217,21 @@ function* slicedSteps(
     if (countKeys ? mayRepeatKeys(headText, header) : proof?.proved() !== true) return null;
     const ledger = header as unknown as Ledger;
     if (!keep) return { ledger, summary };
-    const records =
-      texts === null
-        ? compactRecords(first, summary.count)
-        : Buffer.from(texts.join(RECORD_SEPARATOR), 'utf8');
-    // A rewrite seals records of DIGEST_MIN_BYTES or more; shorter ones take the full path.
-    if (records === null || records.length < DIGEST_MIN_BYTES) return null;
-    return { ledger, summary, records };
+    if (texts === null) {
+      proved = { ledger, summary };
+    } else {
+      const records = Buffer.from(texts.join(RECORD_SEPARATOR), 'utf8');
+      // A rewrite seals records of DIGEST_MIN_BYTES or more; shorter ones take the full path.
+      return records.length < DIGEST_MIN_BYTES ? null : { ledger, summary, records };
+    }
   } catch {
     return null; // not JSON, nested too deeply…: the full read says what
   }
+  // Copied over the file's own bytes, outside the `try`: a failure to put them back must not
+  // pass for "not proved" (the full read would then read bytes that are no longer the file's).
+  // Records shorter than DIGEST_MIN_BYTES are put back as they were, for the full path.
+  const records = compactRecordsOver(first, proved.summary.count, DIGEST_MIN_BYTES);
+  return records === null ? null : { ...proved, records };
 }
 
 /** The header is a ledger's, of no other schema version, unsealed, naming the file's session. */
