@@ -90,44 +90,7 @@ export function compactRecords(bytes: Uint8Array, count: number): Buffer | null 
   if (open < 0 || count === 0) return null;
   // Never longer than the text it comes from, plus the separators' indents.
   const out = Buffer.allocUnsafe(bytes.length - open + count * SEPARATOR.length);
-  const end = compactInto(bytes, open, count, out, 0);
-  return end < 0 ? null : out.subarray(0, end);
-}
-
-/**
- * As compactRecords, but written over `bytes` itself, from just after the list's `[`: no second
- * buffer, whose fresh pages (7 MB for 10,000 records) cost more on this machine than the copy.
- * Only for bytes the record-by-record read (ledger-sliced.ts) proved in the original engine's
- * layout, where every record opens on a line of its own after at least as many blanks as a
- * separator adds, so the writing never overtakes the reading. `bytes` then hold the records from
- * the returned view's start on; what lay before it is untouched.
- *
- * Null, as compactRecords, or when the records come out shorter than `restorable` bytes; then
- * `bytes` are put back as they were (their first `restorable` bytes past the `[` were saved
- * first), so the caller can still read them in full. Throws when they cannot be put back (input
- * the read did not prove).
- */
-export function compactRecordsOver(bytes: Buffer, count: number, restorable: number): Buffer | null {
-  const open = iterationsOpen(bytes);
-  if (open < 0 || count === 0) return null;
-  const base = open + 1;
-  const saved = Buffer.from(bytes.subarray(base, base + restorable));
-  const end = compactInto(bytes, open, count, bytes, base);
-  if (end >= 0 && end - base >= restorable) return bytes.subarray(base, end);
-  if (end < -1 - base - saved.length)
-    throw new Error('internal: records compacted over their own bytes were not as the read proved');
-  saved.copy(bytes, base);
-  return null;
-}
-
-/**
- * Writes the records of the list opening at `open` into `out` from `start` (compactRecords);
- * the end of what it wrote, or, when the list is not `count` objects, -1 - that end. When `out`
- * is `bytes` it stops (as not recognised) rather than write over bytes it has not read yet.
- */
-function compactInto(bytes: Uint8Array, open: number, count: number, out: Uint8Array, start: number): number {
-  const over = out === bytes;
-  let length = start;
+  let length = 0;
   let depth = 0; // inside the list: 0 between elements
   let elements = 0;
   for (let at = open + 1; at < bytes.length; at += 1) {
@@ -148,19 +111,51 @@ function compactInto(bytes: Uint8Array, open: number, count: number, out: Uint8A
     if (depth === 0) {
       if (code === CLOSE_LIST) {
         // The list's end: every element was an object (each opened with `{` at depth 0).
-        return elements === count ? length : -1 - length;
+        return elements === count ? out.subarray(0, length) : null;
       }
       if (code === COMMA) {
-        if (over && length + SEPARATOR.length > at + 1) return -1 - length;
-        for (let i = 0; i < SEPARATOR.length; i += 1) out[length++] = SEPARATOR[i] as number;
+        length += SEPARATOR.copy(out, length);
         continue;
       }
-      if (code !== OPEN_OBJECT) return -1 - length; // a record that is not an object: not ours to lay out
+      if (code !== OPEN_OBJECT) return null; // a record that is not an object: not ours to lay out
       elements += 1;
     }
     if (code === OPEN_OBJECT || code === OPEN_LIST) depth += 1;
     else if (code === CLOSE_OBJECT || code === CLOSE_LIST) depth -= 1;
     out[length++] = code;
   }
-  return -1 - length;
+  return null;
+}
+
+/**
+ * One record, `bytes[from, to)` (an object JSON.parse accepted from exactly those bytes), written
+ * into `out` from `at` as compactRecords writes it: every blank outside a string dropped, the
+ * rest copied as it is. Returns where it ended. For a reader that holds one record at a time
+ * (ledger-sliced.ts) and writes the separators itself.
+ */
+export function compactRecordInto(
+  bytes: Uint8Array,
+  from: number,
+  to: number,
+  out: Uint8Array,
+  at: number,
+): number {
+  let length = at;
+  for (let i = from; i < to; i += 1) {
+    let code = bytes[i] as number;
+    if (code === QUOTE) {
+      out[length++] = code;
+      for (;;) {
+        i += 1;
+        code = bytes[i] as number;
+        out[length++] = code;
+        if (code === QUOTE) break;
+        if (code === BACKSLASH) out[length++] = bytes[++i] as number;
+      }
+      continue;
+    }
+    if (code === 0x20 || code === 0x0a || code === 0x0d || code === 0x09) continue;
+    out[length++] = code;
+  }
+  return length;
 }

@@ -3,7 +3,7 @@
 // escapes or nesting; anything the copy does not recognise is null (the caller serialises).
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { compactRecords, compactRecordsOver, iterationsOpen } from '../../../src/store/compact-records';
+import { compactRecords } from '../../../src/store/compact-records';
 import { parseLedgerText, readLedgerFile, serializeLedger } from '../../../src/store/ledger-file';
 import { COPY_FROM_BYTES, RECORD_SEPARATOR } from '../../../src/store/ledger-layout';
 import { readSealedLedger } from '../../../src/store/ledger-sealed';
@@ -130,44 +130,6 @@ describe('store: compactRecords', () => {
     assert.equal(compactRecords(file({ iterations: {} }), 1), null);
     assert.equal(compactRecords(Buffer.from('{"iteration\\u0073": [{"n": 1}]}'), 1), null);
     assert.equal(compactRecords(file({ other: [{ n: 1 }] }), 1), null);
-  });
-
-  it('over the file’s own bytes: what the copy writes, in the original engine’s layout', () => {
-    fc.assert(
-      fc.property(
-        fc.array(record, { minLength: 1, maxLength: 6 }),
-        fc.dictionary(fc.oneof(text, fc.string()), fc.oneof(json, text), { maxKeys: 4 }),
-        (records, extra) => {
-          delete extra.iterations;
-          const file = Buffer.from(pythonDumps(ledgerOf(records, extra)), 'utf8');
-          const copied = compactRecords(file, records.length);
-          const open = iterationsOpen(file);
-          const before = Buffer.from(file.subarray(0, open + 1));
-          const over = compactRecordsOver(file, records.length, 0);
-          assert.ok(copied !== null && over !== null);
-          assert.ok(over.equals(copied));
-          assert.equal(over.byteOffset - file.byteOffset, open + 1, 'starts just after the `[`');
-          assert.ok(file.subarray(0, open + 1).equals(before), 'what lay before is untouched');
-        },
-      ),
-      { numRuns: 300 },
-    );
-  });
-
-  it('over the file’s own bytes: put back as they were when null or shorter than asked', () => {
-    const original = Buffer.from(pythonDumps({ a: 1, iterations: [{ n: 1, s: 'x y' }, { n: 2 }] }), 'latin1');
-    const file = Buffer.from(original);
-    assert.equal(compactRecordsOver(file, 3, 64), null, 'a count that does not match');
-    assert.ok(file.equals(original));
-    const expected = '{"n":1,"s":"x y"},\n    {"n":2}';
-    assert.equal(compactRecordsOver(file, 2, expected.length + 1), null, 'shorter than asked');
-    assert.ok(file.equals(original), 'shorter than asked: put back');
-    assert.equal(compactRecordsOver(file, 2, expected.length)?.toString('latin1'), expected);
-    // Bytes that would be written over before they are read (no blanks before the separators)
-    // stop the copy; with too little saved to put back, it throws rather than leave them spoilt.
-    const tight = Buffer.from('{"iterations":[{},{},{},{}]}', 'latin1');
-    assert.equal(compactRecordsOver(Buffer.from(tight), 4, tight.length), null);
-    assert.throws(() => compactRecordsOver(Buffer.from(tight), 4, 0), /internal/);
   });
 
   it('a first write of the original engine’s long ledger copies its records and reads back the same', () => {
