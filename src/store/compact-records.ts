@@ -126,3 +126,36 @@ export function compactRecords(bytes: Uint8Array, count: number): Buffer | null 
   }
   return null;
 }
+
+/**
+ * One record, `bytes[from, to)` (an object JSON.parse accepted from exactly those bytes), written
+ * into `out` from `at` as compactRecords writes it: every blank outside a string dropped, the
+ * rest copied as it is. Returns where it ended. For a reader that holds one record at a time
+ * (ledger-sliced.ts) and writes the separators itself.
+ */
+export function compactRecordInto(
+  bytes: Uint8Array,
+  from: number,
+  to: number,
+  out: Uint8Array,
+  at: number,
+): number {
+  let length = at;
+  for (let i = from; i < to; i += 1) {
+    let code = bytes[i] as number;
+    if (code === QUOTE) {
+      out[length++] = code;
+      for (;;) {
+        i += 1;
+        code = bytes[i] as number;
+        out[length++] = code;
+        if (code === QUOTE) break;
+        if (code === BACKSLASH) out[length++] = bytes[++i] as number;
+      }
+      continue;
+    }
+    if (code === 0x20 || code === 0x0a || code === 0x0d || code === 0x09) continue;
+    out[length++] = code;
+  }
+  return length;
+}

@@ -26,7 +26,7 @@ import {
 } from './ledger-file';
 import { layoutFrame, RECORD_SEPARATOR } from './ledger-layout';
 import { ledgerShapeProblem } from './ledger-shape';
-import { slicedEarly, slicedFromBytes } from './ledger-sliced';
+import { slicedEarly, slicedFromBytes, type SlicedLedger } from './ledger-sliced';
 import { ledgerBytesSteps } from './read-steps';
 import { runReadSync } from './read-sync';
 import {
@@ -69,20 +69,31 @@ export function readSealedLedger(path: string, session: string): SealedLedger | 
 /**
  * The file at `path` read once, for an append: through its seal when it proves one, else record
  * by record when it is another writer's long ledger (ledger-sliced.ts; its records then arrive
- * laid out as this store writes them, and the append seals them), else the full read's verdict
- * on the same bytes (readLedgerFile's).
+ * laid out as this store writes them, and the append seals them; read in steps when it is long
+ * enough, and then, when not proved, read again in full), else the full read's verdict on the
+ * same bytes (readLedgerFile's).
  */
 export function readLedgerPreferSealed(
   path: string,
   session: string,
 ): { sealed: SealedLedger; read?: undefined } | { sealed?: undefined; read: LedgerRead } {
-  const bytes = loadLedgerBytes(path);
-  if (!Buffer.isBuffer(bytes)) return { read: bytes };
-  const sealed = isPlain('seal') ? null : sealedFromBytes(bytes, session);
-  if (sealed !== null) return { sealed };
-  const sliced = slicedFromBytes(bytes, session, true);
-  if (sliced === null || sliced.records === undefined) return { read: decodeLedgerBytes(bytes, path) };
+  // Another writer's long ledger is read in steps, as `status` reads it (readLedgerSummarised).
+  const got = runReadSync(ledgerBytesSteps(path, slicedEarly(session, undefined, undefined, true)));
+  let sliced: SlicedLedger | null;
+  if ('early' in got) {
+    // Not proved record by record: the full read of the file decides, as for any other file.
+    if (got.early === null) return { read: readLedgerFile(path) };
+    sliced = got.early;
+  } else {
+    if ('refused' in got) return { read: got.refused };
+    const bytes = got.bytes;
+    const sealed = isPlain('seal') ? null : sealedFromBytes(bytes, session);
+    if (sealed !== null) return { sealed };
+    sliced = slicedFromBytes(bytes, session, true);
+    if (sliced === null) return { read: decodeLedgerBytes(bytes, path) };
+  }
   const { ledger, summary, records } = sliced;
+  if (records === undefined) throw new Error('internal: records read for a rewrite were not kept');
   return {
     sealed: {
       ledger,

@@ -26,7 +26,7 @@ import { isAscii } from 'node:buffer';
 import { isPlain } from '../engine/plain-pieces';
 import { addRecord, emptySummary, type RecordsSummary } from '../engine/records-summary';
 import type { IterationRecord, Ledger } from '../engine/types';
-import { compactRecords, iterationsOpen } from './compact-records';
+import { compactRecordInto, iterationsOpen } from './compact-records';
 import { keysProof } from './json-keys';
 import { KEYS_PROOF_FROM_BYTES, mayRepeatKeys } from './json-scan';
 import { COPY_FROM_BYTES, RECORD_SEPARATOR } from './ledger-layout';
@@ -52,6 +52,7 @@ const LIST_FIRST = Buffer.from('[\n    {\n', 'latin1');
 const RECORD_CLOSE = Buffer.from('\n    }', 'latin1');
 const RECORD_NEXT = Buffer.from(',\n    {\n', 'latin1');
 const LIST_CLOSE = Buffer.from('\n  ]', 'latin1');
+const COMPACT_SEPARATOR = Buffer.from(RECORD_SEPARATOR, 'latin1');
 
 function startsAt(bytes: Buffer, at: number, marker: Buffer): boolean {
   return (
@@ -88,16 +89,18 @@ export const SLICED_CHUNK_BYTES = 256 * 1024;
 const STEPS_FROM_BYTES = 2 * 1024 * 1024;
 
 /**
- * For `status` (read-steps.ts's EarlyRead, over the buffer the whole read would fill): the file
+ * For `status` and `iterate` (read-steps.ts's EarlyRead, over the buffer the whole read would fill): the file
  * read from its start in steps of `chunk` bytes, into the buffer's first `chunk` bytes again and
  * again, and, when it is another writer's long ledger, read record by record from those steps —
  * the rest of the buffer is never written, so its pages are never touched (on this machine fresh
  * pages cost more than the read). Else the bytes read so far, for the whole read to go on from.
+ * `keep`: for `iterate`, the records laid out for the rewrite as they are read (slicedFromBytes).
  */
 export function slicedEarly(
   session: string,
   chunk = SLICED_CHUNK_BYTES,
   from = STEPS_FROM_BYTES,
+  keep = false,
 ): EarlyRead<SlicedLedger | null> {
   return function* (whole) {
     const size = whole.length - 1; // the size stat gave (the buffer has a byte to spare)
@@ -111,7 +114,7 @@ export function slicedEarly(
     if (head[0] !== 0x7b || head.indexOf(LIST_FIRST) < 0) return { filled };
     const open = iterationsOpen(head);
     if (open < 0 || !startsAt(head, open, LIST_FIRST)) return { filled };
-    return { early: yield* slicedSteps(first, filled, filled < first.length, session, false, size, whole) };
+    return { early: yield* slicedSteps(first, filled, filled < first.length, session, keep, size, whole) };
   };
 }
 
@@ -179,6 +182,10 @@ function* slicedSteps(
   const summary = emptySummary();
   // As the full read's rewrite lays them out: serialised below COPY_FROM_BYTES, else copied.
   const texts: string[] | null = keep && size < COPY_FROM_BYTES ? [] : null;
+  // Else copied record by record as it is proved (compact-records.ts), into a buffer as long as
+  // the file: the records never come out longer, and the pages they do not fill are never touched.
+  const out = keep && texts === null ? Buffer.allocUnsafe(size) : null;
+  let outLength = 0;
   let at = open + LIST_FIRST.length - 2; // the first record's `{`
   let end: number;
   try {
@@ -198,6 +205,10 @@ function* slicedSteps(
       if (countKeys && mayRepeatKeys(text, record as object)) return null;
       addRecord(summary, record as IterationRecord);
       texts?.push(JSON.stringify(record));
+      if (out !== null) {
+        if (index > 0) outLength += COMPACT_SEPARATOR.copy(out, outLength);
+        outLength = compactRecordInto(view, at, stop, out, outLength);
+      }
       if (startsAt(view, stop, RECORD_NEXT)) at = stop + RECORD_NEXT.length - 2;
       else if (startsAt(view, stop, LIST_CLOSE)) {
         end = stop;
@@ -214,11 +225,11 @@ function* slicedSteps(
     const ledger = header as unknown as Ledger;
     if (!keep) return { ledger, summary };
     const records =
-      texts === null
-        ? compactRecords(first, summary.count)
-        : Buffer.from(texts.join(RECORD_SEPARATOR), 'utf8');
+      out === null
+        ? Buffer.from((texts as string[]).join(RECORD_SEPARATOR), 'utf8')
+        : out.subarray(0, outLength);
     // A rewrite seals records of DIGEST_MIN_BYTES or more; shorter ones take the full path.
-    if (records === null || records.length < DIGEST_MIN_BYTES) return null;
+    if (records.length < DIGEST_MIN_BYTES) return null;
     return { ledger, summary, records };
   } catch {
     return null; // not JSON, nested too deeply…: the full read says what

@@ -73,13 +73,14 @@ const stepsDir = mkdtempSync(join(tmpdir(), 'loop-ledger-sliced-steps-'));
 after(() => rmSync(stepsDir, { recursive: true, force: true }));
 
 /**
- * `status`'s read of `bytes` as a file, in steps of `chunk` bytes: the record-by-record answer
- * (null when not proved), or 'whole' when the file was read whole (not another writer's layout).
+ * `status`'s read of `bytes` as a file (`iterate`'s with `keep`), in steps of `chunk` bytes: the
+ * record-by-record answer (null when not proved), or 'whole' when the file was read whole (not
+ * another writer's layout).
  */
-function slicedInSteps(bytes: Buffer, chunk: number): SlicedLedger | null | 'whole' {
+function slicedInSteps(bytes: Buffer, chunk: number, keep = false): SlicedLedger | null | 'whole' {
   const path = join(stepsDir, 's1.json');
   writeFileSync(path, bytes);
-  const got = runReadSync(ledgerBytesSteps(path, slicedEarly('s1', chunk, 0)));
+  const got = runReadSync(ledgerBytesSteps(path, slicedEarly('s1', chunk, 0, keep)));
   return 'early' in got ? got.early : 'whole';
 }
 
@@ -93,13 +94,12 @@ const STEPS = [SLICED_CHUNK_BYTES, 64 * 1024 + 7];
 function agreesWithFull(bytes: Buffer, keep: boolean): 'sliced' | 'full' {
   const sliced = slicedFromBytes(bytes, 's1', keep);
   const full = decodeLedgerBytes(bytes, '/x/s1.json');
-  if (!keep) {
-    for (const chunk of STEPS) {
-      const stepped = slicedInSteps(bytes, chunk);
-      // Read whole (records beginning past the first step, or not another writer's layout), the
-      // whole bytes are read as slicedFromBytes reads them.
-      if (stepped !== 'whole') assert.deepEqual(stepped, sliced, `read in steps of ${chunk}`);
-    }
+  for (const chunk of STEPS) {
+    const stepped = slicedInSteps(bytes, chunk, keep);
+    // Read whole (records beginning past the first step, or not another writer's layout), the
+    // whole bytes are read as slicedFromBytes reads them; with `keep`, the records laid out
+    // step by step are byte for byte those laid out from the whole bytes.
+    if (stepped !== 'whole') assert.deepEqual(stepped, sliced, `read in steps of ${chunk}`);
   }
   if (sliced === null) return 'full';
   assert.equal(full.kind, 'ok', full.kind === 'corrupt' ? `let through: ${full.reason}` : full.kind);
@@ -136,6 +136,7 @@ describe('store: another writer’s long ledger read record by record', () => {
     it(`an append (records ${what}) writes byte for byte what the full read's rewrite writes, sealed`, () => {
       const long = variedLedger(count);
       const original = originalText(long);
+      assert.equal(agreesWithFull(Buffer.from(original, 'latin1'), true), 'sliced');
       const path = join(dir, 's1.json');
       const added = { ...sampleRecord(count + 1), epoch: 2, stall: 'repeated-error' as const };
       writeFileSync(path, original);
@@ -164,6 +165,19 @@ describe('store: another writer’s long ledger read record by record', () => {
       assert.equal(again.summary.count, count + 1);
     });
   }
+
+  it('a long file whose records are too short to seal takes the full read for a rewrite', () => {
+    // Past COPY_FROM_BYTES through a long header: the records are copied, and come out shorter
+    // than a seal needs.
+    const ledger = variedLedger(20);
+    ledger.completed_actions = Array.from({ length: COPY_FROM_BYTES / 80 }, (_, i) =>
+      `action-${i}`.padEnd(90, '.'),
+    );
+    const long = Buffer.from(originalText(ledger), 'latin1');
+    assert.ok(long.length > COPY_FROM_BYTES);
+    assert.equal(agreesWithFull(long, false), 'sliced');
+    assert.equal(agreesWithFull(long, true), 'full');
+  });
 
   it('every file the full read refuses, or reads otherwise, takes the full read', () => {
     const mutations: [string, string][] = [
