@@ -12,7 +12,10 @@
 //    fields streamed from the file, overviewSealed.ts), against reading + one JSON.parse of the
 //    same file in the same run; wall and process CPU (host and worker threads) of each.
 // Needs `node scripts/build.mjs` first (dist/overviewWorker.js). A benchmark, not a test: prints
-// what it measured and exits 0. COUNTS=100,10000 limits part 2 to those sizes. "open after tree
+// what it measured and exits 0. COUNTS=100,10000 limits part 2 to those sizes. COMPARE_WORKER=
+// <another build's dist/overviewWorker.js> adds, to the cold open, that build's complete model
+// measured in the same rounds (interleaved) and this build's time as a ratio of it; COLD_ROUNDS=5
+// sets how many cold opens (default 2 at 100,000 iterations, else 3). "open after tree
 // read": the open once the Sessions view has read the ledger in the shared worker (it keeps it).
 import { loadSources } from './bundle.mjs';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -38,6 +41,7 @@ const m = await loadSources(
       export { currentRows } from './src/extension/overview/dashboardRows';`,
 );
 const WORKER = join(repo, 'dist', 'overviewWorker.js');
+const COMPARE_WORKER = process.env.COMPARE_WORKER;
 const BUCKETS = 400;
 const ms = (v) => v.toFixed(1);
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -101,6 +105,8 @@ if (!existsSync(WORKER)) {
       first: [],
       complete: [],
       completeCpu: [],
+      compared: [],
+      comparedCpu: [],
       glanced: 0,
       max: 0,
     };
@@ -134,7 +140,8 @@ if (!existsSync(WORKER)) {
     // head and tail when the full answer is slower than GLANCE_AFTER_MS, else the full answer;
     // "complete" is the model of every iteration. Beside it, the same run's baseline: reading the
     // file and one plain JSON.parse of it, no checks, no model.
-    for (let i = 0; i < (count >= 100_000 ? 2 : 3); i++) {
+    const coldRounds = Number(process.env.COLD_ROUNDS ?? (count >= 100_000 ? 2 : 3));
+    for (let i = 0; i < coldRounds; i++) {
       const t0 = performance.now();
       const c0 = process.cpuUsage();
       const parsed = JSON.parse(await readFile(file, 'utf8'));
@@ -160,6 +167,18 @@ if (!existsSync(WORKER)) {
       firstRows.complete.push(open.elapsed);
       firstRows.glanced += first === null ? 0 : 1;
       firstRows.max = Math.max(firstRows.max, open.max);
+      if (COMPARE_WORKER) {
+        // The other build's worker: the same cold open, right after this build's in each round.
+        const other = new m.OverviewRunner(COMPARE_WORKER);
+        const c2 = process.cpuUsage();
+        const t2 = performance.now();
+        const answer = await other.open(root, session, BUCKETS, undefined, () => {});
+        firstRows.compared.push(performance.now() - t2);
+        firstRows.comparedCpu.push(cpuMs(process.cpuUsage(c2)));
+        other.dispose();
+        if (answer.kind !== 'model' || answer.model.partial)
+          throw new Error(`bench: ${session} did not open completely with ${COMPARE_WORKER}`);
+      }
     }
     coldRows.push({
       iterations: count,
@@ -173,6 +192,12 @@ if (!existsSync(WORKER)) {
       'complete CPU ms (host + worker)': ms(median(firstRows.completeCpu)),
       'complete CPU / baseline CPU': (median(firstRows.completeCpu) / median(firstRows.parseCpu)).toFixed(2),
       'host loop max ms': ms(firstRows.max),
+      ...(COMPARE_WORKER && {
+        'compared build: complete ms': ms(median(firstRows.compared)),
+        'complete / compared build': (median(firstRows.complete) / median(firstRows.compared)).toFixed(2),
+        'compared build: CPU ms': ms(median(firstRows.comparedCpu)),
+        'CPU / compared build': (median(firstRows.completeCpu) / median(firstRows.comparedCpu)).toFixed(2),
+      }),
     });
     // The way it was: the host thread reads and prepares (one round: it is the slow one).
     const host = await withLoopDelay(async () =>

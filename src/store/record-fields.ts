@@ -66,12 +66,17 @@ const EVALUATION_KEYS = ['dimensions', 'weighted_total', 'verdict'] as const;
 const DIMENSION_KEYS = ['dimension', 'measured', 'gate_failed'] as const;
 
 /** Known keys as bytes, grouped by length, for a match without making a string per key. */
-type KeyTable = (Uint8Array[] | undefined)[];
+type KeyTable = ({ ids: number[]; keys: Uint8Array[] } | undefined)[];
+/** The table of `keys` (a key given twice matches its first id); packed lists, no holes to step over. */
 function keyTable(keys: readonly string[]): KeyTable {
   const table: KeyTable = [];
-  keys.forEach((key) => {
+  keys.forEach((key, id) => {
+    if (keys.indexOf(key) !== id) return;
+    // Keys by their UTF-8 bytes (valid UTF-8 spells a text one way).
     const bytes = Buffer.from(key, 'utf8');
-    (table[bytes.length] ??= [])[keys.indexOf(key)] = bytes;
+    const group = (table[bytes.length] ??= { ids: [], keys: [] });
+    group.ids.push(id);
+    group.keys.push(bytes);
   });
   return table;
 }
@@ -93,6 +98,10 @@ function fail(): never {
   throw DOUBT;
 }
 
+/** 1 for the bytes a string holds as they are: ASCII, no quote, backslash or control character. */
+const ORDINARY = new Uint8Array(256);
+for (let c = 0x20; c < 0x80; c += 1) ORDINARY[c] = c === QUOTE || c === BACKSLASH ? 0 : 1;
+
 /** Reads a string at `at` (its opening quote); returns where its text starts. `at` is past it. */
 function string(): number {
   let i = at + 1;
@@ -100,6 +109,11 @@ function string(): number {
   for (;;) {
     if (i >= end) fail();
     const c = b[i]!;
+    if (ORDINARY[c] === 1) {
+      // Most bytes of a text: one look-up instead of four comparisons.
+      i += 1;
+      continue;
+    }
     if (c === QUOTE) break;
     if (c === BACKSLASH) {
       isPlain = false;
@@ -143,27 +157,31 @@ function string(): number {
 
 /**
  * Recently made short texts, by their bytes: a ledger repeats a handful of outcomes, verdicts and
- * dimension names, and looking one up costs less than making the string again.
+ * dimension names, and looking one up costs less than making the string again. The bytes of each
+ * slot live in one fixed array (a miss copies into it: no object made but the new string).
  */
 const RECENT = 64;
-const recentBytes: (Uint8Array | undefined)[] = new Array<Uint8Array | undefined>(RECENT);
+const RECENT_MAX = 32;
+const recentBytes = new Uint8Array(RECENT * RECENT_MAX);
+const recentLength = new Int32Array(RECENT).fill(-1);
 const recentText: string[] = new Array<string>(RECENT).fill('');
 
 /** The text of the string [start, at - 1), as JSON.parse decodes it. */
 function text(start: number): string {
   const close = at - 1;
   const length = close - start;
-  if (plain && length <= 32) {
+  if (plain && length <= RECENT_MAX) {
     // A slot per (length, first, last byte): collisions only cost a new string.
-    const slot = (length * 31 + b[start]! * 7 + b[close - 1]!) & (RECENT - 1);
-    const known = recentBytes[slot];
-    if (known !== undefined && known.length === length) {
+    const slot = (length * 31 + (b[start] ?? 0) * 7 + (b[close - 1] ?? 0)) & (RECENT - 1);
+    const base = slot * RECENT_MAX;
+    if (recentLength[slot] === length) {
       let k = 0;
-      while (k < length && known[k] === b[start + k]) k += 1;
+      while (k < length && recentBytes[base + k] === b[start + k]) k += 1;
       if (k === length) return recentText[slot]!;
     }
     const made = b.toString('latin1', start, close);
-    recentBytes[slot] = new Uint8Array(b.subarray(start, close)); // a copy: the buffer is reused
+    for (let k = 0; k < length; k += 1) recentBytes[base + k] = b[start + k]!; // the buffer is reused
+    recentLength[slot] = length;
     recentText[slot] = made;
     return made;
   }
@@ -175,23 +193,51 @@ function isDigit(c: number | undefined): boolean {
   return c !== undefined && c >= 0x30 && c <= 0x39;
 }
 
+/**
+ * Exact powers of ten as doubles (10^0 … 10^22 are all exactly representable): a decimal of at most
+ * 15 digits is its digits as an integer (exact, < 2^53) divided by one of these, and one IEEE
+ * division of two exact values is correctly rounded — the value Number() and JSON.parse give.
+ */
+const POWERS_OF_TEN = Array.from({ length: 23 }, (_, k) => 10 ** k);
+
 /** Reads a number at `at` in JSON's grammar and returns its value (as JSON.parse reads it). */
 function number(): number {
   const start = at;
   let i = at;
-  if (b[i] === 0x2d) i += 1;
-  if (b[i] === 0x30) i += 1;
-  else if (isDigit(b[i]) && b[i] !== 0x30) while (isDigit(b[i])) i += 1;
-  else fail();
-  let integer = true;
-  if (b[i] === 0x2e) {
-    integer = false;
+  const negative = b[i] === 0x2d;
+  if (negative) i += 1;
+  // The digits are gathered as one integer while they are checked (no string made): exact up to
+  // 15 of them, which is every number a ledger's charts read but long fractions.
+  let digits = 0;
+  let value = 0;
+  let c = b[i];
+  if (c === 0x30) {
     i += 1;
-    if (!isDigit(b[i])) fail();
-    while (isDigit(b[i])) i += 1;
+    digits = 1;
+  } else if (c !== undefined && c >= 0x31 && c <= 0x39) {
+    do {
+      value = value * 10 + (c - 0x30);
+      digits += 1;
+      i += 1;
+      c = b[i];
+    } while (c !== undefined && c >= 0x30 && c <= 0x39);
+  } else fail();
+  let fraction = 0;
+  if (b[i] === 0x2e) {
+    i += 1;
+    c = b[i];
+    if (c === undefined || c < 0x30 || c > 0x39) fail();
+    do {
+      value = value * 10 + (c - 0x30);
+      digits += 1;
+      fraction += 1;
+      i += 1;
+      c = b[i];
+    } while (c !== undefined && c >= 0x30 && c <= 0x39);
   }
+  let exponent = false;
   if (b[i] === 0x65 || b[i] === 0x45) {
-    integer = false;
+    exponent = true;
     i += 1;
     if (b[i] === 0x2b || b[i] === 0x2d) i += 1;
     if (!isDigit(b[i])) fail();
@@ -199,15 +245,11 @@ function number(): number {
   }
   if (i > end) fail();
   at = i;
-  // Short integers exactly by hand; anything else by the same correctly rounded conversion.
-  if (integer && i - start <= 15) {
-    let value = 0;
-    let k = start;
-    const negative = b[k] === 0x2d;
-    if (negative) k += 1;
-    for (; k < i; k += 1) value = value * 10 + (b[k]! - 0x30);
-    return negative ? -value : value;
+  if (!exponent && digits <= 15) {
+    const exact = fraction === 0 ? value : value / POWERS_OF_TEN[fraction]!;
+    return negative ? -exact : exact;
   }
+  // Anything longer by the same correctly rounded conversion JSON.parse uses.
   return Number(b.toString('latin1', start, i));
 }
 
@@ -282,14 +324,14 @@ function isNull(): boolean {
 function keyId(start: number, table: KeyTable, names: readonly string[]): number {
   if (!plain) return names.indexOf(text(start)); // escaped: compared as decoded text
   const length = at - 1 - start;
-  const candidates = table[length];
-  if (candidates === undefined) return -1;
-  for (let id = 0; id < candidates.length; id += 1) {
-    const key = candidates[id];
-    if (key === undefined) continue;
+  const group = table[length];
+  if (group === undefined) return -1;
+  const keys = group.keys;
+  for (let j = 0; j < keys.length; j += 1) {
+    const key = keys[j]!;
     let k = 0;
     while (k < length && b[start + k] === key[k]) k += 1;
-    if (k === length) return id;
+    if (k === length) return group.ids[j]!;
   }
   return -1;
 }
@@ -318,12 +360,20 @@ function numberIfAny(depth: number): number | undefined {
 /** What the scan keeps of `measurements`: the named keys with number values. */
 let measuredBytes: KeyTable = [];
 let measuredList: string[] = [];
+/** Whether a name needs an object without a prototype (`__proto__` as a plain key would not stick). */
+let measuredProtoFree = false;
+/** Per name id, the stamp of the last record that held it (a key written twice is refused). */
+let measuredSeen = new Int32Array(0);
+let measuredStamp = 0;
 
 function measurements(depth: number): Record<string, number> | null {
   if (isNull()) return null;
   if (b[at] !== OPEN_OBJECT) fail();
-  const out = Object.create(null) as Record<string, number>;
-  seenNull.clear();
+  // A plain object unless a name asks otherwise: a prototype-free one is a slow dictionary, and
+  // a name like `toString` missing from the record reads as a function, which is no number.
+  const out = (measuredProtoFree ? Object.create(null) : {}) as Record<string, number>;
+  measuredStamp = (measuredStamp + 1) | 0;
+  const stamp = measuredStamp;
   at += 1;
   if (b[at] === CLOSE_OBJECT) {
     at += 1;
@@ -337,11 +387,10 @@ function measurements(depth: number): Record<string, number> | null {
     at += 1;
     if (id < 0) skip(depth + 1);
     else {
-      const name = measuredList[id]!;
-      if (Object.hasOwn(out, name) || seenNull.has(name)) fail(); // written twice
+      if (measuredSeen[id] === stamp) fail(); // written twice
+      measuredSeen[id] = stamp;
       const value = numberIfAny(depth + 1);
-      if (value === undefined) seenNull.add(name);
-      else out[name] = value;
+      if (value !== undefined) out[measuredList[id]!] = value;
     }
     const next = b[at];
     at += 1;
@@ -350,7 +399,6 @@ function measurements(depth: number): Record<string, number> | null {
   }
   return out;
 }
-const seenNull = new Set<string>();
 
 function dimensionEntry(depth: number): {
   dimension?: string;
@@ -475,13 +523,10 @@ const EMPTY = Buffer.alloc(0);
 
 function useNames(names: readonly string[]): void {
   measuredList = names as string[];
-  measuredBytes = [];
-  // Keys by their UTF-8 bytes (valid UTF-8 spells a text one way); a name given twice matches once.
-  names.forEach((name, id) => {
-    if (names.indexOf(name) !== id) return;
-    const bytes = Buffer.from(name, 'utf8');
-    (measuredBytes[bytes.length] ??= [])[id] = bytes;
-  });
+  measuredBytes = keyTable(names);
+  measuredProtoFree = names.includes('__proto__');
+  measuredSeen = new Int32Array(names.length);
+  measuredStamp = 0;
 }
 
 function record(wants: FieldWants): RecordFields {
