@@ -61,7 +61,7 @@ describe('drivers: one process module', function () {
     assert.equal(r.json.work_orders[0].status, 'done');
   });
 
-  it('run: a check printing 300 MB is kept head and tail with a note; memory stays bounded, no crash', async () => {
+  it('run: a check printing 600 MB is kept head and tail with a note; memory stays bounded, no crash', async () => {
     const repo = sampleRepo();
     const r = await runWithPeak(
       [
@@ -73,7 +73,7 @@ describe('drivers: one process module', function () {
         ...ALLOW,
         ...CHECK,
         '--check',
-        "head -c 300000000 /dev/zero | tr '\\000' a",
+        "head -c 600000000 /dev/zero | tr '\\000' a",
         '--print-json',
       ],
       repo,
@@ -89,10 +89,14 @@ describe('drivers: one process module', function () {
     assert.ok(statSync(loud).size < 20 * 1024 * 1024, `kept ${statSync(loud).size} bytes`);
     assert.match(
       readFileSync(loud, 'utf8'),
-      /\[loop-ledger: 283222784 bytes of output dropped here; the first and last 8388608 bytes are kept\]/,
+      /\[loop-ledger: 583222784 bytes of output dropped here; the first and last 8388608 bytes are kept\]/,
     );
     assert.ok(r.peakKb > 0, 'the peak was read');
-    assert.ok(r.peakKb < 300 * 1024, `peak resident memory ${r.peakKb} kB`);
+    // Bounded, not small: the 16 MiB kept of each stream and its copies into the receipt and the
+    // printed JSON, plus read buffers the collector has not yet freed, came to 260-315 MB here
+    // whatever the output's size (60 MB, 300 MB or 1 GB). A process holding the output would pass
+    // 600 MB; the bound sits between the two, clear of the collector's timing.
+    assert.ok(r.peakKb < 400 * 1024, `peak resident memory ${r.peakKb} kB`);
   });
 
   describe('a timeout past 2147483 s is refused, naming the field (exit 2)', () => {
