@@ -111,16 +111,10 @@ function recordsText(iterations: readonly IterationRecord[], previous: PreviousT
 }
 
 /**
- * Below this file size JSON.stringify is as fast: the copy is a JavaScript loop, which V8 only
- * optimises a few hundred kilobytes in (measured cold on the original engine's ledgers: 1 MB
- * ~40 ms copied vs ~35 ms serialised; 10.6 MB ~100 ms vs ~200 ms).
- */
-export const COPY_FROM_BYTES = 2 * 1024 * 1024;
-
-/**
  * The records as bytes, in as few parts as possible. Records read from a file in another
  * writer's layout (the original engine's first touch) are copied from its bytes, one per line,
- * when `iterations` opens with exactly the records read then; any other record is serialised.
+ * when `iterations` opens with exactly the records read then — at every size, so every reader
+ * writes the same bytes for the same file; any other record is serialised.
  */
 function recordsBytes(
   iterations: readonly IterationRecord[],
@@ -128,7 +122,6 @@ function recordsBytes(
 ): Uint8Array[] {
   if (
     previous?.bytes !== undefined &&
-    previous.bytes.length >= COPY_FROM_BYTES &&
     previous.records === null &&
     startsWith(iterations, previous.iterations)
   ) {

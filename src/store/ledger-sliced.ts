@@ -29,7 +29,7 @@ import type { IterationRecord, Ledger } from '../engine/types';
 import { compactRecordInto, iterationsOpen } from './compact-records';
 import { keysProof } from './json-keys';
 import { KEYS_PROOF_FROM_BYTES, mayRepeatKeys } from './json-scan';
-import { COPY_FROM_BYTES, RECORD_SEPARATOR } from './ledger-layout';
+import { RECORD_SEPARATOR } from './ledger-layout';
 import { ledgerShapeProblem, recordPasses } from './ledger-shape';
 import { SCHEMA_VERSION } from './ledger-verdict';
 import { LEDGER_SIZE_LIMIT } from './limits';
@@ -180,11 +180,10 @@ function* slicedSteps(
   if (open < 0 || !startsAt(view, open, LIST_FIRST)) return null;
   const headBefore = view.toString('latin1', 0, open + 1);
   const summary = emptySummary();
-  // As the full read's rewrite lays them out: serialised below COPY_FROM_BYTES, else copied.
-  const texts: string[] | null = keep && size < COPY_FROM_BYTES ? [] : null;
-  // Else copied record by record as it is proved (compact-records.ts), into a buffer as long as
-  // the file: the records never come out longer, and the pages they do not fill are never touched.
-  const out = keep && texts === null ? Buffer.allocUnsafe(size) : null;
+  // As the full read's rewrite lays them out: each record copied as it is proved
+  // (compact-records.ts), into a buffer as long as the file: the records never come out longer,
+  // and the pages they do not fill are never touched.
+  const out = keep ? Buffer.allocUnsafe(size) : null;
   let outLength = 0;
   let at = open + LIST_FIRST.length - 2; // the first record's `{`
   let end: number;
@@ -204,7 +203,6 @@ function* slicedSteps(
       if (!recordPasses(record, index)) return null;
       if (countKeys && mayRepeatKeys(text, record as object)) return null;
       addRecord(summary, record as IterationRecord);
-      texts?.push(JSON.stringify(record));
       if (out !== null) {
         if (index > 0) outLength += COMPACT_SEPARATOR.copy(out, outLength);
         outLength = compactRecordInto(view, at, stop, out, outLength);
@@ -224,10 +222,7 @@ function* slicedSteps(
     if (countKeys ? mayRepeatKeys(headText, header) : proof?.proved() !== true) return null;
     const ledger = header as unknown as Ledger;
     if (!keep) return { ledger, summary };
-    const records =
-      out === null
-        ? Buffer.from((texts as string[]).join(RECORD_SEPARATOR), 'utf8')
-        : out.subarray(0, outLength);
+    const records = (out as Buffer).subarray(0, outLength);
     // A rewrite seals records of DIGEST_MIN_BYTES or more; shorter ones take the full path.
     if (records.length < DIGEST_MIN_BYTES) return null;
     return { ledger, summary, records };

@@ -5,8 +5,9 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { compactRecords } from '../../../src/store/compact-records';
 import { parseLedgerText, readLedgerFile, serializeLedger } from '../../../src/store/ledger-file';
-import { COPY_FROM_BYTES, RECORD_SEPARATOR } from '../../../src/store/ledger-layout';
+import { RECORD_SEPARATOR } from '../../../src/store/ledger-layout';
 import { readSealedLedger } from '../../../src/store/ledger-sealed';
+import { DIGEST_MIN_BYTES } from '../../../src/store/records-digest';
 import { summarizeRecords } from '../../../src/engine/records-summary';
 import { runCli, tempRoot } from '../helpers/cli';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -132,40 +133,47 @@ describe('store: compactRecords', () => {
     assert.equal(compactRecords(file({ other: [{ n: 1 }] }), 1), null);
   });
 
-  it('a first write of the original engine’s long ledger copies its records and reads back the same', () => {
-    const ledger = sampleLedger('s1', Math.ceil(COPY_FROM_BYTES / 600));
-    const { schema_version: _, ...plain } = ledger as typeof ledger & { schema_version?: number };
-    const root = tempRoot('loop-ledger-compact-');
-    const dir = join(root, '.loop', 'ledgers');
-    mkdirSync(dir, { recursive: true });
-    const path = join(dir, 's1.json');
-    writeFileSync(path, `${pythonDumps(plain)}\n`);
-    const read = readLedgerFile(path);
-    assert.ok(read.kind === 'ok' && read.format === 'original' && read.bytes !== undefined);
-    assert.ok(read.bytes.length >= COPY_FROM_BYTES);
-    const next = { ...read.ledger, iterations: [...read.ledger.iterations] };
-    const text = serializeLedger(next, {
-      text: read.text,
-      iterations: read.ledger.iterations,
-      records: read.records,
-      bytes: read.bytes,
+  // The copy is the rule at every size: records too short to seal, and records sealed.
+  for (const [what, count, sealed] of [
+    ['short', 40, false],
+    ['long', Math.ceil((DIGEST_MIN_BYTES * 1.5) / 600), true],
+  ] as const) {
+    it(`a first write of the original engine’s ${what} ledger copies its records and reads back the same`, () => {
+      const ledger = sampleLedger('s1', count);
+      const { schema_version: _, ...plain } = ledger as typeof ledger & { schema_version?: number };
+      const root = tempRoot('loop-ledger-compact-');
+      const dir = join(root, '.loop', 'ledgers');
+      mkdirSync(dir, { recursive: true });
+      const path = join(dir, 's1.json');
+      writeFileSync(path, `${pythonDumps(plain)}\n`);
+      const read = readLedgerFile(path);
+      assert.ok(read.kind === 'ok' && read.format === 'original' && read.bytes !== undefined);
+      const next = { ...read.ledger, iterations: [...read.ledger.iterations] };
+      const text = serializeLedger(next, {
+        text: read.text,
+        iterations: read.ledger.iterations,
+        records: read.records,
+        bytes: read.bytes,
+      });
+      // The records keep the original's escapes (`\u00fc`), one per line, and read back the same.
+      assert.match(text, /\\u00fc/);
+      assert.notEqual(text, serializeLedger(next));
+      const again = parseLedgerText(text, 's1');
+      assert.ok(again.kind === 'ok' && again.records !== null, 'one record per line');
+      // The same ledger; only the seal's digest differs (it is over the bytes, which keep the escapes).
+      const expected = JSON.parse(serializeLedger(next)) as Record<string, unknown>;
+      const got = { ...again.ledger } as Record<string, unknown>;
+      if (sealed) assert.match(String(got.records_sha256), /^[0-9a-f]{64}$/);
+      else assert.equal(got.records_sha256, undefined);
+      delete expected.records_sha256;
+      delete got.records_sha256;
+      assert.deepEqual(got, expected);
     });
-    // The records keep the original's escapes (`\u00fc`), one per line, and read back the same.
-    assert.match(text, /\\u00fc/);
-    assert.notEqual(text, serializeLedger(next));
-    const again = parseLedgerText(text, 's1');
-    assert.ok(again.kind === 'ok' && again.records !== null, 'one record per line');
-    // The same ledger; only the seal's digest differs (it is over the bytes, which keep the escapes).
-    const expected = JSON.parse(serializeLedger(next)) as Record<string, unknown>;
-    const got = { ...again.ledger } as Record<string, unknown>;
-    assert.match(String(got.records_sha256), /^[0-9a-f]{64}$/);
-    delete expected.records_sha256;
-    delete got.records_sha256;
-    assert.deepEqual(got, expected);
-  });
+  }
 
   it('the CLI’s first iterate on such a ledger leaves it sealed, with every record as it was', () => {
-    const ledger = sampleLedger('s1', Math.ceil(COPY_FROM_BYTES / 600));
+    // Long enough to seal; read record by record (ledger-sliced.ts), which copies them too.
+    const ledger = sampleLedger('s1', Math.ceil((DIGEST_MIN_BYTES * 1.5) / 600));
     ledger.contract.iteration_limit = 100_000;
     const { schema_version: _, ...plain } = ledger as typeof ledger & { schema_version?: number };
     const root = tempRoot('loop-ledger-compact-cli-');

@@ -10,7 +10,6 @@ import fc from 'fast-check';
 import { summarizeRecords } from '../../../src/engine/records-summary';
 import type { IterationRecord, Ledger } from '../../../src/engine/types';
 import { decodeLedgerBytes, readLedgerFile, saveLedgerFile } from '../../../src/store/ledger-file';
-import { COPY_FROM_BYTES } from '../../../src/store/ledger-layout';
 import { appendSealed, readLedgerPreferSealed, readSealedLedger } from '../../../src/store/ledger-sealed';
 import {
   SLICED_CHUNK_BYTES,
@@ -26,6 +25,8 @@ import { originalText, sampleLedger, sampleRecord } from './fixtures/sample-ledg
 
 /** Records enough for the file to pass DIGEST_MIN_BYTES in the original layout (~900 bytes each). */
 const LONG = Math.ceil(DIGEST_MIN_BYTES / 600);
+/** Files this long are read in steps (ledger-sliced.ts), shorter ones whole. */
+const STEPS_BYTES = 2 * 1024 * 1024;
 
 /** An original-engine ledger (no schema_version) with judged, measured, stalled, signed records in two epochs. */
 function variedLedger(count = LONG): Ledger {
@@ -130,10 +131,10 @@ describe('store: another writer’s long ledger read record by record', () => {
   });
 
   for (const [what, count] of [
-    ['serialised', LONG],
-    ['copied', Math.ceil(COPY_FROM_BYTES / 600)],
+    ['read whole', LONG],
+    ['read in steps', Math.ceil(STEPS_BYTES / 600)],
   ] as const) {
-    it(`an append (records ${what}) writes byte for byte what the full read's rewrite writes, sealed`, () => {
+    it(`an append (file ${what}) writes byte for byte what the full read's rewrite writes, sealed`, () => {
       const long = variedLedger(count);
       const original = originalText(long);
       assert.equal(agreesWithFull(Buffer.from(original, 'latin1'), true), 'sliced');
@@ -167,14 +168,14 @@ describe('store: another writer’s long ledger read record by record', () => {
   }
 
   it('a long file whose records are too short to seal takes the full read for a rewrite', () => {
-    // Past COPY_FROM_BYTES through a long header: the records are copied, and come out shorter
-    // than a seal needs.
+    // Read in steps through a long header: the records are copied, and come out shorter than a
+    // seal needs.
     const ledger = variedLedger(20);
-    ledger.completed_actions = Array.from({ length: COPY_FROM_BYTES / 80 }, (_, i) =>
+    ledger.completed_actions = Array.from({ length: STEPS_BYTES / 80 }, (_, i) =>
       `action-${i}`.padEnd(90, '.'),
     );
     const long = Buffer.from(originalText(ledger), 'latin1');
-    assert.ok(long.length > COPY_FROM_BYTES);
+    assert.ok(long.length > STEPS_BYTES);
     assert.equal(agreesWithFull(long, false), 'sliced');
     assert.equal(agreesWithFull(long, true), 'full');
   });
