@@ -67,32 +67,45 @@ export function readSealedLedger(path: string, session: string): SealedLedger | 
 }
 
 /**
+ * The file at `path` read once, in steps when it is another writer's long ledger (as read-steps.ts
+ * reads it), and proved by its seal or record by record (ledger-sliced.ts; with `keep`, its
+ * records laid out as this store writes them); else the full read's verdict — on the same bytes,
+ * or, when the stepped read did not prove it, on the file read again in full. The one read of
+ * readLedgerPreferSealed and readLedgerSummarised.
+ */
+function readProved(
+  path: string,
+  session: string,
+  keep: boolean,
+): { sealed: SealedLedger } | { sliced: SlicedLedger } | { read: LedgerRead } {
+  const got = runReadSync(ledgerBytesSteps(path, slicedEarly(session, undefined, undefined, keep)));
+  if ('early' in got) {
+    // Not proved record by record: the full read of the file decides, as for any other file.
+    return got.early !== null ? { sliced: got.early } : { read: readLedgerFile(path) };
+  }
+  if ('refused' in got) return { read: got.refused };
+  const bytes = got.bytes;
+  // Read whole: this store's sealed layout, or another writer's whose records begin past the
+  // first step (a long header), which is still read record by record, from the whole bytes.
+  const sealed = isPlain('seal') ? null : sealedFromBytes(bytes, session);
+  if (sealed !== null) return { sealed };
+  const sliced = slicedFromBytes(bytes, session, keep);
+  return sliced !== null ? { sliced } : { read: decodeLedgerBytes(bytes, path) };
+}
+
+/**
  * The file at `path` read once, for an append: through its seal when it proves one, else record
- * by record when it is another writer's long ledger (ledger-sliced.ts; its records then arrive
- * laid out as this store writes them, and the append seals them; read in steps when it is long
- * enough, and then, when not proved, read again in full), else the full read's verdict on the
- * same bytes (readLedgerFile's).
+ * by record when it is another writer's long ledger (its records then arrive laid out as this
+ * store writes them, and the append seals them), else the full read's verdict (readProved).
  */
 export function readLedgerPreferSealed(
   path: string,
   session: string,
 ): { sealed: SealedLedger; read?: undefined } | { sealed?: undefined; read: LedgerRead } {
-  // Another writer's long ledger is read in steps, as `status` reads it (readLedgerSummarised).
-  const got = runReadSync(ledgerBytesSteps(path, slicedEarly(session, undefined, undefined, true)));
-  let sliced: SlicedLedger | null;
-  if ('early' in got) {
-    // Not proved record by record: the full read of the file decides, as for any other file.
-    if (got.early === null) return { read: readLedgerFile(path) };
-    sliced = got.early;
-  } else {
-    if ('refused' in got) return { read: got.refused };
-    const bytes = got.bytes;
-    const sealed = isPlain('seal') ? null : sealedFromBytes(bytes, session);
-    if (sealed !== null) return { sealed };
-    sliced = slicedFromBytes(bytes, session, true);
-    if (sliced === null) return { read: decodeLedgerBytes(bytes, path) };
-  }
-  const { ledger, summary, records } = sliced;
+  const proved = readProved(path, session, true);
+  if ('read' in proved) return { read: proved.read };
+  if ('sealed' in proved) return { sealed: proved.sealed };
+  const { ledger, summary, records } = proved.sliced;
   if (records === undefined) throw new Error('internal: records read for a rewrite were not kept');
   return {
     sealed: {
@@ -109,7 +122,7 @@ export function readLedgerPreferSealed(
 /**
  * The file at `path` read once, for a reader that asks only what the records' summary answers
  * (`status`): through its seal, or record by record (ledger-sliced.ts), when either proves the
- * file; else the full read's verdict on the same bytes.
+ * file; else the full read's verdict (readProved).
  */
 export function readLedgerSummarised(
   path: string,
@@ -117,19 +130,9 @@ export function readLedgerSummarised(
 ):
   | { summarised: { ledger: Ledger; summary: RecordsSummary }; read?: undefined }
   | { summarised?: undefined; read: LedgerRead } {
-  const got = runReadSync(ledgerBytesSteps(path, slicedEarly(session)));
-  if ('early' in got) {
-    if (got.early !== null) return { summarised: got.early };
-    // Not proved record by record: the full read of the file decides, as for any other file.
-    return { read: readLedgerFile(path) };
-  }
-  if ('refused' in got) return { read: got.refused };
-  const bytes = got.bytes;
-  // Read whole: this store's sealed layout, or another writer's whose records begin past the
-  // first step (a long header), which is still read record by record, from the whole bytes.
-  const summarised =
-    (isPlain('seal') ? null : sealedFromBytes(bytes, session)) ?? slicedFromBytes(bytes, session, false);
-  return summarised !== null ? { summarised } : { read: decodeLedgerBytes(bytes, path) };
+  const proved = readProved(path, session, false);
+  if ('read' in proved) return { read: proved.read };
+  return { summarised: 'sealed' in proved ? proved.sealed : proved.sliced };
 }
 
 function sealedFromBytes(bytes: Buffer, session: string): SealedLedger | null {
