@@ -13,11 +13,15 @@ interface KeysExports {
   memory: WebAssembly.Memory;
   reset(): void;
   scan(p: number, len: number): number;
+  compact(p: number, len: number, out: number): number;
 }
 
 /** Where the caller's chunk goes in the module's memory, and how big a chunk may be. */
 const CHUNK_AT = 81920;
 const CHUNK_BYTES = 6 * 65536 - CHUNK_AT;
+/** Where a caller's own bytes go (KeysPass.room): past the chunk, so `add` never overwrites them. */
+const FREE_AT = 6 * 65536;
+const PAGE_BYTES = 65536;
 
 let instance: KeysExports | null | undefined;
 
@@ -40,7 +44,7 @@ function keysScanner(): KeysExports | null {
  * of over 64 keys, deep nesting, or no WebAssembly): then the exact check must decide.
  */
 export function keysProvedUnique(bytes: Uint8Array): boolean {
-  const proof = keysProof();
+  const proof = keysPass();
   return proof !== null && proof.add(bytes) && proof.proved();
 }
 
@@ -52,8 +56,35 @@ interface KeysProof {
   proved(): boolean;
 }
 
+/**
+ * The proof over pieces the caller places in the module's memory itself (no copy), which can
+ * also write a piece without its blanks (json-keys.wat's `compact`). Positions count from the
+ * start of room()'s view.
+ */
+export interface KeysPass extends KeysProof {
+  /**
+   * The caller's part of the module's memory, at least `length` bytes long (grown when it is
+   * shorter). Growing detaches every view taken before: take them again after each call.
+   */
+  room(length: number): Buffer;
+  /** Feeds the piece at [at, at + length) of the room: add's answer, without the copy. */
+  scanAt(at: number, length: number): boolean;
+  /**
+   * Feeds the piece at [at, at + length) and writes it without its blanks from `out` on (never
+   * over the piece; 16 bytes of room past out + length). Where the writing ended, or -1 when the
+   * proof failed here or before, or the piece holds a byte of 0x80 or more or a dropped blank
+   * that joined two words (then it is not the same JSON).
+   */
+  compactAt(at: number, length: number, out: number): number;
+  /**
+   * Gives the memory to the caller for good (views over it stay valid): the next proof starts a
+   * new module. For views that outlive the read, and to let a grown memory go.
+   */
+  release(): void;
+}
+
 /** A proof to feed, or null where there is none (the plain variant, no WebAssembly). One at a time. */
-export function keysProof(): KeysProof | null {
+export function keysPass(): KeysPass | null {
   if (isPlain('keys-wasm')) return null;
   const scanner = keysScanner();
   if (scanner === null) return null;
@@ -72,5 +103,33 @@ export function keysProof(): KeysProof | null {
     }
     return ok;
   };
-  return { add, proved: () => ok };
+  const room = (length: number): Buffer => {
+    const missing = FREE_AT + length - scanner.memory.buffer.byteLength;
+    if (missing > 0) scanner.memory.grow(Math.ceil(missing / PAGE_BYTES));
+    const buffer = scanner.memory.buffer;
+    return Buffer.from(buffer, FREE_AT, buffer.byteLength - FREE_AT);
+  };
+  const scanAt = (at: number, length: number): boolean => {
+    try {
+      if (ok && scanner.scan(FREE_AT + at, length) !== 0) ok = false;
+    } catch {
+      ok = false;
+    }
+    return ok;
+  };
+  const compactAt = (at: number, length: number, out: number): number => {
+    if (!ok) return -1;
+    try {
+      const end = scanner.compact(FREE_AT + at, length, FREE_AT + out);
+      if (end >= 0) return end - FREE_AT;
+    } catch {
+      // text JSON.parse would not accept, or a piece outside the memory: not proved
+    }
+    ok = false;
+    return -1;
+  };
+  const release = (): void => {
+    if (instance === scanner) instance = undefined;
+  };
+  return { add, proved: () => ok, room, scanAt, compactAt, release };
 }

@@ -10,8 +10,14 @@
 ;; Also not proved: an object of more than 64 keys (so the comparisons stay linear in the file),
 ;; more than 4,096 levels of nesting, more than 16,384 keys open at once.
 ;;
+;; `compact` reads a piece the same way and also writes it without its blanks (a first touch of
+;; another writer's ledger: ledger-sliced.ts parses and keeps that form), refusing what it cannot
+;; prove the same text: a byte of 0x80 or more, and a blank between two bytes that would join
+;; into one token once it is gone (`1 2` would read `12`; valid JSON never holds that).
+;;
 ;; Memory: 0..16383 the open containers, one i32 each (where its keys' hashes start, or -1 for a
-;; list); 16384..81919 the hashes of the keys of the open objects; the caller's chunk at 81920.
+;; list); 16384..81919 the hashes of the keys of the open objects; the caller's chunk at 81920;
+;; past the first 6 pages whatever the caller places there (`compact` reads and writes there).
 (module
   (memory (export "memory") 6)
 
@@ -22,6 +28,10 @@
   (global $inKey (mut i32) (i32.const 0))
   (global $keyNext (mut i32) (i32.const 0))
   (global $hash (mut i32) (i32.const 0))
+  ;; For `compact`: the last byte written between tokens was part of a word (a number, `true`…),
+  ;; and blanks were dropped since.
+  (global $lastWord (mut i32) (i32.const 0))
+  (global $gap (mut i32) (i32.const 0))
 
   ;; Starts a new text.
   (func (export "reset")
@@ -30,7 +40,9 @@
     (global.set $state (i32.const 0))
     (global.set $inKey (i32.const 0))
     (global.set $keyNext (i32.const 0))
-    (global.set $hash (i32.const 0)))
+    (global.set $hash (i32.const 0))
+    (global.set $lastWord (i32.const 0))
+    (global.set $gap (i32.const 0)))
 
   ;; A key's hash has been read: 0 when no earlier key of its object has that hash, else 1.
   (func $keep (result i32)
@@ -175,4 +187,170 @@
     (global.set $keyNext (local.get $keyNext))
     (global.set $hash (local.get $hash))
     (i32.const 0))
+
+  ;; Reads [p, p + len) as `scan` does (the same state, so pieces of either kind may follow each
+  ;; other) and writes it from `out` on with every blank (space, tab, line feed, carriage return)
+  ;; between tokens dropped and every other byte copied. Returns where the writing ended, or -1
+  ;; when the text is not proved: a repeated key as `scan` says, a byte of 0x80 or more, or a
+  ;; blank dropped between two word bytes. Writes up to 16 bytes past its end (whole blocks), so
+  ;; the caller leaves that much room after `out` + len.
+  (func (export "compact") (param $p i32) (param $len i32) (param $out i32) (result i32)
+    (local $end i32) (local $c i32) (local $top i32) (local $v v128) (local $skip i32)
+    (local $state i32) (local $inKey i32) (local $keyNext i32) (local $hash i32)
+    (local $lastWord i32) (local $gap i32)
+    (local.set $state (global.get $state))
+    (local.set $inKey (global.get $inKey))
+    (local.set $keyNext (global.get $keyNext))
+    (local.set $hash (global.get $hash))
+    (local.set $lastWord (global.get $lastWord))
+    (local.set $gap (global.get $gap))
+    (local.set $end (i32.add (local.get $p) (local.get $len)))
+    (block $finished
+      (loop $next
+        (br_if $finished (i32.ge_u (local.get $p) (local.get $end)))
+        (if (i32.le_u (i32.add (local.get $p) (i32.const 16)) (local.get $end))
+          (then
+            (local.set $v (v128.load (local.get $p)))
+            (if (i32.eqz (local.get $state))
+              (then
+                ;; A run of blanks between tokens: dropped.
+                (local.set $skip
+                  (i32.ctz
+                    (i32.or
+                      (i32.xor
+                        (i8x16.bitmask
+                          (v128.or
+                            (v128.or
+                              (i8x16.eq (local.get $v) (i8x16.splat (i32.const 0x20)))
+                              (i8x16.eq (local.get $v) (i8x16.splat (i32.const 0x0a))))
+                            (v128.or
+                              (i8x16.eq (local.get $v) (i8x16.splat (i32.const 0x0d)))
+                              (i8x16.eq (local.get $v) (i8x16.splat (i32.const 0x09))))))
+                        (i32.const 0xffff))
+                      (i32.const 0x10000))))
+                (if (local.get $skip)
+                  (then
+                    (local.set $gap (local.get $lastWord))
+                    (local.set $p (i32.add (local.get $p) (local.get $skip)))
+                    (br $next)))))
+            (if (i32.and (i32.eq (local.get $state) (i32.const 1)) (i32.eqz (local.get $inKey)))
+              (then
+                ;; A value's characters up to its next quote, backslash or byte of 0x80 or more:
+                ;; copied a block at a time.
+                (local.set $skip
+                  (i32.ctz
+                    (i32.or
+                      (i8x16.bitmask
+                        (v128.or
+                          (v128.or
+                            (i8x16.eq (local.get $v) (i8x16.splat (i32.const 0x22)))
+                            (i8x16.eq (local.get $v) (i8x16.splat (i32.const 0x5c))))
+                          (local.get $v)))
+                      (i32.const 0x10000))))
+                (if (local.get $skip)
+                  (then
+                    (v128.store (local.get $out) (local.get $v))
+                    (local.set $out (i32.add (local.get $out) (local.get $skip)))
+                    (local.set $p (i32.add (local.get $p) (local.get $skip)))
+                    (br $next)))))))
+        (local.set $c (i32.load8_u (local.get $p)))
+        (local.set $p (i32.add (local.get $p) (i32.const 1)))
+        (if (i32.ge_u (local.get $c) (i32.const 0x80)) (then (return (i32.const -1))))
+        (if (i32.eq (local.get $state) (i32.const 1))
+          (then
+            (i32.store8 (local.get $out) (local.get $c))
+            (local.set $out (i32.add (local.get $out) (i32.const 1)))
+            (if (i32.eq (local.get $c) (i32.const 0x22))
+              (then
+                (local.set $state (i32.const 0))
+                (if (local.get $inKey)
+                  (then
+                    (global.set $hash (local.get $hash))
+                    (if (call $keep) (then (return (i32.const -1)))))))
+              (else
+                (if (i32.eq (local.get $c) (i32.const 0x5c))
+                  (then
+                    (if (local.get $inKey) (then (return (i32.const -1))))
+                    (local.set $state (i32.const 2)))
+                  (else
+                    (if (local.get $inKey)
+                      (then
+                        (local.set $hash
+                          (i32.mul (i32.xor (local.get $hash) (local.get $c)) (i32.const 16777619)))))))))
+            (br $next)))
+        (if (i32.eq (local.get $state) (i32.const 2))
+          (then
+            (i32.store8 (local.get $out) (local.get $c))
+            (local.set $out (i32.add (local.get $out) (i32.const 1)))
+            (local.set $state (i32.const 1))
+            (br $next)))
+        ;; Between tokens.
+        (if (i32.or
+              (i32.or (i32.eq (local.get $c) (i32.const 0x20)) (i32.eq (local.get $c) (i32.const 0x0a)))
+              (i32.or (i32.eq (local.get $c) (i32.const 0x0d)) (i32.eq (local.get $c) (i32.const 0x09))))
+          (then
+            (local.set $gap (local.get $lastWord))
+            (br $next)))
+        (i32.store8 (local.get $out) (local.get $c))
+        (local.set $out (i32.add (local.get $out) (i32.const 1)))
+        (if (i32.eq (local.get $c) (i32.const 0x22))
+          (then
+            (local.set $state (i32.const 1))
+            (local.set $inKey (local.get $keyNext))
+            (local.set $keyNext (i32.const 0))
+            (local.set $hash (i32.const 0x811c9dc5))
+            (local.set $lastWord (i32.const 0))
+            (local.set $gap (i32.const 0))
+            (br $next)))
+        (if (i32.eq (local.get $c) (i32.const 0x7b))
+          (then
+            (if (call $open (global.get $hashTop)) (then (return (i32.const -1))))
+            (local.set $keyNext (i32.const 1))
+            (local.set $lastWord (i32.const 0))
+            (local.set $gap (i32.const 0))
+            (br $next)))
+        (if (i32.eq (local.get $c) (i32.const 0x5b))
+          (then
+            (if (call $open (i32.const -1)) (then (return (i32.const -1))))
+            (local.set $keyNext (i32.const 0))
+            (local.set $lastWord (i32.const 0))
+            (local.set $gap (i32.const 0))
+            (br $next)))
+        (if (i32.or (i32.eq (local.get $c) (i32.const 0x7d)) (i32.eq (local.get $c) (i32.const 0x5d)))
+          (then
+            (global.set $depth (i32.sub (global.get $depth) (i32.const 1)))
+            (local.set $top (i32.load (i32.shl (global.get $depth) (i32.const 2))))
+            (if (i32.ne (local.get $top) (i32.const -1)) (then (global.set $hashTop (local.get $top))))
+            (local.set $keyNext (i32.const 0))
+            (local.set $lastWord (i32.const 0))
+            (local.set $gap (i32.const 0))
+            (br $next)))
+        (if (i32.eq (local.get $c) (i32.const 0x2c))
+          (then
+            (local.set $keyNext
+              (i32.and
+                (i32.gt_u (global.get $depth) (i32.const 0))
+                (i32.ne
+                  (i32.load (i32.shl (i32.sub (global.get $depth) (i32.const 1)) (i32.const 2)))
+                  (i32.const -1))))
+            (local.set $lastWord (i32.const 0))
+            (local.set $gap (i32.const 0))
+            (br $next)))
+        (if (i32.eq (local.get $c) (i32.const 0x3a))
+          (then
+            (local.set $lastWord (i32.const 0))
+            (local.set $gap (i32.const 0))
+            (br $next)))
+        ;; A byte of a word (a number, `true`, `null`…): one dropped blank after another word
+        ;; byte would join two words JSON.parse reads apart.
+        (if (local.get $gap) (then (return (i32.const -1))))
+        (local.set $lastWord (i32.const 1))
+        (br $next)))
+    (global.set $state (local.get $state))
+    (global.set $inKey (local.get $inKey))
+    (global.set $keyNext (local.get $keyNext))
+    (global.set $hash (local.get $hash))
+    (global.set $lastWord (local.get $lastWord))
+    (global.set $gap (local.get $gap))
+    (local.get $out))
 )

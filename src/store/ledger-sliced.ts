@@ -27,7 +27,7 @@ import { isPlain } from '../engine/plain-pieces';
 import { addRecord, emptySummary, type RecordsSummary } from '../engine/records-summary';
 import type { IterationRecord, Ledger } from '../engine/types';
 import { compactRecordInto, iterationsOpen } from './compact-records';
-import { keysProof } from './json-keys';
+import { keysPass, type KeysPass } from './json-keys';
 import { KEYS_PROOF_FROM_BYTES, mayRepeatKeys } from './json-scan';
 import { RECORD_SEPARATOR } from './ledger-layout';
 import { ledgerShapeProblem, recordPasses } from './ledger-shape';
@@ -53,6 +53,8 @@ const RECORD_CLOSE = Buffer.from('\n    }', 'latin1');
 const RECORD_NEXT = Buffer.from(',\n    {\n', 'latin1');
 const LIST_CLOSE = Buffer.from('\n  ]', 'latin1');
 const COMPACT_SEPARATOR = Buffer.from(RECORD_SEPARATOR, 'latin1');
+/** Room the pass may write past a record's compact form (it writes whole 16-byte blocks). */
+const COMPACT_SLACK = 16;
 
 function startsAt(bytes: Buffer, at: number, marker: Buffer): boolean {
   return (
@@ -72,7 +74,18 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
  */
 export function slicedFromBytes(bytes: Buffer, session: string, keep: boolean): SlicedLedger | null {
   if (isPlain('sliced') || bytes.length < DIGEST_MIN_BYTES || bytes[0] !== 0x7b) return null;
-  const steps = slicedSteps(bytes, bytes.length, true, session, keep);
+  const keys = keysWay(bytes.length);
+  if (keys === null) return null;
+  // The WebAssembly pass reads from its own memory: the bytes are copied into it a step at a
+  // time, as a file is read, so only a step's pages of it are ever touched. The first step must
+  // hold the records' opening; when it seems not to (a long header), it is the whole file.
+  const listAt = bytes.indexOf(LIST_FIRST);
+  const step =
+    listAt >= 0 && listAt + LIST_FIRST.length <= SLICED_CHUNK_BYTES ? SLICED_CHUNK_BYTES : bytes.length;
+  const first = keys === 'count' ? bytes : bytes.subarray(0, Math.min(step, bytes.length));
+  const fill = keys === 'count' ? readOn : copyOn(bytes, first.length);
+  const ended = first.length === bytes.length;
+  const steps = slicedSteps(keys, first, first.length, ended, session, keep, bytes.length, first, fill);
   const done = steps.next();
   if (!done.done) throw new Error('internal: a read of whole bytes asked for more');
   return done.value;
@@ -87,6 +100,24 @@ export const SLICED_CHUNK_BYTES = 256 * 1024;
  * 10 MB, where the pages it leaves untouched outweigh the steps' own work.
  */
 const STEPS_FROM_BYTES = 2 * 1024 * 1024;
+
+/**
+ * Files at least this long are proved by the WebAssembly pass (json-keys.wat's `compact`: the
+ * bytes' check, the key proof and the records' compact form in one pass); shorter ones, or any
+ * where it cannot run, by JavaScript: an ASCII check, a key count per piece, a copy loop.
+ */
+const PASS_FROM_BYTES = KEYS_PROOF_FROM_BYTES;
+
+/**
+ * How a file of `size` bytes is proved: by the WebAssembly pass, by counting keys in JavaScript
+ * ('count', below the size where the whole file's count would cost more), or not at all (null:
+ * the full read decides).
+ */
+function keysWay(size: number): KeysPass | 'count' | null {
+  const pass = size >= PASS_FROM_BYTES ? keysPass() : null;
+  if (pass !== null) return pass;
+  return size < KEYS_PROOF_FROM_BYTES ? 'count' : null;
+}
 
 /**
  * For `status` and `iterate` (read-steps.ts's EarlyRead, over the buffer the whole read would fill): the file
@@ -114,9 +145,15 @@ export function slicedEarly(
     if (head[0] !== 0x7b || head.indexOf(LIST_FIRST) < 0) return { filled };
     const open = iterationsOpen(head);
     if (open < 0 || !startsAt(head, open, LIST_FIRST)) return { filled };
-    return { early: yield* slicedSteps(first, filled, filled < first.length, session, keep, size, whole) };
+    const keys = keysWay(size);
+    if (keys === null) return { filled };
+    const ended = filled < first.length;
+    return { early: yield* slicedSteps(keys, first, filled, ended, session, keep, size, whole, readOn) };
   };
 }
+
+/** Fills `buffer` from `offset` with the file's next bytes, until it is full or they end: how many. */
+type Fill = (buffer: Buffer, offset: number) => ReadSteps<number>;
 
 /** Reads on from the file's position into `buffer` from `offset` until it is full or the file ends. */
 function* readOn(buffer: Buffer, offset: number): ReadSteps<number> {
@@ -129,63 +166,96 @@ function* readOn(buffer: Buffer, offset: number): ReadSteps<number> {
   return at - offset;
 }
 
+/** A Fill that copies on from `bytes`' byte `from` (a file already read whole). */
+function copyOn(bytes: Buffer, from: number): Fill {
+  let position = from;
+  // eslint-disable-next-line require-yield -- a Fill that never needs to ask for a read
+  return function* (buffer, offset) {
+    const copied = bytes.copy(buffer, offset, position);
+    position += copied;
+    return copied;
+  };
+}
+
 /**
- * The read itself, over `buffer`'s first `filled` bytes (the file's first bytes) and, unless
- * `ended`, what the file holds after them (read on into the same buffer, or a bigger one when a
- * record does not fit). `size`: what the file's stat said (the key proof's choice is made on it,
- * and a file that turns out another size is not proved).
+ * The read itself, from `first`'s first `filled` bytes (the file's first bytes) and, unless
+ * `ended`, what `fill` brings after them (into the same buffer, or a bigger one when a record
+ * does not fit: within `room` while it has it). `size`: what the file's stat said (a file that
+ * turns out another size is not proved). `keys`: how its keys are proved (keysWay).
  */
 function* slicedSteps(
+  keys: KeysPass | 'count',
   first: Buffer,
   filled: number,
   ended: boolean,
   session: string,
   keep: boolean,
-  size = filled,
-  room = first,
+  size: number,
+  room: Buffer,
+  fill: Fill,
 ): ReadSteps<SlicedLedger | null> {
-  let buffer = first;
+  const pass = keys === 'count' ? null : keys;
+  // The WebAssembly pass reads and writes in its own memory (its room): the buffer the file is
+  // read into, and where each record's compact form is written — for `keep`, all of them, laid
+  // out for the rewrite, before the buffer (which then grows at the end of the room without
+  // moving them); else one at a time, after the buffer. The room is sized once up front; a
+  // record longer than the buffer grows it, which detaches every view: `mem` is taken again.
+  const bufferAt = pass !== null && keep ? size + COMPACT_SLACK : 0;
+  const roomFor = (length: number): number => (keep ? bufferAt + length : 2 * length + COMPACT_SLACK);
+  let mem = pass !== null ? pass.room(roomFor(first.length)) : first;
+  let buffer = pass !== null ? mem.subarray(bufferAt, bufferAt + first.length) : first;
+  if (pass !== null) first.copy(buffer, 0, 0, filled);
   let view = buffer.subarray(0, filled);
   let total = filled; // bytes of the file read so far
-  // The WebAssembly proof covers the whole file, fed as it is read; below its threshold each
-  // piece's keys are counted as it is parsed.
-  const countKeys = size < KEYS_PROOF_FROM_BYTES;
-  const proof = countKeys ? null : keysProof();
-  if (proof === null && !countKeys) return null;
-  /** Every byte read is checked as it arrives: ASCII, and fed to the key proof. */
-  const arrived = (piece: Buffer): boolean => isAscii(piece) && (proof === null || proof.add(piece));
-  if (!arrived(view)) return null;
+  // Without the pass every byte read is checked as it arrives; the pass checks each part of the
+  // file as it reads it (below).
+  if (pass === null && !isAscii(view)) return null;
   /**
    * Keeps the bytes from `from` on (moved to the buffer's start; a buffer twice as long when
-   * they fill it, within `room` while it has it) and reads more after them; the distance they
-   * moved, or -1 when the file had ended. Bytes that fail their check throw: not proved.
+   * they fill it) and reads more after them; the distance they moved, or -1 when the file had
+   * ended. Bytes that fail their check throw: not proved.
    */
   function* more(from: number): ReadSteps<number> {
     if (ended) return -1;
     const kept = view.length - from;
-    if (kept === buffer.length) {
+    if (kept === buffer.length && pass !== null) {
+      // The buffer is full from its start: it grows in place, its bytes where they were.
+      mem = pass.room(roomFor(buffer.length * 2));
+      buffer = mem.subarray(bufferAt, bufferAt + buffer.length * 2);
+    } else if (kept === buffer.length) {
       const length = buffer.length * 2;
       const bigger = room.length >= length ? room.subarray(0, length) : Buffer.allocUnsafe(length);
       view.copy(bigger, 0, from); // copies as memmove does: `bigger` may begin where `view` does
       buffer = bigger;
     } else buffer.copyWithin(0, from, view.length);
-    const got = yield* readOn(buffer, kept);
+    const got = yield* fill(buffer, kept);
     if (got < buffer.length - kept) ended = true;
     total += got;
     view = buffer.subarray(0, kept + got);
-    if (total > LEDGER_SIZE_LIMIT || !arrived(view.subarray(kept))) throw new Error('not proved');
+    if (total > LEDGER_SIZE_LIMIT || (pass === null && !isAscii(view.subarray(kept))))
+      throw new Error('not proved');
     return from;
   }
   const open = iterationsOpen(view);
   if (open < 0 || !startsAt(view, open, LIST_FIRST)) return null;
   const headBefore = view.toString('latin1', 0, open + 1);
-  const summary = emptySummary();
-  // As the full read's rewrite lays them out: each record copied as it is proved
-  // (compact-records.ts), into a buffer as long as the file: the records never come out longer,
-  // and the pages they do not fill are never touched.
-  const out = keep ? Buffer.allocUnsafe(size) : null;
-  let outLength = 0;
   let at = open + LIST_FIRST.length - 2; // the first record's `{`
+  /**
+   * The pass's check of the header's bytes from the buffer's `from` to the end of what it holds
+   * (ASCII, and fed to the key proof). The pass reads the file's parts in order: the header up to
+   * the first record, each record (compactAt), the header after the list. Between two records it
+   * skips only RECORD_NEXT's `,` and blanks, matched byte for byte: in a list they leave the key
+   * proof's state as the next record's `{` sets it.
+   */
+  const bytesPass = (from: number, to = view.length): boolean =>
+    pass === null || (isAscii(view.subarray(from, to)) && pass.scanAt(bufferAt + from, to - from));
+  if (!bytesPass(0, at)) return null;
+  const summary = emptySummary();
+  // As the full read's rewrite lays them out: each record copied as it is proved, into a buffer
+  // as long as the file (the records never come out longer, and the pages they do not fill are
+  // never touched): the pass's room, or else `out` (compact-records.ts's copy).
+  const out = keep && pass === null ? Buffer.allocUnsafe(size) : null;
+  let outLength = 0;
   let end: number;
   try {
     for (let index = 0; ; index += 1) {
@@ -198,10 +268,22 @@ function* slicedSteps(
         close = view.indexOf(RECORD_CLOSE, at);
       }
       const stop = close + RECORD_CLOSE.length;
-      const text = view.toString('latin1', at, stop);
+      let text: string;
+      if (pass !== null) {
+        // Read and written without its blanks: the compact text is what is parsed (it parses
+        // quicker than the indented one, and the pass proved it the same JSON), and for `keep`
+        // it stays where it was written, the rewrite's record as it is laid out.
+        let outAt = keep ? outLength : buffer.length;
+        if (keep && index > 0) outAt += COMPACT_SEPARATOR.copy(mem, outAt);
+        if (keep && outAt + (stop - at) > size) return null; // the file grew while it was read
+        const written = pass.compactAt(bufferAt + at, stop - at, outAt);
+        if (written < 0) return null;
+        text = mem.toString('latin1', outAt, written);
+        if (keep) outLength = written;
+      } else text = view.toString('latin1', at, stop);
       const record: unknown = JSON.parse(text);
       if (!recordPasses(record, index)) return null;
-      if (countKeys && mayRepeatKeys(text, record as object)) return null;
+      if (pass === null && mayRepeatKeys(text, record as object)) return null;
       addRecord(summary, record as IterationRecord);
       if (out !== null) {
         if (index > 0) outLength += COMPACT_SEPARATOR.copy(out, outLength);
@@ -213,21 +295,29 @@ function* slicedSteps(
         break;
       } else return null;
     }
+    if (!bytesPass(end)) return null;
     let headAfter = view.toString('latin1', end);
-    while ((yield* more(view.length)) >= 0) headAfter += view.toString('latin1');
+    while ((yield* more(view.length)) >= 0) {
+      if (!bytesPass(0)) return null;
+      headAfter += view.toString('latin1');
+    }
     if (total !== size) return null; // the file changed while it was read
     const headText = headBefore + headAfter;
     const header: unknown = JSON.parse(headText);
     if (!isPlainObject(header) || !headerPasses(header, session)) return null;
-    if (countKeys ? mayRepeatKeys(headText, header) : proof?.proved() !== true) return null;
+    if (pass === null ? mayRepeatKeys(headText, header) : !pass.proved()) return null;
     const ledger = header as unknown as Ledger;
     if (!keep) return { ledger, summary };
-    const records = (out as Buffer).subarray(0, outLength);
+    const records = (pass !== null ? mem : (out as Buffer)).subarray(0, outLength);
     // A rewrite seals records of DIGEST_MIN_BYTES or more; shorter ones take the full path.
     if (records.length < DIGEST_MIN_BYTES) return null;
     return { ledger, summary, records };
   } catch {
     return null; // not JSON, nested too deeply…: the full read says what
+  } finally {
+    // The records kept are a view of the pass's memory, and a grown memory would stay with the
+    // module: either way the module lets it go (the next proof starts a new one).
+    if (pass !== null && (keep || buffer.length > first.length)) pass.release();
   }
 }
 

@@ -3,7 +3,8 @@
 // escapes or nesting; anything the copy does not recognise is null (the caller serialises).
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { compactRecords } from '../../../src/store/compact-records';
+import { compactRecordInto, compactRecords } from '../../../src/store/compact-records';
+import { keysPass } from '../../../src/store/json-keys';
 import { parseLedgerText, readLedgerFile, serializeLedger } from '../../../src/store/ledger-file';
 import { RECORD_SEPARATOR } from '../../../src/store/ledger-layout';
 import { readSealedLedger } from '../../../src/store/ledger-sealed';
@@ -78,6 +79,80 @@ const formats: ((value: unknown) => string)[] = [
   (value) => JSON.stringify(value),
   (value) => JSON.stringify(value, null, '\t').replace(/\n/g, '\r\n'),
 ];
+
+/**
+ * `bytes` written by the WebAssembly pass (json-keys.wat's `compact`) without its blanks, or
+ * null when it refused them. The piece sits between bytes it must neither read nor overwrite.
+ */
+function wasmCompact(bytes: Buffer): Buffer | null {
+  const pass = keysPass();
+  assert.ok(pass !== null, 'WebAssembly runs here');
+  const fence = 16;
+  const room = pass.room(fence + bytes.length + fence + bytes.length + 16 + fence);
+  room.fill(0x7b, 0, room.length); // `{` everywhere: read by mistake, it would change the answer
+  bytes.copy(room, fence);
+  const out = fence + bytes.length + fence;
+  const end = pass.compactAt(fence, bytes.length, out);
+  const after = pass.room(0);
+  assert.ok(
+    after.subarray(0, fence).every((b) => b === 0x7b),
+    'nothing written before the piece',
+  );
+  assert.ok(after.subarray(fence, fence + bytes.length).equals(bytes), 'the piece left as it was');
+  if (end < 0) return null;
+  assert.ok(end <= out + bytes.length);
+  assert.ok(
+    after.subarray(out + bytes.length + 16, out + bytes.length + 16 + fence).every((b) => b === 0x7b),
+  );
+  return Buffer.from(after.subarray(out, end));
+}
+
+describe('store: the WebAssembly compact copy of one record', () => {
+  it('property: writes byte for byte what compactRecordInto writes, in any formatting; refuses non-ASCII', () => {
+    fc.assert(
+      fc.property(record, fc.constantFrom(...formats.keys()), (value, format) => {
+        const bytes = Buffer.from((formats[format] as (v: unknown) => string)(value).trim(), 'utf8');
+        const got = wasmCompact(bytes);
+        if (bytes.some((b) => b >= 0x80)) {
+          assert.equal(got, null, 'a byte of 0x80 or more is refused');
+          return;
+        }
+        const expected = Buffer.alloc(bytes.length);
+        const end = compactRecordInto(bytes, 0, bytes.length, expected, 0);
+        // A repeated key is not proved (JSON.stringify never writes one: only escaped keys are).
+        if (got === null) assert.ok(bytes.includes('\\'), bytes.toString('latin1'));
+        else assert.ok(got.equals(expected.subarray(0, end)), bytes.toString('latin1'));
+      }),
+      { numRuns: 600 },
+    );
+  });
+
+  it('refuses a dropped blank that would join two words (then the compact text is other JSON)', () => {
+    // Each of these is refused by JSON.parse, and the same text without its blanks is not.
+    const refused = [
+      '{"a":[1 2]}',
+      '{"a":1 .5}',
+      '{"a":- 1}',
+      '{"a":tr ue}',
+      '{"a":1\n2}',
+      '{"a":[1,\t2 3]}',
+    ];
+    for (const text of refused) {
+      assert.throws(() => JSON.parse(text));
+      assert.doesNotThrow(() => JSON.parse(text.replace(/\s/g, '')));
+      assert.equal(wasmCompact(Buffer.from(text)), null, text);
+    }
+    const kept = [
+      ['{"a": [1, 2]}', '{"a":[1,2]}'],
+      ['{"a" : "1 2" , "b" :true}', '{"a":"1 2","b":true}'],
+      ['{ "a":1 }', '{"a":1}'],
+      ['{"a":[ -1 ,0.5e3 , null ]}', '{"a":[-1,0.5e3,null]}'],
+    ];
+    for (const [text, compact] of kept) {
+      assert.equal(wasmCompact(Buffer.from(text as string))?.toString('latin1'), compact, text);
+    }
+  });
+});
 
 describe('store: compactRecords', () => {
   it('each line is exactly one record as parsed, in any formatting', () => {

@@ -204,6 +204,11 @@ describe('store: another writer’s long ledger read record by record', () => {
       ['"note": "iteration 4', '"note": "it\u00e9ration 4'],
       ['"epochs": []', '"epochs": [],\n  "iterations": []'],
       ['"evidence": null', '"evidence": [[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]'],
+      // A blank inside a word: refused by the full read, though the record without its blanks
+      // (what the WebAssembly pass parses) would read as JSON.
+      ['"tokens_in": 100', '"tokens_in": 1 00'],
+      ['"cost_usd": 0.25', '"cost_usd": 0\n.25'],
+      ['"error_signature": null', '"error_signature": nu ll'],
     ];
     for (const [from, to] of mutations) {
       assert.ok(text.includes(from), from);
