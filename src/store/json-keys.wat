@@ -193,7 +193,9 @@
   ;; between tokens dropped and every other byte copied. Returns where the writing ended, or -1
   ;; when the text is not proved: a repeated key as `scan` says, a byte of 0x80 or more, or a
   ;; blank dropped between two word bytes. Writes up to 16 bytes past its end (whole blocks), so
-  ;; the caller leaves that much room after `out` + len.
+  ;; the caller leaves that much room after `out` + len. Unlike `scan`, each kind of token is
+  ;; read by a loop of its own (a key's bytes, a word's, a value's characters a block at a time):
+  ;; it runs before V8 has optimised it, and short loops are what its first compiler does best.
   (func (export "compact") (param $p i32) (param $len i32) (param $out i32) (result i32)
     (local $end i32) (local $c i32) (local $top i32) (local $v v128) (local $skip i32)
     (local $state i32) (local $inKey i32) (local $keyNext i32) (local $hash i32)
@@ -208,12 +210,81 @@
     (block $finished
       (loop $next
         (br_if $finished (i32.ge_u (local.get $p) (local.get $end)))
-        (if (i32.le_u (i32.add (local.get $p) (i32.const 16)) (local.get $end))
+        (if (i32.eq (local.get $state) (i32.const 1))
           (then
-            (local.set $v (v128.load (local.get $p)))
-            (if (i32.eqz (local.get $state))
+            (if (local.get $inKey)
               (then
-                ;; A run of blanks between tokens: dropped.
+                ;; A key's bytes, each hashed, up to its closing quote.
+                (loop $key
+                  (br_if $finished (i32.ge_u (local.get $p) (local.get $end)))
+                  (local.set $c (i32.load8_u (local.get $p)))
+                  (i32.store8 (local.get $out) (local.get $c))
+                  (local.set $p (i32.add (local.get $p) (i32.const 1)))
+                  (local.set $out (i32.add (local.get $out) (i32.const 1)))
+                  (if (i32.eq (local.get $c) (i32.const 0x22))
+                    (then
+                      (local.set $state (i32.const 0))
+                      (global.set $hash (local.get $hash))
+                      (if (call $keep) (then (return (i32.const -1))))
+                      (br $next)))
+                  ;; An escape in a key: its bytes are not its text, so it is not proved.
+                  (if (i32.or (i32.eq (local.get $c) (i32.const 0x5c)) (i32.ge_u (local.get $c) (i32.const 0x80)))
+                    (then (return (i32.const -1))))
+                  (local.set $hash
+                    (i32.mul (i32.xor (local.get $hash) (local.get $c)) (i32.const 16777619)))
+                  (br $key))))
+            ;; A value's characters, a block at a time up to its next quote, backslash or byte
+            ;; of 0x80 or more.
+            (loop $chars
+              (if (i32.le_u (i32.add (local.get $p) (i32.const 16)) (local.get $end))
+                (then
+                  (local.set $v (v128.load (local.get $p)))
+                  (v128.store (local.get $out) (local.get $v))
+                  (local.set $skip
+                    (i32.ctz
+                      (i32.or
+                        (i8x16.bitmask
+                          (v128.or
+                            (v128.or
+                              (i8x16.eq (local.get $v) (i8x16.splat (i32.const 0x22)))
+                              (i8x16.eq (local.get $v) (i8x16.splat (i32.const 0x5c))))
+                            (local.get $v)))
+                        (i32.const 0x10000))))
+                  (local.set $p (i32.add (local.get $p) (local.get $skip)))
+                  (local.set $out (i32.add (local.get $out) (local.get $skip)))
+                  (br_if $chars (i32.eq (local.get $skip) (i32.const 16)))))
+              (br_if $finished (i32.ge_u (local.get $p) (local.get $end)))
+              (local.set $c (i32.load8_u (local.get $p)))
+              (if (i32.ge_u (local.get $c) (i32.const 0x80)) (then (return (i32.const -1))))
+              (i32.store8 (local.get $out) (local.get $c))
+              (local.set $p (i32.add (local.get $p) (i32.const 1)))
+              (local.set $out (i32.add (local.get $out) (i32.const 1)))
+              (if (i32.eq (local.get $c) (i32.const 0x22))
+                (then (local.set $state (i32.const 0)) (br $next)))
+              (if (i32.eq (local.get $c) (i32.const 0x5c))
+                (then (local.set $state (i32.const 2)) (br $next)))
+              (br $chars))))
+        (local.set $c (i32.load8_u (local.get $p)))
+        (if (i32.ge_u (local.get $c) (i32.const 0x80)) (then (return (i32.const -1))))
+        (if (i32.eq (local.get $state) (i32.const 2))
+          (then
+            ;; The character after a backslash, whatever it is.
+            (i32.store8 (local.get $out) (local.get $c))
+            (local.set $p (i32.add (local.get $p) (i32.const 1)))
+            (local.set $out (i32.add (local.get $out) (i32.const 1)))
+            (local.set $state (i32.const 1))
+            (br $next)))
+        ;; Between tokens: a run of blanks is dropped, a block at a time.
+        (if (i32.or
+              (i32.or (i32.eq (local.get $c) (i32.const 0x20)) (i32.eq (local.get $c) (i32.const 0x0a)))
+              (i32.or (i32.eq (local.get $c) (i32.const 0x0d)) (i32.eq (local.get $c) (i32.const 0x09))))
+          (then
+            (local.set $gap (local.get $lastWord))
+            (local.set $p (i32.add (local.get $p) (i32.const 1)))
+            (block $run
+              (loop $blanks
+                (br_if $run (i32.gt_u (i32.add (local.get $p) (i32.const 16)) (local.get $end)))
+                (local.set $v (v128.load (local.get $p)))
                 (local.set $skip
                   (i32.ctz
                     (i32.or
@@ -228,70 +299,11 @@
                               (i8x16.eq (local.get $v) (i8x16.splat (i32.const 0x09))))))
                         (i32.const 0xffff))
                       (i32.const 0x10000))))
-                (if (local.get $skip)
-                  (then
-                    (local.set $gap (local.get $lastWord))
-                    (local.set $p (i32.add (local.get $p) (local.get $skip)))
-                    (br $next)))))
-            (if (i32.and (i32.eq (local.get $state) (i32.const 1)) (i32.eqz (local.get $inKey)))
-              (then
-                ;; A value's characters up to its next quote, backslash or byte of 0x80 or more:
-                ;; copied a block at a time.
-                (local.set $skip
-                  (i32.ctz
-                    (i32.or
-                      (i8x16.bitmask
-                        (v128.or
-                          (v128.or
-                            (i8x16.eq (local.get $v) (i8x16.splat (i32.const 0x22)))
-                            (i8x16.eq (local.get $v) (i8x16.splat (i32.const 0x5c))))
-                          (local.get $v)))
-                      (i32.const 0x10000))))
-                (if (local.get $skip)
-                  (then
-                    (v128.store (local.get $out) (local.get $v))
-                    (local.set $out (i32.add (local.get $out) (local.get $skip)))
-                    (local.set $p (i32.add (local.get $p) (local.get $skip)))
-                    (br $next)))))))
-        (local.set $c (i32.load8_u (local.get $p)))
-        (local.set $p (i32.add (local.get $p) (i32.const 1)))
-        (if (i32.ge_u (local.get $c) (i32.const 0x80)) (then (return (i32.const -1))))
-        (if (i32.eq (local.get $state) (i32.const 1))
-          (then
-            (i32.store8 (local.get $out) (local.get $c))
-            (local.set $out (i32.add (local.get $out) (i32.const 1)))
-            (if (i32.eq (local.get $c) (i32.const 0x22))
-              (then
-                (local.set $state (i32.const 0))
-                (if (local.get $inKey)
-                  (then
-                    (global.set $hash (local.get $hash))
-                    (if (call $keep) (then (return (i32.const -1)))))))
-              (else
-                (if (i32.eq (local.get $c) (i32.const 0x5c))
-                  (then
-                    (if (local.get $inKey) (then (return (i32.const -1))))
-                    (local.set $state (i32.const 2)))
-                  (else
-                    (if (local.get $inKey)
-                      (then
-                        (local.set $hash
-                          (i32.mul (i32.xor (local.get $hash) (local.get $c)) (i32.const 16777619)))))))))
-            (br $next)))
-        (if (i32.eq (local.get $state) (i32.const 2))
-          (then
-            (i32.store8 (local.get $out) (local.get $c))
-            (local.set $out (i32.add (local.get $out) (i32.const 1)))
-            (local.set $state (i32.const 1))
-            (br $next)))
-        ;; Between tokens.
-        (if (i32.or
-              (i32.or (i32.eq (local.get $c) (i32.const 0x20)) (i32.eq (local.get $c) (i32.const 0x0a)))
-              (i32.or (i32.eq (local.get $c) (i32.const 0x0d)) (i32.eq (local.get $c) (i32.const 0x09))))
-          (then
-            (local.set $gap (local.get $lastWord))
+                (local.set $p (i32.add (local.get $p) (local.get $skip)))
+                (br_if $blanks (i32.eq (local.get $skip) (i32.const 16)))))
             (br $next)))
         (i32.store8 (local.get $out) (local.get $c))
+        (local.set $p (i32.add (local.get $p) (i32.const 1)))
         (local.set $out (i32.add (local.get $out) (i32.const 1)))
         (if (i32.eq (local.get $c) (i32.const 0x22))
           (then
@@ -318,6 +330,7 @@
             (br $next)))
         (if (i32.or (i32.eq (local.get $c) (i32.const 0x7d)) (i32.eq (local.get $c) (i32.const 0x5d)))
           (then
+            ;; JSON.parse accepts the text only when every close has its open.
             (global.set $depth (i32.sub (global.get $depth) (i32.const 1)))
             (local.set $top (i32.load (i32.shl (global.get $depth) (i32.const 2))))
             (if (i32.ne (local.get $top) (i32.const -1)) (then (global.set $hashTop (local.get $top))))
@@ -327,6 +340,7 @@
             (br $next)))
         (if (i32.eq (local.get $c) (i32.const 0x2c))
           (then
+            ;; After a comma in an object comes a key; in a list, a value.
             (local.set $keyNext
               (i32.and
                 (i32.gt_u (global.get $depth) (i32.const 0))
@@ -341,10 +355,26 @@
             (local.set $lastWord (i32.const 0))
             (local.set $gap (i32.const 0))
             (br $next)))
-        ;; A byte of a word (a number, `true`, `null`…): one dropped blank after another word
-        ;; byte would join two words JSON.parse reads apart.
+        ;; A byte of a word (a number, `true`, `null`…): after a dropped blank that followed
+        ;; another word byte, the two words would join into one.
         (if (local.get $gap) (then (return (i32.const -1))))
         (local.set $lastWord (i32.const 1))
+        ;; The word's next letters, digits and `+-.` copied by a loop of their own.
+        (loop $word
+          (br_if $finished (i32.ge_u (local.get $p) (local.get $end)))
+          (local.set $c (i32.load8_u (local.get $p)))
+          (if (i32.or
+                (i32.or
+                  (i32.lt_u (i32.sub (local.get $c) (i32.const 0x30)) (i32.const 10))
+                  (i32.lt_u (i32.sub (i32.or (local.get $c) (i32.const 0x20)) (i32.const 0x61)) (i32.const 26)))
+                (i32.or
+                  (i32.eq (local.get $c) (i32.const 0x2e))
+                  (i32.or (i32.eq (local.get $c) (i32.const 0x2d)) (i32.eq (local.get $c) (i32.const 0x2b)))))
+            (then
+              (i32.store8 (local.get $out) (local.get $c))
+              (local.set $p (i32.add (local.get $p) (i32.const 1)))
+              (local.set $out (i32.add (local.get $out) (i32.const 1)))
+              (br $word))))
         (br $next)))
     (global.set $state (local.get $state))
     (global.set $inKey (local.get $inKey))

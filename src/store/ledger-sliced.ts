@@ -220,8 +220,9 @@ function* slicedSteps(
     const kept = view.length - from;
     if (kept === buffer.length && pass !== null) {
       // The buffer is full from its start: it grows in place, its bytes where they were.
-      mem = pass.room(roomFor(buffer.length * 2));
-      buffer = mem.subarray(bufferAt, bufferAt + buffer.length * 2);
+      const length = buffer.length * 2; // taken first: growing empties the views of the old memory
+      mem = pass.room(roomFor(length));
+      buffer = mem.subarray(bufferAt, bufferAt + length);
     } else if (kept === buffer.length) {
       const length = buffer.length * 2;
       const bigger = room.length >= length ? room.subarray(0, length) : Buffer.allocUnsafe(length);
