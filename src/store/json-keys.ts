@@ -13,7 +13,8 @@ interface KeysExports {
   memory: WebAssembly.Memory;
   reset(): void;
   scan(p: number, len: number): number;
-  compact(p: number, len: number, out: number): number;
+  compact(p: number, len: number, out: number, limit: number, ends: number): number;
+  records(): void;
 }
 
 /** Where the caller's chunk goes in the module's memory, and how big a chunk may be. */
@@ -70,12 +71,22 @@ export interface KeysPass extends KeysProof {
   /** Feeds the piece at [at, at + length) of the room: add's answer, without the copy. */
   scanAt(at: number, length: number): boolean;
   /**
-   * Feeds the piece at [at, at + length) and writes it without its blanks from `out` on (never
-   * over the piece; 16 bytes of room past out + length). Where the writing ended, or -1 when the
-   * proof failed here or before, or the piece holds a byte of 0x80 or more or a dropped blank
-   * that joined two words (then it is not the same JSON).
+   * Feeds the piece at [at, at + length) and writes it without its blanks from `out` on, never
+   * at or past `limit` (out + length + 16 <= limit; never over the piece). Where the writing
+   * ended, or -1 when the proof failed here or before, or the piece holds a byte of 0x80 or more
+   * or a dropped blank that joined two words (then it is not the same JSON), or the records laid
+   * out would pass `limit`. After `records()`, `ends` is where the piece's table goes (see
+   * `ended`; 12 bytes and 2 per byte of the piece).
    */
-  compactAt(at: number, length: number, out: number): number;
+  compactAt(at: number, length: number, out: number, limit: number, ends: number): number;
+  /** The text fed so far ends inside the records' list (its `[` fed): compactAt lays them out. */
+  records(): void;
+  /**
+   * The table compactAt wrote at `ends`: `k` 0 how many records ended in the piece; 1 where the
+   * piece stopped (the `]` that closes the list), or -1 when it was read to its end; from 2 on,
+   * where each record's laid-out form ends.
+   */
+  ended(ends: number, k: number): number;
   /**
    * Gives the memory to the caller for good (views over it stay valid): the next proof starts a
    * new module. For views that outlive the read, and to let a grown memory go.
@@ -117,10 +128,10 @@ export function keysPass(): KeysPass | null {
     }
     return ok;
   };
-  const compactAt = (at: number, length: number, out: number): number => {
+  const compactAt = (at: number, length: number, out: number, limit: number, ends: number): number => {
     if (!ok) return -1;
     try {
-      const end = scanner.compact(FREE_AT + at, length, FREE_AT + out);
+      const end = scanner.compact(FREE_AT + at, length, FREE_AT + out, FREE_AT + limit, FREE_AT + ends);
       if (end >= 0) return end - FREE_AT;
     } catch {
       // text JSON.parse would not accept, or a piece outside the memory: not proved
@@ -128,8 +139,14 @@ export function keysPass(): KeysPass | null {
     ok = false;
     return -1;
   };
+  let table = new Int32Array(0);
+  const ended = (ends: number, k: number): number => {
+    if (table.buffer !== scanner.memory.buffer) table = new Int32Array(scanner.memory.buffer);
+    const value = table[(FREE_AT + ends) / 4 + k] as number;
+    return k === 0 || value < 0 ? value : value - FREE_AT;
+  };
   const release = (): void => {
     if (instance === scanner) instance = undefined;
   };
-  return { add, proved: () => ok, room, scanAt, compactAt, release };
+  return { add, proved: () => ok, room, scanAt, compactAt, records: () => scanner.records(), ended, release };
 }

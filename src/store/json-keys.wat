@@ -32,6 +32,8 @@
   ;; and blanks were dropped since.
   (global $lastWord (mut i32) (i32.const 0))
   (global $gap (mut i32) (i32.const 0))
+  ;; For `compact`: the depth inside the records' list (set by `records`), or -1.
+  (global $listDepth (mut i32) (i32.const -1))
 
   ;; Starts a new text.
   (func (export "reset")
@@ -42,7 +44,13 @@
     (global.set $keyNext (i32.const 0))
     (global.set $hash (i32.const 0))
     (global.set $lastWord (i32.const 0))
-    (global.set $gap (i32.const 0)))
+    (global.set $gap (i32.const 0))
+    (global.set $listDepth (i32.const -1)))
+
+  ;; The text read so far ends inside a list whose elements are records (its `[` read by `scan`):
+  ;; from now on `compact` lays them out and says where each ends.
+  (func (export "records")
+    (global.set $listDepth (global.get $depth)))
 
   ;; A key's hash has been read: 0 when no earlier key of its object has that hash, else 1.
   (func $keep (result i32)
@@ -192,11 +200,17 @@
   ;; other) and writes it from `out` on with every blank (space, tab, line feed, carriage return)
   ;; between tokens dropped and every other byte copied. Returns where the writing ended, or -1
   ;; when the text is not proved: a repeated key as `scan` says, a byte of 0x80 or more, or a
-  ;; blank dropped between two word bytes. Writes up to 16 bytes past its end (whole blocks), so
-  ;; the caller leaves that much room after `out` + len. Unlike `scan`, each kind of token is
-  ;; read by a loop of its own (a key's bytes, a word's, a value's characters a block at a time):
-  ;; it runs before V8 has optimised it, and short loops are what its first compiler does best.
-  (func (export "compact") (param $p i32) (param $len i32) (param $out i32) (result i32)
+  ;; blank dropped between two word bytes. Writes up to 16 bytes past its end (whole blocks): the
+  ;; caller gives out + len + 16 <= limit. After `records`, inside the records' list it also lays
+  ;; the records out as the store writes them (a `,` between two becomes `,\n    `), refusing to
+  ;; write past `limit`; at `ends` it writes how many records ended in this piece, then where
+  ;; the piece stopped (the `]` closing the list, or -1 when it was read to its end), then where
+  ;; each record's laid-out form ends. The caller leaves 4 bytes there per 2 of the piece, and 12.
+  ;; Unlike `scan`, each kind of token is read by a loop of its own (a key's bytes, a word's, a
+  ;; value's characters a block at a time): it runs before V8 has optimised it, and short loops
+  ;; are what its first compiler does best.
+  (func (export "compact") (param $p i32) (param $len i32) (param $out i32) (param $limit i32) (param $ends i32)
+    (result i32)
     (local $end i32) (local $c i32) (local $top i32) (local $v v128) (local $skip i32)
     (local $state i32) (local $inKey i32) (local $keyNext i32) (local $hash i32)
     (local $lastWord i32) (local $gap i32)
@@ -207,6 +221,10 @@
     (local.set $lastWord (global.get $lastWord))
     (local.set $gap (global.get $gap))
     (local.set $end (i32.add (local.get $p) (local.get $len)))
+    (if (i32.ge_s (global.get $listDepth) (i32.const 0))
+      (then
+        (i32.store (local.get $ends) (i32.const 0))
+        (i32.store offset=4 (local.get $ends) (i32.const -1))))
     (block $finished
       (loop $next
         (br_if $finished (i32.ge_u (local.get $p) (local.get $end)))
@@ -302,6 +320,13 @@
                 (local.set $p (i32.add (local.get $p) (local.get $skip)))
                 (br_if $blanks (i32.eq (local.get $skip) (i32.const 16)))))
             (br $next)))
+        (if (i32.and
+              (i32.eq (global.get $depth) (global.get $listDepth))
+              (i32.or (i32.eq (local.get $c) (i32.const 0x7d)) (i32.eq (local.get $c) (i32.const 0x5d))))
+          (then
+            ;; The records' list closes: stop before its `]` (the caller reads on with `scan`).
+            (i32.store offset=4 (local.get $ends) (local.get $p))
+            (br $finished)))
         (i32.store8 (local.get $out) (local.get $c))
         (local.set $p (i32.add (local.get $p) (i32.const 1)))
         (local.set $out (i32.add (local.get $out) (i32.const 1)))
@@ -337,6 +362,14 @@
             (local.set $keyNext (i32.const 0))
             (local.set $lastWord (i32.const 0))
             (local.set $gap (i32.const 0))
+            (if (i32.eq (global.get $depth) (global.get $listDepth))
+              (then
+                ;; A record ended: where its laid-out form ends goes in the table.
+                (local.set $top (i32.load (local.get $ends)))
+                (i32.store offset=8
+                  (i32.add (local.get $ends) (i32.shl (local.get $top) (i32.const 2)))
+                  (local.get $out))
+                (i32.store (local.get $ends) (i32.add (local.get $top) (i32.const 1)))))
             (br $next)))
         (if (i32.eq (local.get $c) (i32.const 0x2c))
           (then
@@ -349,6 +382,17 @@
                   (i32.const -1))))
             (local.set $lastWord (i32.const 0))
             (local.set $gap (i32.const 0))
+            (if (i32.eq (global.get $depth) (global.get $listDepth))
+              (then
+                ;; Between two records: the rest of the store's separator (a line break and
+                ;; the indent), when it fits with all that may follow before `limit`.
+                (if (i32.gt_u
+                      (i32.add (i32.add (local.get $out) (i32.const 21)) (i32.sub (local.get $end) (local.get $p)))
+                      (local.get $limit))
+                  (then (return (i32.const -1))))
+                (i32.store (local.get $out) (i32.const 0x2020200a))
+                (i32.store8 offset=4 (local.get $out) (i32.const 0x20))
+                (local.set $out (i32.add (local.get $out) (i32.const 5)))))
             (br $next)))
         (if (i32.eq (local.get $c) (i32.const 0x3a))
           (then

@@ -106,7 +106,7 @@ const STEPS_FROM_BYTES = 2 * 1024 * 1024;
  * bytes' check, the key proof and the records' compact form in one pass); shorter ones, or any
  * where it cannot run, by JavaScript: an ASCII check, a key count per piece, a copy loop.
  */
-const PASS_FROM_BYTES = KEYS_PROOF_FROM_BYTES;
+const PASS_FROM_BYTES = 0;
 
 /**
  * How a file of `size` bytes is proved: by the WebAssembly pass, by counting keys in JavaScript
@@ -195,14 +195,15 @@ function* slicedSteps(
   fill: Fill,
 ): ReadSteps<SlicedLedger | null> {
   const pass = keys === 'count' ? null : keys;
-  // The WebAssembly pass reads and writes in its own memory (its room): the buffer the file is
-  // read into, and where each record's compact form is written — for `keep`, all of them, laid
-  // out for the rewrite, before the buffer (which then grows at the end of the room without
-  // moving them); else one at a time, after the buffer. The room is sized once up front; a
-  // record longer than the buffer grows it, which detaches every view: `mem` is taken again.
-  const bufferAt = pass !== null && keep ? size + COMPACT_SLACK : 0;
-  const roomFor = (length: number): number => (keep ? bufferAt + length : 2 * length + COMPACT_SLACK);
-  let mem = pass !== null ? pass.room(roomFor(first.length)) : first;
+  // The WebAssembly pass reads and writes in its own memory (its room), laid out once: for
+  // `keep`, the records laid out for the rewrite (never longer than the file); the buffer the
+  // file is read into, a step at a time (a record may span steps: the pass carries its state
+  // over); the table of where records end; without `keep`, the records not yet parsed. Only
+  // that last part grows, at the room's end; growing detaches every view: they are taken again.
+  const bufferAt = pass !== null && keep ? align(size + COMPACT_SLACK) : 0;
+  const tableAt = align(bufferAt + first.length);
+  const scratchAt = align(tableAt + 12 + 2 * first.length);
+  let mem = pass !== null ? pass.room(scratchAt + (keep ? 0 : 2 * first.length)) : first;
   let buffer = pass !== null ? mem.subarray(bufferAt, bufferAt + first.length) : first;
   if (pass !== null) first.copy(buffer, 0, 0, filled);
   let view = buffer.subarray(0, filled);
@@ -212,18 +213,14 @@ function* slicedSteps(
   if (pass === null && !isAscii(view)) return null;
   /**
    * Keeps the bytes from `from` on (moved to the buffer's start; a buffer twice as long when
-   * they fill it) and reads more after them; the distance they moved, or -1 when the file had
-   * ended. Bytes that fail their check throw: not proved.
+   * they fill it: only without the pass, which keeps none) and reads more after them; the
+   * distance they moved, or -1 when the file had ended. Bytes that fail their check throw: not
+   * proved.
    */
   function* more(from: number): ReadSteps<number> {
     if (ended) return -1;
     const kept = view.length - from;
-    if (kept === buffer.length && pass !== null) {
-      // The buffer is full from its start: it grows in place, its bytes where they were.
-      const length = buffer.length * 2; // taken first: growing empties the views of the old memory
-      mem = pass.room(roomFor(length));
-      buffer = mem.subarray(bufferAt, bufferAt + length);
-    } else if (kept === buffer.length) {
+    if (kept === buffer.length) {
       const length = buffer.length * 2;
       const bigger = room.length >= length ? room.subarray(0, length) : Buffer.allocUnsafe(length);
       view.copy(bigger, 0, from); // copies as memmove does: `bigger` may begin where `view` does
@@ -240,63 +237,28 @@ function* slicedSteps(
   const open = iterationsOpen(view);
   if (open < 0 || !startsAt(view, open, LIST_FIRST)) return null;
   const headBefore = view.toString('latin1', 0, open + 1);
-  let at = open + LIST_FIRST.length - 2; // the first record's `{`
+  const at = open + LIST_FIRST.length - 2; // the first record's `{`
   /**
    * The pass's check of the header's bytes from the buffer's `from` to the end of what it holds
    * (ASCII, and fed to the key proof). The pass reads the file's parts in order: the header up to
-   * the first record, each record (compactAt), the header after the list. Between two records it
-   * skips only RECORD_NEXT's `,` and blanks, matched byte for byte: in a list they leave the key
-   * proof's state as the next record's `{` sets it.
+   * the first record, the records' list (compactAt), the header from the list's `]` on.
    */
   const bytesPass = (from: number, to = view.length): boolean =>
     pass === null || (isAscii(view.subarray(from, to)) && pass.scanAt(bufferAt + from, to - from));
-  if (!bytesPass(0, at)) return null;
   const summary = emptySummary();
-  // As the full read's rewrite lays them out: each record copied as it is proved, into a buffer
-  // as long as the file (the records never come out longer, and the pages they do not fill are
-  // never touched): the pass's room, or else `out` (compact-records.ts's copy).
+  // As the full read's rewrite lays them out (`keep`): the pass writes them in its room; without
+  // it each record is copied as it is proved (compact-records.ts) into `out`, as long as the
+  // file (the records never come out longer, and the pages they do not fill are never touched).
   const out = keep && pass === null ? Buffer.allocUnsafe(size) : null;
-  let outLength = 0;
-  let end: number;
+  const records = { length: 0 }; // how long the records laid out are
   try {
-    for (let index = 0; ; index += 1) {
-      let close = view.indexOf(RECORD_CLOSE, at);
-      // The record, and enough after it to tell what follows, must be in the buffer.
-      while (close < 0 || (!ended && view.length - close < RECORD_CLOSE.length + RECORD_NEXT.length)) {
-        const moved = yield* more(at);
-        if (moved < 0) return null; // the file ended inside a record
-        at -= moved;
-        close = view.indexOf(RECORD_CLOSE, at);
-      }
-      const stop = close + RECORD_CLOSE.length;
-      let text: string;
-      if (pass !== null) {
-        // Read and written without its blanks: the compact text is what is parsed (it parses
-        // quicker than the indented one, and the pass proved it the same JSON), and for `keep`
-        // it stays where it was written, the rewrite's record as it is laid out.
-        let outAt = keep ? outLength : buffer.length;
-        if (keep && index > 0) outAt += COMPACT_SEPARATOR.copy(mem, outAt);
-        if (keep && outAt + (stop - at) > size) return null; // the file grew while it was read
-        const written = pass.compactAt(bufferAt + at, stop - at, outAt);
-        if (written < 0) return null;
-        text = mem.toString('latin1', outAt, written);
-        if (keep) outLength = written;
-      } else text = view.toString('latin1', at, stop);
-      const record: unknown = JSON.parse(text);
-      if (!recordPasses(record, index)) return null;
-      if (pass === null && mayRepeatKeys(text, record as object)) return null;
-      addRecord(summary, record as IterationRecord);
-      if (out !== null) {
-        if (index > 0) outLength += COMPACT_SEPARATOR.copy(out, outLength);
-        outLength = compactRecordInto(view, at, stop, out, outLength);
-      }
-      if (startsAt(view, stop, RECORD_NEXT)) at = stop + RECORD_NEXT.length - 2;
-      else if (startsAt(view, stop, LIST_CLOSE)) {
-        end = stop;
-        break;
-      } else return null;
-    }
-    if (!bytesPass(end)) return null;
+    let end: number | null;
+    if (pass !== null) {
+      if (!bytesPass(0, at)) return null;
+      pass.records();
+      end = yield* passRecords(at);
+    } else end = yield* countedRecords(at);
+    if (end === null || !bytesPass(end)) return null;
     let headAfter = view.toString('latin1', end);
     while ((yield* more(view.length)) >= 0) {
       if (!bytesPass(0)) return null;
@@ -309,17 +271,119 @@ function* slicedSteps(
     if (pass === null ? mayRepeatKeys(headText, header) : !pass.proved()) return null;
     const ledger = header as unknown as Ledger;
     if (!keep) return { ledger, summary };
-    const records = (pass !== null ? mem : (out as Buffer)).subarray(0, outLength);
+    const laidOut = (pass !== null ? mem : (out as Buffer)).subarray(0, records.length);
     // A rewrite seals records of DIGEST_MIN_BYTES or more; shorter ones take the full path.
-    if (records.length < DIGEST_MIN_BYTES) return null;
-    return { ledger, summary, records };
+    if (laidOut.length < DIGEST_MIN_BYTES) return null;
+    return { ledger, summary, records: laidOut };
   } catch {
     return null; // not JSON, nested too deeply…: the full read says what
   } finally {
     // The records kept are a view of the pass's memory, and a grown memory would stay with the
     // module: either way the module lets it go (the next proof starts a new one).
-    if (pass !== null && (keep || buffer.length > first.length)) pass.release();
+    if (pass !== null && (keep || mem.length > scratchAt + 2 * first.length)) pass.release();
   }
+
+  /** A record's text parsed, checked and folded into the summary; false when it does not pass. */
+  function folded(text: string, index: number): boolean {
+    const record: unknown = JSON.parse(text);
+    if (!recordPasses(record, index)) return false;
+    if (pass === null && mayRepeatKeys(text, record as object)) return false;
+    addRecord(summary, record as IterationRecord);
+    return true;
+  }
+
+  /**
+   * The records' list read by the pass, from the first record's `{` at `from`, a step at a time:
+   * each step's bytes written laid out (blanks dropped, `,\n    ` between records) and each
+   * record that ended in it parsed from that compact text, which parses quicker than the
+   * indented one and, the pass having refused any blank that joined two words, is the same JSON.
+   * Between two records exactly one `,` is proved (the separator the pass wrote for it, and
+   * nothing else). Where the list's `]` is in the buffer, or null.
+   */
+  function* passRecords(from: number): ReadSteps<number | null> {
+    const proof = pass as KeysPass;
+    let start = from;
+    let written = keep ? 0 : scratchAt; // where the pass writes on
+    let pending = written; // where the records not yet parsed begin (a separator first, but the first)
+    for (let index = 0; ;) {
+      const length = view.length - start;
+      let limit = size + COMPACT_SLACK;
+      if (!keep) {
+        // Room for what waits and this step's bytes, each `,` grown to a whole separator.
+        limit = written + RECORD_SEPARATOR.length * length + COMPACT_SLACK;
+        if (mem.length < limit) {
+          // The lengths are taken first: growing empties every view of the memory as it was.
+          const [held, viewed] = [buffer.length, view.length];
+          mem = proof.room(limit);
+          buffer = mem.subarray(bufferAt, bufferAt + held);
+          view = buffer.subarray(0, viewed);
+        }
+      } else if (written + length + COMPACT_SLACK > limit) return null;
+      written = proof.compactAt(bufferAt + start, length, written, limit, tableAt);
+      if (written < 0) return null;
+      const count = proof.ended(tableAt, 0);
+      for (let k = 0; k < count; k += 1, index += 1) {
+        const recordEnd = proof.ended(tableAt, 2 + k);
+        let textAt = pending;
+        if (index > 0) {
+          const separatorEnd = pending + COMPACT_SEPARATOR.length;
+          if (mem.compare(COMPACT_SEPARATOR, 0, COMPACT_SEPARATOR.length, pending, separatorEnd) !== 0)
+            return null;
+          textAt = separatorEnd;
+        }
+        if (!folded(mem.toString('latin1', textAt, recordEnd), index)) return null;
+        pending = recordEnd;
+      }
+      const stop = proof.ended(tableAt, 1);
+      if (stop >= 0) {
+        // The list closed: nothing after its last record (no `,` left over).
+        if (written !== pending || index === 0) return null;
+        records.length = written;
+        return stop - bufferAt;
+      }
+      if (!keep && pending > scratchAt) {
+        mem.copyWithin(scratchAt, pending, written);
+        written -= pending - scratchAt;
+        pending = scratchAt;
+      }
+      if ((yield* more(view.length)) < 0) return null; // the file ended inside the list
+      start = 0;
+    }
+  }
+
+  /**
+   * The records' list read without the pass, from the first record's `{` at `from`: each record
+   * found by its layout (from a line `    {` to a line `    }`, then `,` and the next, or the
+   * list's close), its keys counted, and for `keep` copied laid out (compact-records.ts).
+   * Where the list's close begins in the buffer, or null.
+   */
+  function* countedRecords(from: number): ReadSteps<number | null> {
+    let at = from;
+    for (let index = 0; ; index += 1) {
+      let close = view.indexOf(RECORD_CLOSE, at);
+      // The record, and enough after it to tell what follows, must be in the buffer.
+      while (close < 0 || (!ended && view.length - close < RECORD_CLOSE.length + RECORD_NEXT.length)) {
+        const moved = yield* more(at);
+        if (moved < 0) return null; // the file ended inside a record
+        at -= moved;
+        close = view.indexOf(RECORD_CLOSE, at);
+      }
+      const stop = close + RECORD_CLOSE.length;
+      if (!folded(view.toString('latin1', at, stop), index)) return null;
+      if (out !== null) {
+        if (index > 0) records.length += COMPACT_SEPARATOR.copy(out, records.length);
+        records.length = compactRecordInto(view, at, stop, out, records.length);
+      }
+      if (startsAt(view, stop, RECORD_NEXT)) at = stop + RECORD_NEXT.length - 2;
+      else if (startsAt(view, stop, LIST_CLOSE)) return stop;
+      else return null;
+    }
+  }
+}
+
+/** `at` rounded up to a multiple of 4 (the pass's table holds 32-bit numbers). */
+function align(at: number): number {
+  return Math.ceil(at / 4) * 4;
 }
 
 /** The header is a ledger's, of no other schema version, unsealed, naming the file's session. */

@@ -3,7 +3,7 @@
 // escapes or nesting; anything the copy does not recognise is null (the caller serialises).
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { compactRecordInto, compactRecords } from '../../../src/store/compact-records';
+import { compactRecordInto, compactRecords, iterationsOpen } from '../../../src/store/compact-records';
 import { keysPass } from '../../../src/store/json-keys';
 import { parseLedgerText, readLedgerFile, serializeLedger } from '../../../src/store/ledger-file';
 import { RECORD_SEPARATOR } from '../../../src/store/ledger-layout';
@@ -92,7 +92,7 @@ function wasmCompact(bytes: Buffer): Buffer | null {
   room.fill(0x7b, 0, room.length); // `{` everywhere: read by mistake, it would change the answer
   bytes.copy(room, fence);
   const out = fence + bytes.length + fence;
-  const end = pass.compactAt(fence, bytes.length, out);
+  const end = pass.compactAt(fence, bytes.length, out, out + bytes.length + 16, 0);
   const after = pass.room(0);
   assert.ok(
     after.subarray(0, fence).every((b) => b === 0x7b),
@@ -107,7 +107,70 @@ function wasmCompact(bytes: Buffer): Buffer | null {
   return Buffer.from(after.subarray(out, end));
 }
 
+/**
+ * A whole file's records laid out by the WebAssembly pass as the record-by-record reader has it
+ * do (ledger-sliced.ts): the header up to the list's `[` scanned, then the rest compacted in
+ * records mode. What it wrote, where each record ended in that, and where it stopped.
+ */
+function wasmRecords(file: Buffer): { laidOut: Buffer; ends: number[]; stop: number } | null {
+  const pass = keysPass();
+  assert.ok(pass !== null);
+  const open = iterationsOpen(file);
+  assert.ok(open >= 0);
+  const piece = file.length - open - 1;
+  const out = Math.ceil((file.length + 16) / 4) * 4;
+  const limit = out + RECORD_SEPARATOR.length * piece + 16;
+  const table = Math.ceil(limit / 4) * 4;
+  file.copy(pass.room(table + 12 + 2 * piece), 0);
+  if (!pass.scanAt(0, open + 1)) return null; // an escaped key in the header: not proved
+  pass.records();
+  const end = pass.compactAt(open + 1, piece, out, limit, table);
+  if (end < 0) return null;
+  const ends = Array.from({ length: pass.ended(table, 0) }, (_, k) => pass.ended(table, 2 + k) - out);
+  return { laidOut: Buffer.from(pass.room(0).subarray(out, end)), ends, stop: pass.ended(table, 1) };
+}
+
 describe('store: the WebAssembly compact copy of one record', () => {
+  it('property: laying out a whole list, it writes what compactRecords writes, and where each record ends', () => {
+    fc.assert(
+      fc.property(
+        fc.array(record, { minLength: 1, maxLength: 6 }),
+        fc.dictionary(fc.oneof(text, fc.string()), fc.oneof(json, text), { maxKeys: 4 }),
+        fc.constantFrom(...formats.keys()),
+        (records, extra, format) => {
+          delete extra.iterations;
+          const file = Buffer.from(
+            (formats[format] as (v: unknown) => string)(ledgerOf(records, extra)),
+            'utf8',
+          );
+          const got = wasmRecords(file);
+          const expected = compactRecords(file, records.length) as Buffer;
+          if (file.some((b) => b >= 0x80) || got === null) {
+            // Refused: a byte of 0x80 or more, or a key not proved unique (an escaped one).
+            assert.ok(file.some((b) => b >= 0x80) || file.includes('\\'), file.toString('latin1'));
+            return;
+          }
+          assert.ok(got.laidOut.equals(expected), file.toString('latin1'));
+          const lines = expected.toString('latin1').split(RECORD_SEPARATOR);
+          let at = 0;
+          assert.deepEqual(
+            got.ends,
+            lines.map((line) => (at += line.length + (at === 0 ? 0 : RECORD_SEPARATOR.length))),
+          );
+          // It stopped at the list's `]`, before it (the header goes on from there).
+          assert.equal(file[got.stop], 0x5d);
+          assert.deepEqual(
+            JSON.parse(
+              `${file.toString('utf8', 0, iterationsOpen(file) + 1)}${file.toString('utf8', got.stop)}`,
+            ).iterations,
+            [],
+          );
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
   it('property: writes byte for byte what compactRecordInto writes, in any formatting; refuses non-ASCII', () => {
     fc.assert(
       fc.property(record, fc.constantFrom(...formats.keys()), (value, format) => {

@@ -71,7 +71,7 @@ describe('store: the WebAssembly proof that no key repeats', () => {
         assert.ok(pass !== null);
         bytes.copy(pass.room(2 * bytes.length + 16), 0);
         const scanned = pass.scanAt(0, cut);
-        const end = pass.compactAt(cut, bytes.length - cut, bytes.length);
+        const end = pass.compactAt(cut, bytes.length - cut, bytes.length, 2 * bytes.length + 16, 0);
         assert.equal(pass.proved(), scanned && end >= 0);
         if (bytes.subarray(cut).some((b) => b >= 0x80)) assert.equal(end, -1, 'a byte of 0x80 or more');
         else assert.equal(pass.proved(), keysProvedUnique(bytes), bytes.toString('utf8'));
