@@ -15,10 +15,14 @@
 // takes the full read of the same bytes (ledger-verdict.ts), which says what is wrong, word for
 // word as always, or reads what is right. Proved here, for the file to count as read:
 // - the bytes are ASCII (the original engine escapes everything else), with no byte-order mark;
-// - the top-level `iterations` list (found by reading the top-level keys, not by a search) holds
-//   records each written from a line `    {` to a line `    }`, separated by `,` and a line
-//   break and closed by a line `  ]`; each record's text is accepted by JSON.parse, and so is the
-//   file with the list emptied — together, the file is one JSON value, that value;
+// - the top-level `iterations` list (found by reading the top-level keys, not by a search) opens
+//   with a line `    {` and holds records separated by one `,` each. With the WebAssembly pass
+//   (json-keys.wat's `compact`) each record is where the bracket depth says; its text without
+//   blanks outside strings is what is parsed, the pass having refused any dropped blank that
+//   joined two words (`1 2`), so it is the same JSON. Without it, each record is written from a
+//   line `    {` to a line `    }`, separated by `,` and a line break and closed by a line `  ]`.
+//   Each record's text is accepted by JSON.parse, and so is the file with the list emptied —
+//   together, the file is one JSON value, that value;
 // - no object repeats a key (the WebAssembly proof over the bytes, or a count per piece);
 // - the header passes the ledger's shape check and names the file's session, carries no seal
 //   and no other schema version; each record passes the record shape check, numbered in order.
@@ -74,7 +78,7 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
  */
 export function slicedFromBytes(bytes: Buffer, session: string, keep: boolean): SlicedLedger | null {
   if (isPlain('sliced') || bytes.length < DIGEST_MIN_BYTES || bytes[0] !== 0x7b) return null;
-  const keys = keysWay(bytes.length);
+  const keys = keysWay(bytes.length, keep);
   if (keys === null) return null;
   // The WebAssembly pass reads from its own memory: the bytes are copied into it a step at a
   // time, as a file is read, so only a step's pages of it are ever touched. The first step must
@@ -102,19 +106,17 @@ export const SLICED_CHUNK_BYTES = 256 * 1024;
 const STEPS_FROM_BYTES = 2 * 1024 * 1024;
 
 /**
- * Files at least this long are proved by the WebAssembly pass (json-keys.wat's `compact`: the
- * bytes' check, the key proof and the records' compact form in one pass); shorter ones, or any
- * where it cannot run, by JavaScript: an ASCII check, a key count per piece, a copy loop.
+ * How a file of `size` bytes is proved: by the WebAssembly pass (json-keys.wat's `compact`: the
+ * bytes' check, the key proof and the records laid out without their blanks, in one pass), by
+ * JavaScript ('count': an ASCII check, a key count per piece, for `keep` a copy loop), or not at
+ * all (null: the full read decides). Measured (bench/compare-builds.mjs, child CPU): for
+ * `iterate` (`keep`) the pass saves at every size, 7 % at 1,000 records (1 MB), 10 % at 10,000,
+ * the copy loop it replaces paying for starting it; for `status` it costs 2 % more than the
+ * count below KEYS_PROOF_FROM_BYTES (starting it costs what it saves there), and from there on
+ * the pass, not the count, is what proves keys.
  */
-const PASS_FROM_BYTES = 0;
-
-/**
- * How a file of `size` bytes is proved: by the WebAssembly pass, by counting keys in JavaScript
- * ('count', below the size where the whole file's count would cost more), or not at all (null:
- * the full read decides).
- */
-function keysWay(size: number): KeysPass | 'count' | null {
-  const pass = size >= PASS_FROM_BYTES ? keysPass() : null;
+function keysWay(size: number, keep: boolean): KeysPass | 'count' | null {
+  const pass = keep || size >= KEYS_PROOF_FROM_BYTES ? keysPass() : null;
   if (pass !== null) return pass;
   return size < KEYS_PROOF_FROM_BYTES ? 'count' : null;
 }
@@ -145,7 +147,7 @@ export function slicedEarly(
     if (head[0] !== 0x7b || head.indexOf(LIST_FIRST) < 0) return { filled };
     const open = iterationsOpen(head);
     if (open < 0 || !startsAt(head, open, LIST_FIRST)) return { filled };
-    const keys = keysWay(size);
+    const keys = keysWay(size, keep);
     if (keys === null) return { filled };
     const ended = filled < first.length;
     return { early: yield* slicedSteps(keys, first, filled, ended, session, keep, size, whole, readOn) };
