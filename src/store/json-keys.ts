@@ -1,6 +1,8 @@
 // The proof that no object of a ledger's JSON holds a key twice, from the file's bytes, by the
 // WebAssembly pass of json-keys.wat. It answers only "proved" or "not proved": the exact check
 // (json-scan.ts) runs whenever it is not proved, and names the repeated key when there is one.
+// The same pass also writes what it reads without its blanks (KeysPass.compactAt): the
+// record-by-record read of another writer's ledger (ledger-sliced.ts) parses and keeps that form.
 //
 // Why: on a ledger another writer laid out (the original engine's first touch, a hand edit) the
 // JavaScript check walks the text and the parsed value while V8 has not yet optimised either
@@ -49,7 +51,7 @@ export function keysProvedUnique(bytes: Uint8Array): boolean {
   return proof !== null && proof.add(bytes) && proof.proved();
 }
 
-/** The proof over a text given in pieces, in order (keysProvedUnique's, for a file read in steps). */
+/** The proof over a text given in pieces, in order, each copied into the module's memory. */
 interface KeysProof {
   /** Feeds the next piece; false once the proof has failed (it then stays failed). */
   add(piece: Uint8Array): boolean;

@@ -57,7 +57,7 @@ const RECORD_CLOSE = Buffer.from('\n    }', 'latin1');
 const RECORD_NEXT = Buffer.from(',\n    {\n', 'latin1');
 const LIST_CLOSE = Buffer.from('\n  ]', 'latin1');
 const COMPACT_SEPARATOR = Buffer.from(RECORD_SEPARATOR, 'latin1');
-/** Room the pass may write past a record's compact form (it writes whole 16-byte blocks). */
+/** Room the pass may write past where its writing ends (it writes whole 16-byte blocks). */
 const COMPACT_SLACK = 16;
 
 function startsAt(bytes: Buffer, at: number, marker: Buffer): boolean {
@@ -83,7 +83,7 @@ export function slicedFromBytes(bytes: Buffer, session: string, keep: boolean): 
   // The WebAssembly pass reads from its own memory: the bytes are copied into it a step at a
   // time, as a file is read, so only a step's pages of it are ever touched. The first step must
   // hold the records' opening; when it seems not to (a long header), it is the whole file.
-  const listAt = bytes.indexOf(LIST_FIRST);
+  const listAt = keys === 'count' ? -1 : bytes.indexOf(LIST_FIRST);
   const step =
     listAt >= 0 && listAt + LIST_FIRST.length <= SLICED_CHUNK_BYTES ? SLICED_CHUNK_BYTES : bytes.length;
   const first = keys === 'count' ? bytes : bytes.subarray(0, Math.min(step, bytes.length));
@@ -181,8 +181,8 @@ function copyOn(bytes: Buffer, from: number): Fill {
 
 /**
  * The read itself, from `first`'s first `filled` bytes (the file's first bytes) and, unless
- * `ended`, what `fill` brings after them (into the same buffer, or a bigger one when a record
- * does not fit: within `room` while it has it). `size`: what the file's stat said (a file that
+ * `ended`, what `fill` brings after them (into the same buffer; without the pass, a bigger one
+ * when a record does not fit: within `room` while it has it). `size`: what the file's stat said (a file that
  * turns out another size is not proved). `keys`: how its keys are proved (keysWay).
  */
 function* slicedSteps(
