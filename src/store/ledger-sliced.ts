@@ -72,7 +72,9 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
  */
 export function slicedFromBytes(bytes: Buffer, session: string, keep: boolean): SlicedLedger | null {
   if (isPlain('sliced') || bytes.length < DIGEST_MIN_BYTES || bytes[0] !== 0x7b) return null;
-  const steps = slicedSteps(bytes, bytes.length, true, session, keep);
+  const open = iterationsOpen(bytes);
+  if (open < 0 || !startsAt(bytes, open, LIST_FIRST)) return null;
+  const steps = slicedSteps(bytes, bytes.length, true, open, session, keep);
   const done = steps.next();
   if (!done.done) throw new Error('internal: a read of whole bytes asked for more');
   return done.value;
@@ -114,7 +116,9 @@ export function slicedEarly(
     if (head[0] !== 0x7b || head.indexOf(LIST_FIRST) < 0) return { filled };
     const open = iterationsOpen(head);
     if (open < 0 || !startsAt(head, open, LIST_FIRST)) return { filled };
-    return { early: yield* slicedSteps(first, filled, filled < first.length, session, keep, size, whole) };
+    return {
+      early: yield* slicedSteps(first, filled, filled < first.length, open, session, keep, size, whole),
+    };
   };
 }
 
@@ -132,13 +136,17 @@ function* readOn(buffer: Buffer, offset: number): ReadSteps<number> {
 /**
  * The read itself, over `buffer`'s first `filled` bytes (the file's first bytes) and, unless
  * `ended`, what the file holds after them (read on into the same buffer, or a bigger one when a
- * record does not fit). `size`: what the file's stat said (the key proof's choice is made on it,
+ * record does not fit). `open`: where those first bytes open the records' list (`[`, followed
+ * by LIST_FIRST's first record), found by the caller — walking the header's top-level keys is
+ * the dearest step before the records on a long ledger (its `completed_actions` come first), so
+ * it is walked once. `size`: what the file's stat said (the key proof's choice is made on it,
  * and a file that turns out another size is not proved).
  */
 function* slicedSteps(
   first: Buffer,
   filled: number,
   ended: boolean,
+  open: number,
   session: string,
   keep: boolean,
   size = filled,
@@ -176,8 +184,6 @@ function* slicedSteps(
     if (total > LEDGER_SIZE_LIMIT || !arrived(view.subarray(kept))) throw new Error('not proved');
     return from;
   }
-  const open = iterationsOpen(view);
-  if (open < 0 || !startsAt(view, open, LIST_FIRST)) return null;
   const headBefore = view.toString('latin1', 0, open + 1);
   const summary = emptySummary();
   // As the full read's rewrite lays them out: each record copied as it is proved
