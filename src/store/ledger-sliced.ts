@@ -84,11 +84,14 @@ export function slicedFromBytes(bytes: Buffer, session: string, keep: boolean): 
 export const SLICED_CHUNK_BYTES = 256 * 1024;
 
 /**
- * Files shorter than this are read whole, then record by record from the whole bytes: measured
- * (bench/compare-builds.mjs, child CPU) reading in steps cost 5 % more at 1 MB and saved 14 % at
- * 10 MB, where the pages it leaves untouched outweigh the steps' own work.
+ * Files shorter than this are read whole, then record by record from the whole bytes. It is the
+ * smallest file this reader takes: every other is read in steps. A fresh page of memory costs
+ * ~12 µs here (touching 4 MiB of a new buffer: 12 ms), so the steps' reused buffer beats a buffer
+ * as long as the file from 1 MB on (bench/compare-builds.mjs at `status @1,000, first touch`:
+ * 0.95× the wall time, 0.89× the process's own CPU, 16 rounds; an earlier build measured the
+ * steps 5 % dearer at 1 MB).
  */
-const STEPS_FROM_BYTES = 2 * 1024 * 1024;
+const STEPS_FROM_BYTES = DIGEST_MIN_BYTES;
 
 /**
  * For `status` and `iterate` (read-steps.ts's EarlyRead, over the buffer the whole read would fill): the file
