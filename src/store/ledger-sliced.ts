@@ -78,18 +78,18 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
  */
 export function slicedFromBytes(bytes: Buffer, session: string, keep: boolean): SlicedLedger | null {
   if (isPlain('sliced') || bytes.length < DIGEST_MIN_BYTES || bytes[0] !== 0x7b) return null;
+  const open = iterationsOpen(bytes);
+  if (open < 0 || !startsAt(bytes, open, LIST_FIRST)) return null;
   const keys = keysWay(bytes.length, keep);
   if (keys === null) return null;
   // The WebAssembly pass reads from its own memory: the bytes are copied into it a step at a
   // time, as a file is read, so only a step's pages of it are ever touched. The first step must
-  // hold the records' opening; when it seems not to (a long header), it is the whole file.
-  const listAt = keys === 'count' ? -1 : bytes.indexOf(LIST_FIRST);
-  const step =
-    listAt >= 0 && listAt + LIST_FIRST.length <= SLICED_CHUNK_BYTES ? SLICED_CHUNK_BYTES : bytes.length;
+  // hold the records' opening; when it does not (a long header), it is the whole file.
+  const step = open + LIST_FIRST.length <= SLICED_CHUNK_BYTES ? SLICED_CHUNK_BYTES : bytes.length;
   const first = keys === 'count' ? bytes : bytes.subarray(0, Math.min(step, bytes.length));
   const fill = keys === 'count' ? readOn : copyOn(bytes, first.length);
   const ended = first.length === bytes.length;
-  const steps = slicedSteps(keys, first, first.length, ended, session, keep, bytes.length, first, fill);
+  const steps = slicedSteps(keys, first, first.length, ended, open, session, keep, bytes.length, first, fill);
   const done = steps.next();
   if (!done.done) throw new Error('internal: a read of whole bytes asked for more');
   return done.value;
@@ -99,11 +99,14 @@ export function slicedFromBytes(bytes: Buffer, session: string, keep: boolean): 
 export const SLICED_CHUNK_BYTES = 256 * 1024;
 
 /**
- * Files shorter than this are read whole, then record by record from the whole bytes: measured
- * (bench/compare-builds.mjs, child CPU) reading in steps cost 5 % more at 1 MB and saved 14 % at
- * 10 MB, where the pages it leaves untouched outweigh the steps' own work.
+ * Files shorter than this are read whole, then record by record from the whole bytes. It is the
+ * smallest file this reader takes: every other is read in steps. A fresh page of memory costs
+ * ~12 µs here (touching 4 MiB of a new buffer: 12 ms), so the steps' reused buffer beats a buffer
+ * as long as the file from 1 MB on (bench/compare-builds.mjs at `status @1,000, first touch`:
+ * 0.95× the wall time, 0.89× the process's own CPU, 16 rounds; an earlier build measured the
+ * steps 5 % dearer at 1 MB).
  */
-const STEPS_FROM_BYTES = 2 * 1024 * 1024;
+const STEPS_FROM_BYTES = DIGEST_MIN_BYTES;
 
 /**
  * How a file of `size` bytes is proved: by the WebAssembly pass (json-keys.wat's `compact`: the
@@ -150,7 +153,9 @@ export function slicedEarly(
     const keys = keysWay(size, keep);
     if (keys === null) return { filled };
     const ended = filled < first.length;
-    return { early: yield* slicedSteps(keys, first, filled, ended, session, keep, size, whole, readOn) };
+    return {
+      early: yield* slicedSteps(keys, first, filled, ended, open, session, keep, size, whole, readOn),
+    };
   };
 }
 
@@ -182,14 +187,18 @@ function copyOn(bytes: Buffer, from: number): Fill {
 /**
  * The read itself, from `first`'s first `filled` bytes (the file's first bytes) and, unless
  * `ended`, what `fill` brings after them (into the same buffer; without the pass, a bigger one
- * when a record does not fit: within `room` while it has it). `size`: what the file's stat said (a file that
- * turns out another size is not proved). `keys`: how its keys are proved (keysWay).
+ * when a record does not fit: within `room` while it has it). `open`: where those first bytes
+ * open the records' list (`[`, followed by LIST_FIRST's first record), found by the caller —
+ * walking the header's top-level keys is the dearest step before the records on a long ledger
+ * (its `completed_actions` come first), so it is walked once. `size`: what the file's stat said
+ * (a file that turns out another size is not proved). `keys`: how its keys are proved (keysWay).
  */
 function* slicedSteps(
   keys: KeysPass | 'count',
   first: Buffer,
   filled: number,
   ended: boolean,
+  open: number,
   session: string,
   keep: boolean,
   size: number,
@@ -236,8 +245,6 @@ function* slicedSteps(
       throw new Error('not proved');
     return from;
   }
-  const open = iterationsOpen(view);
-  if (open < 0 || !startsAt(view, open, LIST_FIRST)) return null;
   const headBefore = view.toString('latin1', 0, open + 1);
   const at = open + LIST_FIRST.length - 2; // the first record's `{`
   /**
