@@ -113,7 +113,7 @@ const STEPS_FROM_BYTES = DIGEST_MIN_BYTES;
  * bytes' check, the key proof and the records laid out without their blanks, in one pass), by
  * JavaScript ('count': an ASCII check, a key count per piece, for `keep` a copy loop), or not at
  * all (null: the full read decides). Measured (bench/compare-builds.mjs, child CPU): for
- * `iterate` (`keep`) the pass saves at every size, 7 % at 1,000 records (1 MB), 10 % at 10,000,
+ * `iterate` (`keep`) the pass saves at every size, 8 % at 1,000 records (1 MB), 13 % at 10,000,
  * the copy loop it replaces paying for starting it; for `status` it costs 2 % more than the
  * count below KEYS_PROOF_FROM_BYTES (starting it costs what it saves there), and from there on
  * the pass, not the count, is what proves keys.
