@@ -3,7 +3,8 @@
 // escapes or nesting; anything the copy does not recognise is null (the caller serialises).
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { compactRecords } from '../../../src/store/compact-records';
+import { compactRecordInto, compactRecords, iterationsOpen } from '../../../src/store/compact-records';
+import { keysPass } from '../../../src/store/json-keys';
 import { parseLedgerText, readLedgerFile, serializeLedger } from '../../../src/store/ledger-file';
 import { RECORD_SEPARATOR } from '../../../src/store/ledger-layout';
 import { readSealedLedger } from '../../../src/store/ledger-sealed';
@@ -78,6 +79,143 @@ const formats: ((value: unknown) => string)[] = [
   (value) => JSON.stringify(value),
   (value) => JSON.stringify(value, null, '\t').replace(/\n/g, '\r\n'),
 ];
+
+/**
+ * `bytes` written by the WebAssembly pass (json-keys.wat's `compact`) without its blanks, or
+ * null when it refused them. The piece sits between bytes it must neither read nor overwrite.
+ */
+function wasmCompact(bytes: Buffer): Buffer | null {
+  const pass = keysPass();
+  assert.ok(pass !== null, 'WebAssembly runs here');
+  const fence = 16;
+  const room = pass.room(fence + bytes.length + fence + bytes.length + 16 + fence);
+  room.fill(0x7b, 0, room.length); // `{` everywhere: read by mistake, it would change the answer
+  bytes.copy(room, fence);
+  const out = fence + bytes.length + fence;
+  const end = pass.compactAt(fence, bytes.length, out, out + bytes.length + 16, 0);
+  const after = pass.room(0);
+  assert.ok(
+    after.subarray(0, fence).every((b) => b === 0x7b),
+    'nothing written before the piece',
+  );
+  assert.ok(after.subarray(fence, fence + bytes.length).equals(bytes), 'the piece left as it was');
+  if (end < 0) return null;
+  assert.ok(end <= out + bytes.length);
+  assert.ok(
+    after.subarray(out + bytes.length + 16, out + bytes.length + 16 + fence).every((b) => b === 0x7b),
+  );
+  return Buffer.from(after.subarray(out, end));
+}
+
+/**
+ * A whole file's records laid out by the WebAssembly pass as the record-by-record reader has it
+ * do (ledger-sliced.ts): the header up to the list's `[` scanned, then the rest compacted in
+ * records mode. What it wrote, where each record ended in that, and where it stopped.
+ */
+function wasmRecords(file: Buffer): { laidOut: Buffer; ends: number[]; stop: number } | null {
+  const pass = keysPass();
+  assert.ok(pass !== null);
+  const open = iterationsOpen(file);
+  assert.ok(open >= 0);
+  const piece = file.length - open - 1;
+  const out = Math.ceil((file.length + 16) / 4) * 4;
+  const limit = out + RECORD_SEPARATOR.length * piece + 16;
+  const table = Math.ceil(limit / 4) * 4;
+  file.copy(pass.room(table + 12 + 2 * piece), 0);
+  if (!pass.scanAt(0, open + 1)) return null; // an escaped key in the header: not proved
+  pass.records();
+  const end = pass.compactAt(open + 1, piece, out, limit, table);
+  if (end < 0) return null;
+  const ends = Array.from({ length: pass.ended(table, 0) }, (_, k) => pass.ended(table, 2 + k) - out);
+  return { laidOut: Buffer.from(pass.room(0).subarray(out, end)), ends, stop: pass.ended(table, 1) };
+}
+
+describe('store: the WebAssembly compact copy of one record', () => {
+  it('property: laying out a whole list, it writes what compactRecords writes, and where each record ends', () => {
+    fc.assert(
+      fc.property(
+        fc.array(record, { minLength: 1, maxLength: 6 }),
+        fc.dictionary(fc.oneof(text, fc.string()), fc.oneof(json, text), { maxKeys: 4 }),
+        fc.constantFrom(...formats.keys()),
+        (records, extra, format) => {
+          delete extra.iterations;
+          const file = Buffer.from(
+            (formats[format] as (v: unknown) => string)(ledgerOf(records, extra)),
+            'utf8',
+          );
+          const got = wasmRecords(file);
+          const expected = compactRecords(file, records.length) as Buffer;
+          if (file.some((b) => b >= 0x80) || got === null) {
+            // Refused: a byte of 0x80 or more, or a key not proved unique (an escaped one).
+            assert.ok(file.some((b) => b >= 0x80) || file.includes('\\'), file.toString('latin1'));
+            return;
+          }
+          assert.ok(got.laidOut.equals(expected), file.toString('latin1'));
+          const lines = expected.toString('latin1').split(RECORD_SEPARATOR);
+          let at = 0;
+          assert.deepEqual(
+            got.ends,
+            lines.map((line) => (at += line.length + (at === 0 ? 0 : RECORD_SEPARATOR.length))),
+          );
+          // It stopped at the list's `]`, before it (the header goes on from there).
+          assert.equal(file[got.stop], 0x5d);
+          assert.deepEqual(
+            JSON.parse(
+              `${file.toString('utf8', 0, iterationsOpen(file) + 1)}${file.toString('utf8', got.stop)}`,
+            ).iterations,
+            [],
+          );
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it('property: writes byte for byte what compactRecordInto writes, in any formatting; refuses non-ASCII', () => {
+    fc.assert(
+      fc.property(record, fc.constantFrom(...formats.keys()), (value, format) => {
+        const bytes = Buffer.from((formats[format] as (v: unknown) => string)(value).trim(), 'utf8');
+        const got = wasmCompact(bytes);
+        if (bytes.some((b) => b >= 0x80)) {
+          assert.equal(got, null, 'a byte of 0x80 or more is refused');
+          return;
+        }
+        const expected = Buffer.alloc(bytes.length);
+        const end = compactRecordInto(bytes, 0, bytes.length, expected, 0);
+        // A repeated key is not proved (JSON.stringify never writes one: only escaped keys are).
+        if (got === null) assert.ok(bytes.includes('\\'), bytes.toString('latin1'));
+        else assert.ok(got.equals(expected.subarray(0, end)), bytes.toString('latin1'));
+      }),
+      { numRuns: 600 },
+    );
+  });
+
+  it('refuses a dropped blank that would join two words (then the compact text is other JSON)', () => {
+    // Each of these is refused by JSON.parse, and the same text without its blanks is not.
+    const refused = [
+      '{"a":[1 2]}',
+      '{"a":1 .5}',
+      '{"a":- 1}',
+      '{"a":tr ue}',
+      '{"a":1\n2}',
+      '{"a":[1,\t2 3]}',
+    ];
+    for (const text of refused) {
+      assert.throws(() => JSON.parse(text));
+      assert.doesNotThrow(() => JSON.parse(text.replace(/\s/g, '')));
+      assert.equal(wasmCompact(Buffer.from(text)), null, text);
+    }
+    const kept = [
+      ['{"a": [1, 2]}', '{"a":[1,2]}'],
+      ['{"a" : "1 2" , "b" :true}', '{"a":"1 2","b":true}'],
+      ['{ "a":1 }', '{"a":1}'],
+      ['{"a":[ -1 ,0.5e3 , null ]}', '{"a":[-1,0.5e3,null]}'],
+    ];
+    for (const [text, compact] of kept) {
+      assert.equal(wasmCompact(Buffer.from(text as string))?.toString('latin1'), compact, text);
+    }
+  });
+});
 
 describe('store: compactRecords', () => {
   it('each line is exactly one record as parsed, in any formatting', () => {

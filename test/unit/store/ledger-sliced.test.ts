@@ -7,6 +7,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
+import { clearPlainPieces, usePlainPieces } from '../../../src/engine/plain-pieces';
 import { summarizeRecords } from '../../../src/engine/records-summary';
 import type { IterationRecord, Ledger } from '../../../src/engine/types';
 import { decodeLedgerBytes, readLedgerFile, saveLedgerFile } from '../../../src/store/ledger-file';
@@ -128,6 +129,17 @@ describe('store: another writer’s long ledger read record by record', () => {
     assert.ok(bytes.length >= DIGEST_MIN_BYTES);
     assert.equal(agreesWithFull(bytes, false), 'sliced');
     assert.equal(agreesWithFull(bytes, true), 'sliced');
+    // Without the WebAssembly pass (switched off, as where it cannot run) the JavaScript checks
+    // read the same, and lay the records out byte for byte as the pass does.
+    const withPass = slicedFromBytes(bytes, 's1', true);
+    assert.ok(withPass?.records !== undefined);
+    usePlainPieces('keys-wasm');
+    try {
+      assert.equal(agreesWithFull(bytes, true), 'sliced');
+      assert.deepEqual(slicedFromBytes(bytes, 's1', true), withPass);
+    } finally {
+      clearPlainPieces();
+    }
   });
 
   for (const [what, count] of [
@@ -204,6 +216,11 @@ describe('store: another writer’s long ledger read record by record', () => {
       ['"note": "iteration 4', '"note": "it\u00e9ration 4'],
       ['"epochs": []', '"epochs": [],\n  "iterations": []'],
       ['"evidence": null', '"evidence": [[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]'],
+      // A blank inside a word: refused by the full read, though the record without its blanks
+      // (what the WebAssembly pass parses) would read as JSON.
+      ['"tokens_in": 100', '"tokens_in": 1 00'],
+      ['"cost_usd": 0.25', '"cost_usd": 0\n.25'],
+      ['"error_signature": null', '"error_signature": nu ll'],
     ];
     for (const [from, to] of mutations) {
       assert.ok(text.includes(from), from);
