@@ -103,7 +103,12 @@ export class StoreFollower {
 
   private async connect(): Promise<void> {
     const epoch = ++this.epoch;
-    this.setState({ state: 'connecting', store: this.address.label });
+    // A retry while the server is down keeps saying "disconnected" (with its reason and next
+    // retry) until it connects: announcing "connecting" for each attempt would make a status
+    // bar flicker for as long as the outage lasts, and a reader sampling the state would see
+    // either word depending on how long the refused attempt took.
+    if (this.current.state !== 'disconnected')
+      this.setState({ state: 'connecting', store: this.address.label });
     const client = new Client({
       connectionString: driverConnectionString(this.options.url),
       connectionTimeoutMillis: 5000,

@@ -172,9 +172,15 @@ describe('PostgreSQL follower (LISTEN)', function () {
     try {
       const status = await down;
       assert.equal(status.store, `127.0.0.1:${db.port}/${db.name}`);
-      // Still down after several attempts: it keeps saying so (and keeps trying).
+      // Still down after several attempts: it keeps saying so (and keeps trying), never
+      // flickering back to "connecting" for an attempt.
+      const seen: string[] = [];
+      const unsubscribe = follower.onState((s) => seen.push(s.state));
       await new Promise((r) => setTimeout(r, 1500));
+      unsubscribe();
       assert.equal(follower.status.state, 'disconnected');
+      assert.ok(seen.length >= 2, `retries announced: ${seen.join(', ')}`);
+      assert.deepEqual([...new Set(seen)], ['disconnected']);
     } finally {
       db.cluster.startServer();
     }
