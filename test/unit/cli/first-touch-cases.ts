@@ -168,7 +168,7 @@ function craft(crafts: readonly Craft[]): string {
 const put =
   (key: string, value: unknown) =>
   (ledger: AnyLedger, at: number): void => {
-    (ledger.iterations[at] as AnyRecord)[key] = value;
+    (ledger.iterations[at] as unknown as AnyRecord)[key] = value;
   };
 
 /** `key` set to a marker value, then replaced by `raw` text (what pythonDumps would not write). */
@@ -271,7 +271,9 @@ export function firstTouchCases(): FirstTouchCase[] {
         edit: (l, at) => {
           put('zz_nest', { iterations: [{ n: 1, outcome: 'x' }] })(l, at);
           (l.contract as unknown as AnyRecord).iterations = [{ a: 1 }];
-          l.epochs = [{ n: 1, contract: { iteration_limit: 5 }, iterations: [1, 2], final_outcome: null }];
+          (l as AnyRecord).epochs = [
+            { n: 1, contract: { iteration_limit: 5 }, iterations: [1, 2], final_outcome: null },
+          ];
           l.completed_actions.push('"iterations": [\n    {\n');
           l.zz_after = { a: [1, { b: ']', iterations: [{ n: 1 }] }], c: {} };
           l.schema_version = 1;
@@ -334,7 +336,10 @@ export function firstTouchCases(): FirstTouchCase[] {
     '30,000 short records (many end in every step)',
     {
       edit: (l) => {
-        l.iterations = Array.from({ length: 30_000 }, (_, i) => ({ n: i + 1, outcome: 'continue' }));
+        (l as AnyRecord).iterations = Array.from({ length: 30_000 }, (_, i) => ({
+          n: i + 1,
+          outcome: 'continue',
+        }));
         l.completed_actions = [];
       },
     },
