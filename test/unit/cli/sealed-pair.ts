@@ -34,8 +34,11 @@ export function removePairRoots(): void {
   for (const root of made.splice(0)) rmSync(root, { recursive: true, force: true });
 }
 
-/** A preload that pins `Date` (the CLI's only clock): two runs then write the same bytes. */
-function clockPreload(): string {
+/**
+ * A preload that pins `Date` (the CLI's only clock): two runs then write the same bytes. Its
+ * folder goes with removePairRoots.
+ */
+export function clockPreload(): string {
   const path = join(madeRoot('loop-ledger-clock-'), 'clock.cjs');
   writeFileSync(
     path,
