@@ -70,10 +70,10 @@ describe('cli: the first touch of an original ledger agrees with the full read, 
         assert.equal(iterateSliced, c.sliced, 'iterate reads it record by record');
         assert.equal(statusSliced, c.sliced, 'status reads it record by record');
       }
+      // `status` without --json answers from the same read (its wording is the full read's
+      // tests' to check), so the human status is left out: each run here costs a node start.
       const steps = [
         ['status', '--json'],
-        // a refusal reads the same without --json: the human status only of a file read
-        ...(c.valid ? [['status']] : []),
         ['iterate', '--outcome', 'continue', '--action', 'first-touch', '--error', 'boom 1', '--json'],
       ];
       for (const args of steps) {
