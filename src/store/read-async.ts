@@ -2,7 +2,7 @@
 // request is a promise (open, fstat, read, readdir), so the window keeps painting while hundreds
 // of ledgers load. No rule lives here: the flags, the cap, the verdicts and the decoding are the
 // steps', which the CLI drives with blocking calls (read-sync.ts). One rule, two drivers.
-import { open, readdir, stat, type FileHandle } from 'node:fs/promises';
+import type * as FsPromises from 'node:fs/promises';
 import { listSessionsSteps, ledgerFilesSteps, type LedgerFileRef, type SessionSummary } from './discover';
 import type { LedgerRead } from './ledger-verdict';
 import { sessionLedgerSteps } from './locate';
@@ -19,12 +19,23 @@ import {
   type TextRead,
 } from './read-steps';
 
+/**
+ * node:fs/promises, loaded on the first asynchronous read: the CLI's `iterate` and `resume`
+ * bundle this module (for `run`'s checkpoints) and mostly never read asynchronously.
+ */
+let fsPromises: typeof FsPromises | undefined;
+function promises(): typeof FsPromises {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  fsPromises ??= require('node:fs/promises') as typeof FsPromises;
+  return fsPromises;
+}
+
 export type { LedgerFileRef } from './discover';
 export type { TextRead } from './read-steps';
 
 /** Runs `steps` to its end, answering each request with a promise. */
 export async function runReadAsync<T>(steps: ReadSteps<T>): Promise<T> {
-  let handle: FileHandle | undefined;
+  let handle: FsPromises.FileHandle | undefined;
   const close = async (): Promise<void> => {
     if (handle === undefined) return;
     const open = handle;
@@ -35,7 +46,7 @@ export async function runReadAsync<T>(steps: ReadSteps<T>): Promise<T> {
     switch (request.kind) {
       case 'open':
         await close();
-        handle = await open(request.path, READ_FLAGS);
+        handle = await promises().open(request.path, READ_FLAGS);
         return undefined;
       case 'stat':
         return openHandle(handle).stat();
@@ -54,10 +65,12 @@ export async function runReadAsync<T>(steps: ReadSteps<T>): Promise<T> {
       case 'entries':
         return entriesOf(request.dir);
       case 'exists':
-        return stat(request.path).then(
-          () => true,
-          () => false,
-        );
+        return promises()
+          .stat(request.path)
+          .then(
+            () => true,
+            () => false,
+          );
     }
   };
   try {
@@ -75,14 +88,14 @@ export async function runReadAsync<T>(steps: ReadSteps<T>): Promise<T> {
   }
 }
 
-function openHandle(handle: FileHandle | undefined): FileHandle {
+function openHandle(handle: FsPromises.FileHandle | undefined): FsPromises.FileHandle {
   if (handle === undefined) throw new Error('read step asked for an open file before opening one');
   return handle;
 }
 
 async function entriesOf(dir: string): Promise<FolderEntry[]> {
   try {
-    const entries = await readdir(dir, { withFileTypes: true });
+    const entries = await promises().readdir(dir, { withFileTypes: true });
     return entries.map((entry) => ({ name: entry.name, directory: entry.isDirectory() }));
   } catch {
     return [];
