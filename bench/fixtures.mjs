@@ -77,18 +77,21 @@ export function stdoutReader() {
  * command fails outright. stdout goes to the draining pipe, or with `keepOutput` to
  * spawnSync's pipe, which keeps it all (as a caller that collects the output does). `extraEnv`
  * is added to the children's environment (bench/pieces.mjs switches a fast path off with it).
+ * `program` runs something other than this node (the original engine's Python, when given).
  */
-export function run(args, expect = [0], { keepOutput = false, extraEnv } = {}) {
+export function run(args, expect = [0], { keepOutput = false, extraEnv, program = process.execPath } = {}) {
   const fd = keepOutput ? null : drainFd();
   const stdio = ['pipe', fd ?? 'pipe', 'pipe'];
   const cpuBefore = childrenCpuMs();
   const started = process.hrtime.bigint();
   // stdout stays bytes: decoding a 20 MiB packet here would be timed as the command's own work.
   const childEnv = extraEnv === undefined ? env : { ...env, ...extraEnv };
-  const r = spawnSync(process.execPath, args, { env: childEnv, stdio, maxBuffer: 1 << 30 });
+  const r = spawnSync(program, args, { env: childEnv, stdio, maxBuffer: 1 << 30 });
   const ms = Number(process.hrtime.bigint() - started) / 1e6;
   if (!expect.includes(r.status)) {
-    console.error(`bench: node ${args.join(' ').slice(0, 300)} exited ${r.status} ${r.signal ?? ''}`);
+    console.error(
+      `bench: ${program === process.execPath ? 'node' : program} ${args.join(' ').slice(0, 300)} exited ${r.status} ${r.signal ?? ''}`,
+    );
     console.error(String(r.stderr).slice(0, 2000));
     process.exit(1);
   }
