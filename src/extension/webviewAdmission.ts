@@ -4,6 +4,7 @@
 // and each of those is refused with a reason. No vscode import: plain rules, tested through the
 // gates that use it.
 import type { z } from 'zod';
+import { requestIdOf } from '../shared/request-id';
 
 export type Refusal = { reject: string; requestId?: string };
 
@@ -20,15 +21,11 @@ export class WebviewAdmission<M extends { type: string }> {
   private ready = false;
   private readonly seen = new Set<string>();
 
-  /**
-   * `schema` parses a message; `what` names one in a refusal ("a panel message"); `requestIdOf`
-   * reads the id a refusal of an unparsed message may echo, by the page's own rule.
-   */
+  /** `schema` parses a message; `what` names one in a refusal ("a panel message"). */
   constructor(
     private readonly schema: z.ZodType<M>,
     private readonly maxChars: number,
     private readonly what: string,
-    private readonly requestIdOf: (raw: unknown) => string | undefined,
   ) {}
 
   /** `ready` for the handshake, `request` for a request seen the first time after it, else why not. */
@@ -45,7 +42,7 @@ export class WebviewAdmission<M extends { type: string }> {
       const where = issue && issue.path.length > 0 ? `${issue.path.join('.')}: ` : '';
       return {
         reject: `malformed: ${where}${issue?.message ?? `not ${this.what}`}`,
-        requestId: this.requestIdOf(raw),
+        requestId: requestIdOf(raw),
       };
     }
     const message = parsed.data;

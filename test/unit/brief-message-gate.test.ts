@@ -30,6 +30,11 @@ const submit = (requestId: string, extra: object = {}) => ({
   ...extra,
 });
 
+/** The request id a refusal echoes (undefined for an acceptance or an id not echoed). */
+function requestIdIn(decision: ReturnType<MessageGate['check']>): string | undefined {
+  return 'reject' in decision ? decision.requestId : undefined;
+}
+
 function reason(decision: ReturnType<MessageGate['check']>): string {
   assert.ok('reject' in decision, `expected a rejection, got ${JSON.stringify(decision)}`);
   return decision.reject;
@@ -59,6 +64,11 @@ describe('critic brief panel: message gate', () => {
     assert.match(reason(g.check(submit('r1', { form: { ...form, verdict: 'MAYBE' } }))), /form\.verdict/);
     assert.match(reason(g.check(submit('r1', { extra: 1 }))), /malformed/);
     assert.match(reason(g.check(submit('bad id!'))), /requestId/);
+    // A refusal echoes an id only when it keeps the id rule (src/shared/request-id.ts), as the
+    // overview's gate does: 'bad id!' is not echoed, a good id of a malformed message is.
+    assert.equal(requestIdIn(g.check(submit('bad id!'))), undefined);
+    assert.equal(requestIdIn(g.check(submit('<b>x</b>'))), undefined);
+    assert.equal(requestIdIn(g.check(submit('r9', { extra: 1 }))), 'r9');
     const cyclic: Record<string, unknown> = { type: 'ready' };
     cyclic.self = cyclic;
     assert.match(reason(g.check(cyclic)), /not a JSON value/);

@@ -14,12 +14,6 @@ export interface GatedPanel {
   readonly diffPaths: ReadonlySet<string>;
 }
 
-function requestIdOf(raw: unknown): string | undefined {
-  if (typeof raw !== 'object' || raw === null) return undefined;
-  const id = (raw as { requestId?: unknown }).requestId;
-  return typeof id === 'string' && id.length <= 64 ? id : undefined;
-}
-
 export class MessageGate {
   private spent = false;
   private verdictInFlight = false;
@@ -27,7 +21,6 @@ export class MessageGate {
     FromWebview,
     MAX_INCOMING_MESSAGE_CHARS,
     'a panel message',
-    requestIdOf,
   );
 
   constructor(private readonly panel: GatedPanel) {}

@@ -15,18 +15,11 @@ export interface GatedPage {
   listsSession(root: string, session: string): boolean;
 }
 
-function requestIdOf(raw: unknown): string | undefined {
-  if (typeof raw !== 'object' || raw === null) return undefined;
-  const id = (raw as { requestId?: unknown }).requestId;
-  return typeof id === 'string' && /^[A-Za-z0-9_-]{1,64}$/.test(id) ? id : undefined;
-}
-
 export class OverviewGate {
   private readonly admission = new WebviewAdmission(
     FromOverview,
     MAX_OVERVIEW_MESSAGE_CHARS,
     'an overview message',
-    requestIdOf,
   );
 
   constructor(private readonly page: GatedPage) {}
