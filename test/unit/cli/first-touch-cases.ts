@@ -7,6 +7,7 @@
 import type { Ledger } from '../../../src/engine/types';
 import { KEYS_PROOF_FROM_BYTES } from '../../../src/store/json-scan';
 import { SLICED_CHUNK_BYTES } from '../../../src/store/ledger-sliced';
+import { pythonDumps } from '../helpers/python-json';
 import { sampleLedger } from '../store/fixtures/sample-ledger';
 
 /** The read's step: boundaries fall at every multiple of it in the file. */
@@ -27,46 +28,6 @@ export interface FirstTouchCase {
 
 type AnyLedger = Ledger & Record<string, unknown>;
 type AnyRecord = Record<string, unknown>;
-
-/** Each record's text by its JSON: the cases lay out the same 400 records again and again. */
-const recordTexts = new Map<string, string>();
-
-/** `value` as Python's json.dumps(value, indent=2, sort_keys=True) writes it (`sort` false: in its own order). */
-export function pythonDumps(value: unknown, indent = '', sort = true): string {
-  if (indent === RECORD_INDENT && value !== null && typeof value === 'object') {
-    const key = `${sort}${JSON.stringify(value)}`;
-    let text = recordTexts.get(key);
-    if (text === undefined) {
-      text = dumps(value, indent, sort);
-      recordTexts.set(key, text);
-    }
-    return text;
-  }
-  return dumps(value, indent, sort);
-}
-
-const RECORD_INDENT = '    ';
-
-function dumps(value: unknown, indent: string, sort: boolean): string {
-  if (value === null || typeof value !== 'object') {
-    const text = JSON.stringify(value);
-    return typeof value === 'string'
-      ? text.replace(/[^\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
-      : text;
-  }
-  const inner = `${indent}  `;
-  if (Array.isArray(value)) {
-    if (value.length === 0) return '[]';
-    return `[\n${value.map((item) => inner + pythonDumps(item, inner, sort)).join(',\n')}\n${indent}]`;
-  }
-  const keys = Object.keys(value);
-  if (sort) keys.sort();
-  if (keys.length === 0) return '{}';
-  const members = keys.map(
-    (key) => `${inner}${pythonDumps(key)}: ${pythonDumps((value as AnyRecord)[key], inner, sort)}`,
-  );
-  return `{\n${members.join(',\n')}\n${indent}}`;
-}
 
 /** Records of ~4 KB: the file passes KEYS_PROOF_FROM_BYTES, so `status` takes the pass too. */
 const COUNT = 400;
@@ -105,7 +66,7 @@ interface Craft {
    * without an edit, by every record: the list's end).
    */
   boundary?: (text: string) => number;
-  /** Written in its own key order (pythonDumps with `sort` false). */
+  /** Written in its own key order (pythonDumps with `sort: false`). */
   unsorted?: boolean;
 }
 
@@ -142,7 +103,7 @@ function craft(crafts: readonly Craft[]): string {
   );
   const ledger = baseLedger();
   crafts.forEach((c, j) => c.edit?.(ledger, ats[j] as number));
-  let text = `${pythonDumps(ledger, '', !crafts.some((c) => c.unsorted))}\n`;
+  let text = `${pythonDumps(ledger, { sort: !crafts.some((c) => c.unsorted) })}\n`;
   for (const c of crafts) if (c.text) text = c.text(text);
   const targets: number[] = [];
   let previous = STEP;

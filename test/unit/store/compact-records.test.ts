@@ -14,27 +14,10 @@ import { runCli, tempRoot } from '../helpers/cli';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { sampleLedger } from './fixtures/sample-ledger';
+import { pythonDumps as dumps } from '../helpers/python-json';
 
-/** Python's json.dumps(value, indent=2, sort_keys=True), ensure_ascii on. */
-function pythonDumps(value: unknown, indent = ''): string {
-  if (value === null || typeof value !== 'object') {
-    const text = JSON.stringify(value);
-    return typeof value === 'string'
-      ? text.replace(/[^\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
-      : text;
-  }
-  const inner = `${indent}  `;
-  if (Array.isArray(value)) {
-    if (value.length === 0) return '[]';
-    return `[\n${value.map((item) => inner + pythonDumps(item, inner)).join(',\n')}\n${indent}]`;
-  }
-  const keys = Object.keys(value).sort();
-  if (keys.length === 0) return '{}';
-  const members = keys.map(
-    (key) => `${inner}${JSON.stringify(key)}: ${pythonDumps((value as Record<string, unknown>)[key], inner)}`,
-  );
-  return `{\n${members.join(',\n')}\n${indent}}`;
-}
+/** The original engine's layout, keys written raw (so a key may hold UTF-8 bytes, as a hand edit's may). */
+const pythonDumps = (value: unknown): string => dumps(value, { rawKeys: true });
 
 /** The lines compactRecords wrote, each parsed. */
 function lines(bytes: Buffer): unknown[] {
@@ -79,6 +62,18 @@ const formats: ((value: unknown) => string)[] = [
   (value) => JSON.stringify(value),
   (value) => JSON.stringify(value, null, '\t').replace(/\n/g, '\r\n'),
 ];
+/** A whole ledger's bytes in one of the formats, with its records and other top-level keys. */
+const ledgerFile = fc
+  .tuple(
+    fc.array(record, { minLength: 1, maxLength: 6 }),
+    fc.dictionary(fc.oneof(text, fc.string()), fc.oneof(json, text), { maxKeys: 4 }),
+    fc.constantFrom(...formats.keys()),
+  )
+  .map(([records, extra, format]) => {
+    delete extra.iterations;
+    const write = formats[format] as (value: unknown) => string;
+    return { records, format, file: Buffer.from(write(ledgerOf(records, extra)), 'utf8') };
+  });
 
 /**
  * `bytes` written by the WebAssembly pass (json-keys.wat's `compact`) without its blanks, or
@@ -133,40 +128,30 @@ function wasmRecords(file: Buffer): { laidOut: Buffer; ends: number[]; stop: num
 describe('store: the WebAssembly compact copy of one record', () => {
   it('property: laying out a whole list, it writes what compactRecords writes, and where each record ends', () => {
     fc.assert(
-      fc.property(
-        fc.array(record, { minLength: 1, maxLength: 6 }),
-        fc.dictionary(fc.oneof(text, fc.string()), fc.oneof(json, text), { maxKeys: 4 }),
-        fc.constantFrom(...formats.keys()),
-        (records, extra, format) => {
-          delete extra.iterations;
-          const file = Buffer.from(
-            (formats[format] as (v: unknown) => string)(ledgerOf(records, extra)),
-            'utf8',
-          );
-          const got = wasmRecords(file);
-          const expected = compactRecords(file, records.length) as Buffer;
-          if (file.some((b) => b >= 0x80) || got === null) {
-            // Refused: a byte of 0x80 or more, or a key not proved unique (an escaped one).
-            assert.ok(file.some((b) => b >= 0x80) || file.includes('\\'), file.toString('latin1'));
-            return;
-          }
-          assert.ok(got.laidOut.equals(expected), file.toString('latin1'));
-          const lines = expected.toString('latin1').split(RECORD_SEPARATOR);
-          let at = 0;
-          assert.deepEqual(
-            got.ends,
-            lines.map((line) => (at += line.length + (at === 0 ? 0 : RECORD_SEPARATOR.length))),
-          );
-          // It stopped at the list's `]`, before it (the header goes on from there).
-          assert.equal(file[got.stop], 0x5d);
-          assert.deepEqual(
-            JSON.parse(
-              `${file.toString('utf8', 0, iterationsOpen(file) + 1)}${file.toString('utf8', got.stop)}`,
-            ).iterations,
-            [],
-          );
-        },
-      ),
+      fc.property(ledgerFile, ({ records, file }) => {
+        const got = wasmRecords(file);
+        const expected = compactRecords(file, records.length) as Buffer;
+        if (file.some((b) => b >= 0x80) || got === null) {
+          // Refused: a byte of 0x80 or more, or a key not proved unique (an escaped one).
+          assert.ok(file.some((b) => b >= 0x80) || file.includes('\\'), file.toString('latin1'));
+          return;
+        }
+        assert.ok(got.laidOut.equals(expected), file.toString('latin1'));
+        const lines = expected.toString('latin1').split(RECORD_SEPARATOR);
+        let at = 0;
+        assert.deepEqual(
+          got.ends,
+          lines.map((line) => (at += line.length + (at === 0 ? 0 : RECORD_SEPARATOR.length))),
+        );
+        // It stopped at the list's `]`, before it (the header goes on from there).
+        assert.equal(file[got.stop], 0x5d);
+        assert.deepEqual(
+          JSON.parse(
+            `${file.toString('utf8', 0, iterationsOpen(file) + 1)}${file.toString('utf8', got.stop)}`,
+          ).iterations,
+          [],
+        );
+      }),
       { numRuns: 300 },
     );
   });
@@ -220,22 +205,12 @@ describe('store: the WebAssembly compact copy of one record', () => {
 describe('store: compactRecords', () => {
   it('each line is exactly one record as parsed, in any formatting', () => {
     fc.assert(
-      fc.property(
-        fc.array(record, { minLength: 1, maxLength: 6 }),
-        fc.dictionary(fc.oneof(text, fc.string()), fc.oneof(json, text), { maxKeys: 4 }),
-        fc.constantFrom(...formats.keys()),
-        (records, extra, format) => {
-          delete extra.iterations;
-          const file = Buffer.from(
-            (formats[format] as (v: unknown) => string)(ledgerOf(records, extra)),
-            'utf8',
-          );
-          const parsed = JSON.parse(file.toString('utf8')) as { iterations: unknown[] };
-          const copied = compactRecords(file, parsed.iterations.length);
-          assert.ok(copied !== null);
-          assert.deepEqual(lines(copied), parsed.iterations);
-        },
-      ),
+      fc.property(ledgerFile, ({ file }) => {
+        const parsed = JSON.parse(file.toString('utf8')) as { iterations: unknown[] };
+        const copied = compactRecords(file, parsed.iterations.length);
+        assert.ok(copied !== null);
+        assert.deepEqual(lines(copied), parsed.iterations);
+      }),
       { numRuns: 400 },
     );
   });
