@@ -3,7 +3,7 @@
 // own tokenizer); the choice is every other command's (store-select.ts): the flag over
 // LOOP_LEDGER_STORE / LOOP_LEDGER_PROJECT, with the root the command itself resolved.
 // Undefined: the ledger files under the root.
-import type * as Crypto from 'node:crypto';
+import { nodeCrypto } from '../engine/node-crypto';
 import type { LedgerStoreOps } from '../app/ledger/store';
 import { storeFrom } from './store-select';
 
@@ -22,10 +22,7 @@ export function rawStore(root: string, flags: RawStoreFlags = {}): LedgerStoreOp
  * writes are not one repeatable command (a retry after a lost connection reuses the write's id).
  */
 export function rawRequestBase(): string {
-  // Loaded here, not at the top: `resume` reaches this module, and loading node:crypto (with the
-  // stream modules it pulls in) cost ~2.5 ms of every `resume` that never writes to a store.
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  return (require('node:crypto') as typeof Crypto).randomUUID();
+  return nodeCrypto().randomUUID(); // `resume` reaches this module, and mostly uses no store
 }
 
 /**

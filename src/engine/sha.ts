@@ -7,9 +7,7 @@ import type { Hash } from 'node:crypto';
 import { sha256HexInWasm } from './sha256-mid';
 import { isPlain } from './plain-pieces';
 import { sha256HexOf } from './sha256-small';
-
-type Crypto = typeof import('node:crypto');
-let crypto: Crypto | undefined;
+import { nodeCrypto } from './node-crypto';
 
 /** Up to this many bytes are hashed in JavaScript (where, cold, it beats everything else). */
 export const SMALL_INPUT = 2 * 1024;
@@ -101,9 +99,7 @@ function joined(pieces: readonly Piece[], size: number): Buffer {
 
 /** node:crypto's SHA-256 (loaded on first use), for inputs known to be large. */
 export function nativeSha256(): Hash {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  crypto ??= require('node:crypto') as Crypto;
-  return crypto.createHash('sha256');
+  return nodeCrypto().createHash('sha256');
 }
 
 /** A fresh incremental SHA-256. */

@@ -3,27 +3,20 @@
 // excepted) updated in it, `write-tree`, `commit-tree` with HEAD as parent. Only objects are written here;
 // the ref is created separately (refs.ts), once the iteration's number is known.
 // The sequence is a program (program.ts): the CLI runs it blocking, the extension host without.
-import type * as Crypto from 'node:crypto';
 import { existsSync, mkdtempSync, renameSync, rmdirSync, rmSync, unlinkSync } from 'node:fs';
 import type * as Os from 'node:os';
 import { join } from 'node:path';
 import { exclusions, type Candidate, type ExcludedPath } from '../../engine/checkpoints/rules';
+import { nodeCrypto } from '../../engine/node-crypto';
 import { GitFailed, type GitCall, type GitPlace } from './git';
 import { copyIndexStep, gitStep, lstatStep, readTextsStep, runSync, type Program } from './program';
 import { CheckpointRefused, type CheckpointWorkspace } from './workspace';
 
 /**
- * node:crypto and node:os, loaded when a snapshot is taken: every `iterate` and `resume` reaches
- * this module, and loading node:crypto (with the stream modules it pulls in) was ~10 % of an
- * `iterate` at 10 iterations that takes no checkpoint (as git.ts does for node:child_process).
+ * node:os, loaded when a snapshot is taken (node:crypto too, through node-crypto.ts): every
+ * `iterate` and `resume` reaches this module, and most take no checkpoint.
  */
-let crypto: typeof Crypto | undefined;
 let os: typeof Os | undefined;
-function randomHex(bytes: number): string {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  crypto ??= require('node:crypto') as typeof Crypto;
-  return crypto.randomBytes(bytes).toString('hex');
-}
 function osModule(): typeof Os {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   os ??= require('node:os') as typeof Os;
@@ -88,7 +81,7 @@ export function* snapshotProgram(ws: CheckpointWorkspace, options: SnapshotOptio
     // A trailer unique to this snapshot: two processes checkpointing the same tree within one
     // second would otherwise write the very same commit, and a ref made ahead of the ledger's lock
     // is later told apart as "still ours" by its commit id alone (releasePendingRef).
-    const nonce = `Loop-Ledger-Snapshot: ${randomHex(8)}`;
+    const nonce = `Loop-Ledger-Snapshot: ${nodeCrypto().randomBytes(8).toString('hex')}`;
     const commit = yield* gitTextStep(
       ws.place,
       [
