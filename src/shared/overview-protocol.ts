@@ -6,12 +6,11 @@ import { z } from 'zod';
 import type { DashboardRow } from '../engine/overview/dashboard';
 import type { OverviewModel } from '../engine/overview/model';
 import type { OverviewWordTable } from './overview-words';
-import { requestIdSchema } from './request-id';
+import { requestIdSchema as requestId } from './request-id';
 
 /** Larger than any honest message from the overview; a bigger one is dropped before parsing. */
 export const MAX_OVERVIEW_MESSAGE_CHARS = 4 * 1024;
 
-const requestId = requestIdSchema;
 const iteration = z.number().int().min(1).max(Number.MAX_SAFE_INTEGER);
 
 export const OverviewReady = z

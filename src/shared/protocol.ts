@@ -6,13 +6,12 @@
 import { z } from 'zod';
 import { CRITIC_VERDICTS, DECISIONS, OUTCOMES, type RubricDimension } from '../engine/types';
 import { BRIEF_WORDS, MAX_BRIEF_WORD_CHARS, type BriefWord } from './brief-words';
-import { requestIdSchema } from './request-id';
+import { requestIdSchema as requestId } from './request-id';
 
 /** Larger than any honest message from the panel; a bigger one is dropped before it is parsed. */
 export const MAX_INCOMING_MESSAGE_CHARS = 64 * 1024;
 
 const text = (max: number) => z.string().max(max);
-const requestId = requestIdSchema;
 const briefId = z.string().regex(/^[0-9a-f]{16}$/, 'must be 16 hex digits');
 
 // The engine's word lists, defined once in engine/types.ts (plain constants, no Node code, so the
