@@ -435,7 +435,9 @@ if (originalOf.size > 0) {
 }
 
 const small = cases.filter((c) => c.aim === 1.3);
-const worst = (small.length > 0 ? small : cases.slice(1)).reduce((a, b) => (a.median > b.median ? a : b));
+// Loop Ledger's own cases only: the original's rows (another program) are not ours to be slowest.
+const ours = cases.slice(1).filter((c) => c.program === undefined);
+const worst = (small.length > 0 ? small : ours).reduce((a, b) => (a.median > b.median ? a : b));
 const met = cases.filter((c) => c.aim && c.median / bare <= c.aim).length;
 console.log('');
 console.log(
